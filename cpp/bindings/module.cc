@@ -1,0 +1,443 @@
+// envpool._core: the C++ pool as a Python extension.
+//
+// Besides argument conversion, this file owns result memory. Each batch is written straight
+// into NumPy arrays lent to the pool (EnvPool::ArmBuffers). recv() returns those arrays to the
+// user and arms the ring position with another set: a set handed out earlier whose arrays
+// nobody else references any more (refcount 1), or a new one. Results a user keeps are
+// therefore never overwritten, and a loop that drops them reuses memory without copies.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "core/pool.h"
+#include "envs/registry.h"
+
+namespace py = pybind11;
+using namespace envpool;
+
+namespace {
+
+py::dtype ToNumpy(DType t) { return py::dtype(DTypeName(t)); }
+
+py::dict ArraySpecToDict(const ArraySpec& a) {
+  py::dict d;
+  d["name"] = a.name;
+  d["dtype"] = DTypeName(a.dtype);
+  d["shape"] = py::tuple(py::cast(a.shape));
+  d["low"] = a.low;
+  d["high"] = a.high;
+  d["discrete"] = a.discrete;
+  return d;
+}
+
+py::dict EnvSpecToDict(const EnvSpec& spec) {
+  py::dict d;
+  py::list obs, action, info;
+  for (const auto& a : spec.obs) obs.append(ArraySpecToDict(a));
+  for (const auto& a : spec.action) action.append(ArraySpecToDict(a));
+  for (const auto& a : spec.info) info.append(ArraySpecToDict(a));
+  d["obs"] = obs;
+  d["action"] = action;
+  d["info"] = info;
+  return d;
+}
+
+py::object ConfigValueToPy(const ConfigValue& v) {
+  return std::visit([](const auto& x) -> py::object { return py::cast(x); }, v);
+}
+
+py::dict ConfigToDict(const Config& c) {
+  py::dict d;
+  for (const auto& [k, v] : c.values()) d[py::str(k)] = ConfigValueToPy(v);
+  return d;
+}
+
+// One Python value to a ConfigValue (the pool checks it against the default's type).
+ConfigValue ToConfigValue(const std::string& key, const py::handle& obj) {
+  if (py::isinstance<py::bool_>(obj) || py::isinstance(obj, py::module_::import("numpy").attr("bool_"))) {
+    return obj.cast<bool>();
+  }
+  if (py::isinstance<py::str>(obj)) return obj.cast<std::string>();
+  if (PyLong_Check(obj.ptr()) || py::isinstance(obj, py::module_::import("numpy").attr("integer"))) {
+    return obj.cast<int64_t>();
+  }
+  if (PyFloat_Check(obj.ptr()) || py::isinstance(obj, py::module_::import("numpy").attr("floating"))) {
+    return obj.cast<double>();
+  }
+  if (py::isinstance<py::sequence>(obj) || py::isinstance<py::array>(obj)) {
+    std::vector<std::string> strings;
+    std::vector<double> numbers;
+    for (auto item : obj) {
+      if (py::isinstance<py::str>(item) || py::isinstance<py::bytes>(item)) {
+        strings.push_back(py::str(item).cast<std::string>());
+        if (py::isinstance<py::bytes>(item)) strings.back() = item.cast<std::string>();
+      } else {
+        try {
+          numbers.push_back(item.cast<double>());
+        } catch (const py::cast_error&) {
+          throw std::invalid_argument("keyword argument '" + key + "' has an element that is neither a number nor a string");
+        }
+      }
+    }
+    if (!strings.empty() && !numbers.empty()) {
+      throw std::invalid_argument("keyword argument '" + key + "' mixes numbers and strings");
+    }
+    if (!strings.empty()) return strings;
+    return numbers;
+  }
+  throw InputTypeError("keyword argument '" + key + "' has unsupported type " +
+                       py::str(py::type::handle_of(obj).attr("__name__")).cast<std::string>());
+}
+
+// kwargs {key: [value] or [per-env values...]} -> the pool's form.
+std::vector<std::pair<std::string, std::vector<ConfigValue>>> ToKwargs(const py::dict& kwargs) {
+  std::vector<std::pair<std::string, std::vector<ConfigValue>>> out;
+  for (auto item : kwargs) {
+    const std::string key = py::str(item.first);
+    std::vector<ConfigValue> values;
+    for (auto v : item.second) values.push_back(ToConfigValue(key, v));
+    out.emplace_back(key, std::move(values));
+  }
+  return out;
+}
+
+const char* KindName(char kind) {
+  switch (kind) {
+    case 'b':
+      return "bool";
+    case 'i':
+    case 'u':
+      return "integer";
+    case 'f':
+      return "floating";
+    case 'c':
+      return "complex";
+    default:
+      return "non-numeric";
+  }
+}
+
+class PyPool {
+ public:
+  PyPool(const std::string& task_id, int num_envs, int batch_size, int num_threads, uint64_t seed,
+         int max_episode_steps, const py::dict& kwargs, double spin_us) {
+    const TaskSpec& task = FindTask(task_id);
+    PoolOptions options;
+    options.num_envs = num_envs;
+    options.batch_size = batch_size;
+    options.num_threads = num_threads;
+    options.seed = seed;
+    options.max_episode_steps = max_episode_steps;
+    if (num_envs < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(num_envs));
+    options.configs = MakeConfigs(task, num_envs, ToKwargs(kwargs));
+    options.spin = std::chrono::nanoseconds(static_cast<int64_t>(spin_us * 1000));
+    pool_ = std::make_unique<EnvPool>(task, std::move(options));
+    const auto& layout = pool_->layout();
+    for (const auto& f : layout.fields) {
+      dtypes_.push_back(ToNumpy(f.dtype));
+      std::vector<py::ssize_t> shape{pool_->batch_size()};
+      for (int d : f.shape) shape.push_back(d);
+      shapes_.push_back(shape);
+    }
+    ring_sets_.resize(static_cast<std::size_t>(pool_->ring_size()));
+    for (int pos = 0; pos < pool_->ring_size(); ++pos) Arm(pos, NewSet());
+    for (const auto& a : pool_->spec().action) action_specs_.push_back(a);
+  }
+
+  ~PyPool() {
+    // Join the workers before the arrays they write into are released.
+    if (pool_) pool_->Close();
+  }
+
+  EnvPool& pool() {
+    if (!pool_ || pool_->closed()) throw ProtocolError("the pool is closed");
+    return *pool_;
+  }
+
+  void SendReset(const py::object& env_id, const py::object& seeds) {
+    Guard guard(this);
+    EnvPool& p = pool();
+    py::array_t<int, py::array::c_style> ids = EnvIds(env_id);
+    const int n = env_id.is_none() ? p.num_envs() : static_cast<int>(ids.size());
+    std::vector<uint64_t> seed_values;
+    if (!seeds.is_none()) {
+      for (auto s : seeds) seed_values.push_back(s.cast<uint64_t>());
+      if (static_cast<int>(seed_values.size()) != n) {
+        throw std::invalid_argument("got " + std::to_string(seed_values.size()) + " seeds for " + std::to_string(n) +
+                                    " envs");
+      }
+    }
+    p.SendReset(env_id.is_none() ? nullptr : ids.data(), n, seeds.is_none() ? nullptr : seed_values.data());
+  }
+
+  void Send(const py::object& actions, const py::object& env_id) {
+    Guard guard(this);
+    SendImpl(actions, env_id);
+  }
+
+  py::tuple Recv(double timeout) {
+    Guard guard(this);
+    return RecvImpl(timeout);
+  }
+
+  // send + recv in one call: the full-batch hot path.
+  py::tuple Step(const py::object& actions, const py::object& env_id, double timeout) {
+    Guard guard(this);
+    SendImpl(actions, env_id);
+    return RecvImpl(timeout);
+  }
+
+  py::array_t<double> GetState(int env_id) {
+    Guard guard(this);
+    return py::array_t<double>(py::cast(pool().GetState(env_id)));
+  }
+  void SetState(int env_id, const std::vector<double>& state) {
+    Guard guard(this);
+    pool().SetState(env_id, state);
+  }
+
+  void Close() {
+    if (busy_) throw ProtocolError("close() called while another thread is using the pool");
+    if (pool_) pool_->Close();
+  }
+  bool closed() const { return !pool_ || pool_->closed(); }
+  int in_flight() const { return pool_ ? pool_->in_flight() : 0; }
+  const EnvPool& core() const { return *pool_; }
+
+ private:
+  // Rejects a second Python thread entering while the first waits without the GIL.
+  struct Guard {
+    explicit Guard(PyPool* p) : pool(p) {
+      if (pool->busy_) {
+        throw ProtocolError("the pool is being used by another thread; calls on one pool must not overlap");
+      }
+      pool->busy_ = true;
+    }
+    ~Guard() { pool->busy_ = false; }
+    PyPool* pool;
+  };
+
+  using ArraySet = std::vector<py::array>;
+
+  ArraySet NewSet() {
+    ArraySet set;
+    set.reserve(dtypes_.size());
+    for (std::size_t f = 0; f < dtypes_.size(); ++f) set.emplace_back(dtypes_[f], shapes_[f]);
+    return set;
+  }
+
+  void Arm(int pos, ArraySet set) {
+    BatchBuffers buffers;
+    for (auto& a : set) buffers.data.push_back(static_cast<char*>(a.mutable_data()));
+    pool_->ArmBuffers(pos, std::move(buffers));
+    ring_sets_[static_cast<std::size_t>(pos)] = std::move(set);
+  }
+
+  // A set handed out before whose arrays only we still reference, else a new one.
+  ArraySet FreeSet() {
+    for (auto it = lent_.begin(); it != lent_.end(); ++it) {
+      bool free = true;
+      for (const auto& a : *it) free = free && Py_REFCNT(a.ptr()) == 1;
+      if (free) {
+        ArraySet set = std::move(*it);
+        lent_.erase(it);
+        return set;
+      }
+    }
+    return NewSet();
+  }
+
+  py::array_t<int, py::array::c_style> EnvIds(const py::object& env_id) {
+    if (env_id.is_none()) return py::array_t<int, py::array::c_style>();
+    py::array arr = py::array::ensure(env_id);
+    if (!arr) throw InputTypeError("env_id must be an array of integers");
+    if (arr.ndim() == 0) arr = arr.attr("reshape")(1);
+    const char kind = arr.dtype().kind();
+    if (kind != 'i' && kind != 'u') {
+      throw InputTypeError(std::string("env_id must hold integers, got ") + KindName(kind) + " values");
+    }
+    if (arr.ndim() != 1) throw std::invalid_argument("env_id must be 1-D, got " + std::to_string(arr.ndim()) + " dims");
+    auto as64 = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(arr);
+    py::array_t<int, py::array::c_style> ids(as64.size());
+    const int64_t* src = as64.data();
+    int* dst = ids.mutable_data();
+    for (py::ssize_t i = 0; i < as64.size(); ++i) {
+      // Values beyond int range cannot be valid ids: clamp so the pool reports them as out of range.
+      dst[i] = src[i] > INT32_MAX ? INT32_MAX : (src[i] < INT32_MIN ? INT32_MIN : static_cast<int>(src[i]));
+    }
+    return ids;
+  }
+
+  // Converts one action field to a C-contiguous array of the spec dtype, checking kind and shape.
+  py::array ActionArray(const py::handle& obj, const ArraySpec& spec, int n) {
+    py::array arr = py::array::ensure(obj);
+    if (!arr) throw InputTypeError("action '" + spec.name + "' is not array-like");
+    const char kind = arr.dtype().kind();
+    if (spec.discrete || !IsFloating(spec.dtype)) {
+      if (kind != 'i' && kind != 'u') {
+        throw InputTypeError("action '" + spec.name + "' must hold integers (a discrete action), got " +
+                             KindName(kind) + " values of dtype " + py::str(arr.dtype()).cast<std::string>());
+      }
+    } else if (kind != 'f' && kind != 'i' && kind != 'u') {
+      throw InputTypeError("action '" + spec.name + "' must hold real numbers, got " + KindName(kind) +
+                           " values of dtype " + py::str(arr.dtype()).cast<std::string>());
+    }
+    std::vector<py::ssize_t> want{n};
+    for (int d : spec.shape) want.push_back(d);
+    bool ok = arr.ndim() == static_cast<py::ssize_t>(want.size());
+    for (py::ssize_t i = 0; ok && i < arr.ndim(); ++i) ok = arr.shape(i) == want[static_cast<std::size_t>(i)];
+    if (!ok) {
+      std::string got = "(", expected = "(";
+      for (py::ssize_t i = 0; i < arr.ndim(); ++i) got += std::to_string(arr.shape(i)) + (arr.ndim() == 1 ? "," : i + 1 < arr.ndim() ? ", " : "");
+      for (std::size_t i = 0; i < want.size(); ++i) expected += std::to_string(want[i]) + (want.size() == 1 ? "," : i + 1 < want.size() ? ", " : "");
+      throw std::invalid_argument("action '" + spec.name + "' has shape " + got + ") but " + std::to_string(n) +
+                                  " envs need shape " + expected + ")");
+    }
+    py::dtype want_dtype = spec.discrete ? py::dtype("int64") : ToNumpy(spec.dtype);
+    if (!arr.dtype().is(want_dtype) || !(arr.flags() & py::array::c_style)) {
+      if (!arr.dtype().equal(want_dtype) || !(arr.flags() & py::array::c_style)) {
+        arr = py::array(py::module_::import("numpy").attr("ascontiguousarray")(arr, want_dtype));
+      }
+    }
+    return arr;
+  }
+
+  void SendImpl(const py::object& actions, const py::object& env_id) {
+    EnvPool& p = pool();
+    py::array_t<int, py::array::c_style> ids = EnvIds(env_id);
+    const int n = env_id.is_none() ? p.num_envs() : static_cast<int>(ids.size());
+    std::vector<py::array> keep;
+    std::vector<const void*> ptrs;
+    if (action_specs_.size() == 1) {
+      keep.push_back(ActionArray(actions, action_specs_[0], n));
+    } else {
+      if (!py::isinstance<py::dict>(actions)) throw InputTypeError("actions must be a dict of arrays for this env");
+      py::dict d = actions;
+      for (const auto& spec : action_specs_) {
+        if (!d.contains(spec.name)) throw std::invalid_argument("actions lack the key '" + spec.name + "'");
+        keep.push_back(ActionArray(d[py::str(spec.name)], spec, n));
+      }
+    }
+    for (const auto& a : keep) ptrs.push_back(a.data());
+    p.SendStep(env_id.is_none() ? nullptr : ids.data(), n, ptrs);
+  }
+
+  py::tuple RecvImpl(double timeout) {
+    EnvPool& p = pool();
+    EnvPool::WaitResult result;
+    {
+      py::gil_scoped_release release;
+      result = p.WaitBatch(timeout, [] {
+        py::gil_scoped_acquire acquire;
+        return PyErr_CheckSignals() != 0;
+      });
+    }
+    if (result == EnvPool::WaitResult::kInterrupted) throw py::error_already_set();
+    if (result == EnvPool::WaitResult::kTimeout) {
+      PyErr_SetString(PyExc_TimeoutError, ("recv() timed out after " + std::to_string(timeout) +
+                                           " s; the results are kept for the next recv()")
+                                              .c_str());
+      throw py::error_already_set();
+    }
+    const int pos = p.TakeBatch();
+    ArraySet out = std::move(ring_sets_[static_cast<std::size_t>(pos)]);
+    Arm(pos, FreeSet());
+
+    const BatchLayout& layout = p.layout();
+    py::object obs;
+    if (layout.num_obs == 1) {
+      obs = out[0];
+    } else {
+      py::dict d;
+      for (std::size_t f = 0; f < layout.num_obs; ++f) d[py::str(layout.fields[f].name)] = out[f];
+      obs = d;
+    }
+    py::dict info;
+    info["env_id"] = out[layout.env_id];
+    info["elapsed_step"] = out[layout.elapsed_step];
+    for (std::size_t f = layout.first_info; f < layout.fields.size(); ++f) info[py::str(layout.fields[f].name)] = out[f];
+    py::tuple result_tuple =
+        py::make_tuple(obs, out[layout.reward], out[layout.terminated], out[layout.truncated], info);
+    lent_.push_back(std::move(out));
+    if (lent_.size() > kMaxTracked) lent_.pop_front();  // stop tracking; the GC frees them
+
+    auto errors = p.TakeEnvErrors();
+    if (!errors.empty()) {
+      std::string msg;
+      for (const auto& [id, what] : errors) msg += (msg.empty() ? "" : "; ") + ("env " + std::to_string(id) + ": " + what);
+      throw std::runtime_error("environment error (the env restarts on its next step): " + msg);
+    }
+    return result_tuple;
+  }
+
+  static constexpr std::size_t kMaxTracked = 8;
+
+  std::vector<py::dtype> dtypes_;
+  std::vector<std::vector<py::ssize_t>> shapes_;
+  std::vector<ArraySpec> action_specs_;
+  std::vector<ArraySet> ring_sets_;  // the arrays armed at each ring position
+  std::deque<ArraySet> lent_;        // sets handed to the user, reusable once unreferenced
+  bool busy_ = false;
+  std::unique_ptr<EnvPool> pool_;  // last: destroyed (workers joined) before the arrays
+};
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "envpool's C++ core: the task registry and the thread-pool env pool.";
+
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const InputTypeError& e) {
+      PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const ProtocolError& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  });
+
+  m.def("tasks", [] {
+    py::list out;
+    for (const auto& t : AllTasks()) {
+      py::dict d;
+      d["id"] = t.id;
+      d["max_episode_steps"] = t.max_episode_steps;
+      d["reward_threshold"] = std::isnan(t.reward_threshold) ? py::object(py::none()) : py::object(py::float_(t.reward_threshold));
+      d["defaults"] = ConfigToDict(t.defaults);
+      out.append(d);
+    }
+    return out;
+  }, "All registered tasks: id, max_episode_steps, reward_threshold and default kwargs.");
+
+  m.def("env_spec", [](const std::string& task_id, const py::dict& kwargs) {
+    const TaskSpec& task = FindTask(task_id);
+    auto configs = MakeConfigs(task, 1, ToKwargs(kwargs));
+    py::dict d = EnvSpecToDict(task.spec(configs[0]));
+    d["config"] = ConfigToDict(configs[0]);
+    return d;
+  }, py::arg("task_id"), py::arg("kwargs"),
+        "Arrays of one env of `task_id` built with `kwargs` ({key: [value]}), and the full config.");
+
+  py::class_<PyPool>(m, "Pool")
+      .def(py::init<const std::string&, int, int, int, uint64_t, int, const py::dict&, double>(), py::arg("task_id"),
+           py::arg("num_envs"), py::arg("batch_size"), py::arg("num_threads"), py::arg("seed"),
+           py::arg("max_episode_steps"), py::arg("kwargs"), py::arg("spin_us") = 50.0)
+      .def("send_reset", &PyPool::SendReset, py::arg("env_id") = py::none(), py::arg("seeds") = py::none())
+      .def("send", &PyPool::Send, py::arg("actions"), py::arg("env_id") = py::none())
+      .def("recv", &PyPool::Recv, py::arg("timeout") = -1.0)
+      .def("step", &PyPool::Step, py::arg("actions"), py::arg("env_id") = py::none(), py::arg("timeout") = -1.0)
+      .def("get_state", &PyPool::GetState, py::arg("env_id"))
+      .def("set_state", &PyPool::SetState, py::arg("env_id"), py::arg("state"))
+      .def("close", &PyPool::Close)
+      .def_property_readonly("closed", &PyPool::closed)
+      .def_property_readonly("in_flight", &PyPool::in_flight)
+      .def_property_readonly("num_envs", [](const PyPool& p) { return p.core().num_envs(); })
+      .def_property_readonly("batch_size", [](const PyPool& p) { return p.core().batch_size(); })
+      .def_property_readonly("num_threads", [](const PyPool& p) { return p.core().num_threads(); })
+      .def_property_readonly("max_episode_steps", [](const PyPool& p) { return p.core().max_episode_steps(); })
+      .def_property_readonly("spec", [](const PyPool& p) { return EnvSpecToDict(p.core().spec()); });
+}

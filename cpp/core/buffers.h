@@ -1,0 +1,62 @@
+// Batch buffers: how one batch of results is laid out in memory.
+//
+// A batch is a set of arrays ("fields"), each with one row per env in the batch:
+//   obs fields..., reward, terminated, truncated, env_id, elapsed_step, info fields...
+// The memory is owned outside the core (by NumPy arrays in the Python module) and lent to
+// the pool one batch at a time through BatchBuffers, so workers write results exactly where
+// the user will read them and nothing is copied.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/spec.h"
+
+namespace envpool {
+
+struct FieldLayout {
+  std::string name;
+  DType dtype;
+  std::vector<int> shape;  // per row
+  std::size_t row_bytes;
+};
+
+struct BatchLayout {
+  std::vector<FieldLayout> fields;
+  std::size_t num_obs = 0;   // fields [0, num_obs) are observations
+  std::size_t reward = 0, terminated = 0, truncated = 0, env_id = 0, elapsed_step = 0;
+  std::size_t first_info = 0;  // fields [first_info, size) are the env's info arrays
+
+  static BatchLayout For(const EnvSpec& spec) {
+    BatchLayout layout;
+    auto add = [&layout](const std::string& name, DType dtype, std::vector<int> shape) {
+      std::size_t n = DTypeSize(dtype);
+      for (int d : shape) n *= static_cast<std::size_t>(d);
+      layout.fields.push_back({name, dtype, std::move(shape), n});
+      return layout.fields.size() - 1;
+    };
+    for (const auto& o : spec.obs) add(o.name, o.dtype, o.shape);
+    layout.num_obs = spec.obs.size();
+    layout.reward = add("reward", DType::kFloat64, {});
+    layout.terminated = add("terminated", DType::kBool, {});
+    layout.truncated = add("truncated", DType::kBool, {});
+    layout.env_id = add("env_id", DType::kInt32, {});
+    layout.elapsed_step = add("elapsed_step", DType::kInt32, {});
+    layout.first_info = layout.fields.size();
+    for (const auto& i : spec.info) add(i.name, i.dtype, i.shape);
+    return layout;
+  }
+};
+
+// Where one batch's fields live: data[f] points at row 0 of field f (rows are contiguous).
+struct BatchBuffers {
+  std::vector<char*> data;
+
+  template <typename T>
+  T* Row(const BatchLayout& layout, std::size_t field, std::size_t row) const {
+    return reinterpret_cast<T*>(data[field] + row * layout.fields[field].row_bytes);
+  }
+};
+
+}  // namespace envpool

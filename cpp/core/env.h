@@ -1,0 +1,95 @@
+// The interface an environment implements once.
+//
+// An env sees one action row and one output row at a time; the pool owns batching,
+// threads, time limits, autoreset and episode counters. Outputs go straight into the
+// pool's batch buffers through `Output`, so stepping allocates nothing.
+//
+// A new environment is one header in cpp/envs/ defining a class with
+//   static Config DefaultConfig();                 // constructor kwargs and their defaults
+//   static EnvSpec Spec(const Config& config);     // obs / action / info arrays
+//   explicit MyEnv(const Config& config);
+//   void Reset(Rng& rng, Output& out) override;
+//   void Step(const Action& action, Rng& rng, Output& out) override;
+// plus one line in cpp/envs/registry.cc.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/rng.h"
+#include "core/spec.h"
+
+namespace envpool {
+
+// One env's action row, in the dtypes of EnvSpec::action (discrete actions are int64).
+class Action {
+ public:
+  Action(const void* const* fields) : fields_(fields) {}
+  template <typename T>
+  const T* Get(std::size_t field = 0) const {
+    return static_cast<const T*>(fields_[field]);
+  }
+
+ private:
+  const void* const* fields_;
+};
+
+// One env's output row. The env writes its observation(s), reward, terminated and any info
+// arrays it declared; the pool fills truncated, env_id and elapsed_step.
+class Output {
+ public:
+  Output(void* const* obs, void* const* info, double* reward, bool* terminated)
+      : obs_(obs), info_(info), reward_(reward), terminated_(terminated) {}
+
+  template <typename T>
+  T* Obs(std::size_t field = 0) const {
+    return static_cast<T*>(obs_[field]);
+  }
+  template <typename T>
+  T* Info(std::size_t field) const {
+    return static_cast<T*>(info_[field]);
+  }
+  double& reward() const { return *reward_; }
+  bool& terminated() const { return *terminated_; }
+
+ private:
+  void* const* obs_;
+  void* const* info_;
+  double* reward_;
+  bool* terminated_;
+};
+
+class Env {
+ public:
+  virtual ~Env() = default;
+
+  // Start a new episode: draw the initial state from `rng`, write the first observation
+  // (and info arrays). Reward and terminated are set to 0 / false by the pool.
+  virtual void Reset(Rng& rng, Output& out) = 0;
+
+  // Advance one step with an action already validated against the spec's bounds
+  // (discrete actions are in range, continuous ones are finite but may lie outside
+  // the box: envs clip as gymnasium does). Write obs, reward and terminated.
+  virtual void Step(const Action& action, Rng& rng, Output& out) = 0;
+
+  // The env's full internal state as doubles (opt-in): lets tests and users put an env in
+  // an exact state, e.g. to compare with a reference implementation step by step.
+  virtual std::vector<double> GetState() const {
+    throw std::logic_error("this environment does not expose its state");
+  }
+  virtual void SetState(const std::vector<double>& /*state*/) {
+    throw std::logic_error("this environment does not expose its state");
+  }
+};
+
+// Throws a std::invalid_argument naming the key when a state vector has the wrong size.
+inline void CheckStateSize(const std::vector<double>& state, std::size_t expected) {
+  if (state.size() != expected) {
+    throw std::invalid_argument("state must have " + std::to_string(expected) + " values, got " +
+                                std::to_string(state.size()));
+  }
+}
+
+}  // namespace envpool

@@ -1,0 +1,372 @@
+#include "core/pool.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <sstream>
+#include <stdexcept>
+
+namespace envpool {
+
+namespace {
+
+constexpr std::size_t kMaxFields = 32;  // obs or info arrays per env
+
+std::string RangeText(const ArraySpec& a) {
+  std::ostringstream s;
+  if (a.discrete) {
+    s << "Discrete(" << static_cast<int64_t>(a.high[0] - a.low[0] + 1);
+    if (a.low[0] != 0) s << ", start=" << static_cast<int64_t>(a.low[0]);
+    s << ")";
+  } else {
+    s << "[" << a.low[0] << ", " << a.high[0] << "]";
+  }
+  return s.str();
+}
+
+}  // namespace
+
+EnvPool::EnvPool(const TaskSpec& task, PoolOptions options)
+    : task_(task),
+      num_envs_(options.num_envs),
+      batch_size_(options.batch_size == 0 ? options.num_envs : options.batch_size),
+      num_threads_(options.num_threads),
+      max_episode_steps_(options.max_episode_steps < 0 ? task.max_episode_steps : options.max_episode_steps) {
+  if (num_envs_ < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(num_envs_));
+  if (batch_size_ < 1 || batch_size_ > num_envs_) {
+    throw std::invalid_argument("batch_size must be in [1, num_envs=" + std::to_string(num_envs_) + "], got " +
+                                std::to_string(batch_size_));
+  }
+  if (num_threads_ < 1) throw std::invalid_argument("num_threads must be >= 1, got " + std::to_string(num_threads_));
+  std::vector<Config> configs = options.configs.empty() ? MakeConfigs(task, num_envs_, {}) : options.configs;
+  if (static_cast<int>(configs.size()) != num_envs_) throw std::invalid_argument("need one config per env");
+
+  spec_ = task.spec(configs[0]);
+  if (spec_.obs.size() > kMaxFields || spec_.info.size() > kMaxFields || spec_.action.size() > kMaxFields) {
+    throw std::invalid_argument("too many arrays in the env spec");
+  }
+  layout_ = BatchLayout::For(spec_);
+
+  slots_ = std::vector<EnvSlot>(static_cast<std::size_t>(num_envs_));
+  for (int i = 0; i < num_envs_; ++i) {
+    auto& slot = slots_[static_cast<std::size_t>(i)];
+    slot.env = task.make(configs[static_cast<std::size_t>(i)]);
+    slot.rng.Seed(options.seed + static_cast<uint64_t>(i));
+  }
+  for (const auto& a : spec_.action) {
+    action_data_.emplace_back(static_cast<std::size_t>(num_envs_) * a.RowBytes());
+  }
+
+  // Unreturned results (complete or in flight) never exceed num_envs rows, so they span at
+  // most ceil(num_envs / batch_size) batches: one more position lets the next batch start
+  // while the user still holds nothing from the ring.
+  const int ring = (num_envs_ + batch_size_ - 1) / batch_size_ + 1;
+  ring_.resize(static_cast<std::size_t>(ring));
+  written_ = std::make_unique<std::atomic<int>[]>(static_cast<std::size_t>(ring));
+  for (int i = 0; i < ring; ++i) written_[i].store(0);
+
+  status_.assign(static_cast<std::size_t>(num_envs_), Status::kNeedsReset);
+  seen_.assign(static_cast<std::size_t>(num_envs_), 0);
+  chunk_scratch_.reserve(static_cast<std::size_t>(num_envs_));
+
+  // In full-batch mode the caller thread steps envs too while it waits, so it counts as one
+  // of num_threads. In async mode the caller is busy elsewhere between send and recv.
+  const int workers = full_batch() ? num_threads_ - 1 : num_threads_;
+  threads_ = std::make_unique<ThreadPool>(
+      workers, num_envs_, [this](const Chunk& c) { RunChunk(c); }, options.spin);
+}
+
+EnvPool::~EnvPool() { Close(); }
+
+void EnvPool::Close() {
+  if (threads_) threads_->Stop();
+  closed_ = true;
+}
+
+void EnvPool::CheckUsable() const {
+  if (closed_) throw ProtocolError("the pool is closed");
+}
+
+void EnvPool::ArmBuffers(int pos, BatchBuffers buffers) {
+  if (pos < 0 || pos >= ring_size() || buffers.data.size() != layout_.fields.size()) {
+    throw std::invalid_argument("ArmBuffers: bad position or field count");
+  }
+  ring_[static_cast<std::size_t>(pos)] = std::move(buffers);
+}
+
+void EnvPool::CheckSendable(const int* env_ids, int n, bool for_step) {
+  if (n < 1) throw std::invalid_argument("env_id is empty: send at least one env");
+  if (++stamp_ == 0) {  // stamps wrapped: clear them once every 2^32 sends
+    std::fill(seen_.begin(), seen_.end(), 0);
+    stamp_ = 1;
+  }
+  for (int i = 0; i < n; ++i) {
+    const int id = env_ids ? env_ids[i] : i;
+    if (id < 0 || id >= num_envs_) {
+      throw std::invalid_argument("env_id[" + std::to_string(i) + "] = " + std::to_string(id) +
+                                  " is out of range [0, " + std::to_string(num_envs_) + ")");
+    }
+    auto& seen = seen_[static_cast<std::size_t>(id)];
+    if (seen == stamp_) {
+      throw std::invalid_argument("env_id " + std::to_string(id) + " appears more than once in one call");
+    }
+    seen = stamp_;
+    const Status s = status_[static_cast<std::size_t>(id)];
+    if (s == Status::kInFlight) {
+      throw ProtocolError("env " + std::to_string(id) +
+                          " is still stepping: it was sent and its result has not been received; call recv() first");
+    }
+    if (for_step && s == Status::kNeedsReset) {
+      throw ProtocolError("env " + std::to_string(id) + " has not been reset; call reset() before step()");
+    }
+  }
+}
+
+void EnvPool::SendReset(const int* env_ids, int n, const uint64_t* seeds) {
+  CheckUsable();
+  CheckSendable(env_ids, n, /*for_step=*/false);
+  for (int i = 0; i < n; ++i) {
+    auto& slot = slots_[static_cast<std::size_t>(env_ids ? env_ids[i] : i)];
+    slot.op = Op::kReset;
+    slot.reseed = seeds != nullptr;
+    if (seeds) slot.seed = seeds[i];
+  }
+  Dispatch(env_ids, n);
+}
+
+void EnvPool::SendStep(const int* env_ids, int n, const std::vector<const void*>& actions) {
+  CheckUsable();
+  if (actions.size() != spec_.action.size()) throw std::invalid_argument("wrong number of action arrays");
+  CheckSendable(env_ids, n, /*for_step=*/true);
+  // Validate every value before changing anything.
+  for (std::size_t f = 0; f < spec_.action.size(); ++f) {
+    const ArraySpec& a = spec_.action[f];
+    const std::size_t per_row = a.NumElements();
+    for (int i = 0; i < n; ++i) {
+      const int id = env_ids ? env_ids[i] : i;
+      if (a.discrete) {
+        const int64_t v = static_cast<const int64_t*>(actions[f])[i];
+        if (static_cast<double>(v) < a.low[0] || static_cast<double>(v) > a.high[0]) {
+          throw std::invalid_argument("action " + std::to_string(v) + " for env " + std::to_string(id) +
+                                      " (row " + std::to_string(i) + ") is outside " + RangeText(a));
+        }
+      } else if (IsFloating(a.dtype)) {
+        const float* row = static_cast<const float*>(actions[f]) + static_cast<std::size_t>(i) * per_row;
+        for (std::size_t k = 0; k < per_row; ++k) {
+          if (!std::isfinite(row[k])) {
+            throw std::invalid_argument("action for env " + std::to_string(id) + " (row " + std::to_string(i) +
+                                        ") is not finite: " + std::to_string(row[k]));
+          }
+        }
+      }
+    }
+  }
+  for (std::size_t f = 0; f < spec_.action.size(); ++f) {
+    const std::size_t bytes = spec_.action[f].RowBytes();
+    const char* src = static_cast<const char*>(actions[f]);
+    for (int i = 0; i < n; ++i) {
+      const int id = env_ids ? env_ids[i] : i;
+      std::memcpy(action_data_[f].data() + static_cast<std::size_t>(id) * bytes, src + static_cast<std::size_t>(i) * bytes,
+                  bytes);
+    }
+  }
+  for (int i = 0; i < n; ++i) slots_[static_cast<std::size_t>(env_ids ? env_ids[i] : i)].op = Op::kStep;
+  Dispatch(env_ids, n);
+}
+
+void EnvPool::Dispatch(const int* env_ids, int n) {
+  for (int i = 0; i < n; ++i) status_[static_cast<std::size_t>(env_ids ? env_ids[i] : i)] = Status::kInFlight;
+  in_flight_ += n;
+  // A few chunks per stepping thread balance uneven env costs; one chunk when the caller
+  // steps alone.
+  const int stepping = threads_->num_workers() + (full_batch() ? 1 : 0);
+  const int num_chunks = stepping <= 1 ? 1 : std::min(n, 4 * stepping);
+  chunk_scratch_.clear();
+  int begin = 0;
+  for (int c = 0; c < num_chunks; ++c) {
+    const int end = static_cast<int>(static_cast<int64_t>(n) * (c + 1) / num_chunks);
+    if (end == begin) continue;
+    for (int i = begin; i < end; ++i) {
+      const int id = env_ids ? env_ids[i] : i;
+      slots_[static_cast<std::size_t>(id)].next = i + 1 < end ? (env_ids ? env_ids[i + 1] : i + 1) : -1;
+    }
+    chunk_scratch_.push_back({env_ids ? env_ids[begin] : begin, end - begin});
+    begin = end;
+  }
+  threads_->Submit(chunk_scratch_.data(), static_cast<int>(chunk_scratch_.size()));
+}
+
+void EnvPool::RunChunk(const Chunk& chunk) {
+  int id = chunk.head;
+  for (int i = 0; i < chunk.count; ++i) {
+    // Read the link first: once the env's result is written it may be received and re-sent.
+    const int next = slots_[static_cast<std::size_t>(id)].next;
+    StepEnv(id);
+    id = next;
+  }
+}
+
+void EnvPool::StepEnv(int env_id) {
+  EnvSlot& slot = slots_[static_cast<std::size_t>(env_id)];
+  const uint64_t row_index = rows_reserved_.fetch_add(1, std::memory_order_relaxed);
+  const uint64_t batch = row_index / static_cast<uint64_t>(batch_size_);
+  const std::size_t pos = static_cast<std::size_t>(batch % ring_.size());
+  const std::size_t row =
+      full_batch() ? static_cast<std::size_t>(env_id) : static_cast<std::size_t>(row_index % batch_size_);
+  const BatchBuffers& buf = ring_[pos];
+
+  void* obs[kMaxFields];
+  void* info[kMaxFields];
+  for (std::size_t f = 0; f < layout_.num_obs; ++f) obs[f] = buf.Row<char>(layout_, f, row);
+  const std::size_t num_info = layout_.fields.size() - layout_.first_info;
+  for (std::size_t f = 0; f < num_info; ++f) info[f] = buf.Row<char>(layout_, layout_.first_info + f, row);
+  double* reward = buf.Row<double>(layout_, layout_.reward, row);
+  bool* terminated = buf.Row<bool>(layout_, layout_.terminated, row);
+  bool* truncated = buf.Row<bool>(layout_, layout_.truncated, row);
+  Output out(obs, info, reward, terminated);
+  *reward = 0.0;
+  *terminated = false;
+  *truncated = false;
+
+  try {
+    if (slot.op == Op::kReset || slot.episode_over) {
+      if (slot.op == Op::kReset && slot.reseed) slot.rng.Seed(slot.seed);
+      slot.env->Reset(slot.rng, out);
+      slot.elapsed_step = 0;
+      slot.episode_over = false;
+    } else {
+      const void* act[kMaxFields];
+      for (std::size_t f = 0; f < spec_.action.size(); ++f) act[f] = ActionRow(f, env_id);
+      slot.env->Step(Action(act), slot.rng, out);
+      ++slot.elapsed_step;
+      *truncated = max_episode_steps_ > 0 && slot.elapsed_step >= max_episode_steps_;
+      slot.episode_over = *terminated || *truncated;
+    }
+  } catch (const std::exception& e) {
+    // Keep the batch accounting intact; the env restarts on its next step.
+    slot.episode_over = true;
+    std::lock_guard<std::mutex> lock(error_mu_);
+    env_errors_.emplace_back(env_id, e.what());
+  }
+  *buf.Row<int32_t>(layout_, layout_.env_id, row) = env_id;
+  *buf.Row<int32_t>(layout_, layout_.elapsed_step, row) = slot.elapsed_step;
+
+  // seq_cst pairs with WaitBatch's store to waiter_sleeping_ (no lost wake-up).
+  if (written_[pos].fetch_add(1) + 1 == batch_size_ && waiter_sleeping_.load()) {
+    { std::lock_guard<std::mutex> lock(done_mu_); }
+    done_cv_.notify_all();
+  }
+}
+
+EnvPool::WaitResult EnvPool::WaitBatch(double timeout_s, const std::function<bool()>& interrupted) {
+  CheckUsable();
+  using Clock = std::chrono::steady_clock;
+  const std::size_t pos = static_cast<std::size_t>(batches_taken_ % ring_.size());
+  auto ready = [&] { return written_[pos].load(std::memory_order_acquire) == batch_size_; };
+  if (ready()) return WaitResult::kReady;
+  // in_flight_ counts every unreturned env, finished or not: if they cannot fill a batch,
+  // waiting would never end.
+  if (in_flight_ < batch_size_) {
+    throw ProtocolError("recv() would wait forever: " + std::to_string(in_flight_) +
+                        " envs are in flight but a batch needs " + std::to_string(batch_size_) +
+                        "; send() more envs first");
+  }
+  const auto start = Clock::now();
+  const bool has_deadline = timeout_s >= 0;
+  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+                                    has_deadline ? timeout_s : 0.0));
+  // Help the workers while there is queued work, then spin briefly, then sleep in short
+  // slices so Ctrl-C and the timeout are noticed quickly.
+  for (unsigned i = 1;; ++i) {
+    if (ready()) return WaitResult::kReady;
+    if (threads_->RunOne()) continue;
+    CpuRelax();
+    if ((i & 255) != 0) continue;
+    const auto now = Clock::now();
+    if (has_deadline && now >= deadline) return WaitResult::kTimeout;
+    if (now - start < std::chrono::microseconds(200)) continue;
+    waiter_sleeping_.store(true);
+    {
+      std::unique_lock<std::mutex> lock(done_mu_);
+      auto until = now + std::chrono::milliseconds(20);
+      if (has_deadline && deadline < until) until = deadline;
+      done_cv_.wait_until(lock, until, ready);
+    }
+    waiter_sleeping_.store(false);
+    if (ready()) return WaitResult::kReady;
+    if (interrupted && interrupted()) return WaitResult::kInterrupted;
+  }
+}
+
+int EnvPool::TakeBatch() {
+  const std::size_t pos = static_cast<std::size_t>(batches_taken_ % ring_.size());
+  if (written_[pos].load(std::memory_order_acquire) != batch_size_) {
+    throw ProtocolError("TakeBatch: the batch is not complete");
+  }
+  const int32_t* ids = ring_[pos].Row<int32_t>(layout_, layout_.env_id, 0);
+  for (int i = 0; i < batch_size_; ++i) status_[static_cast<std::size_t>(ids[i])] = Status::kIdle;
+  in_flight_ -= batch_size_;
+  written_[pos].store(0, std::memory_order_relaxed);
+  ++batches_taken_;
+  return static_cast<int>(pos);
+}
+
+std::vector<std::pair<int, std::string>> EnvPool::TakeEnvErrors() {
+  std::lock_guard<std::mutex> lock(error_mu_);
+  std::vector<std::pair<int, std::string>> out;
+  out.swap(env_errors_);
+  return out;
+}
+
+std::vector<double> EnvPool::GetState(int env_id) const {
+  CheckUsable();
+  if (env_id < 0 || env_id >= num_envs_) throw std::invalid_argument("env_id " + std::to_string(env_id) + " out of range");
+  if (status_[static_cast<std::size_t>(env_id)] == Status::kInFlight) {
+    throw ProtocolError("env " + std::to_string(env_id) + " is in flight; recv() it before reading its state");
+  }
+  return slots_[static_cast<std::size_t>(env_id)].env->GetState();
+}
+
+void EnvPool::SetState(int env_id, const std::vector<double>& state) {
+  CheckUsable();
+  if (env_id < 0 || env_id >= num_envs_) throw std::invalid_argument("env_id " + std::to_string(env_id) + " out of range");
+  auto& status = status_[static_cast<std::size_t>(env_id)];
+  if (status == Status::kInFlight) {
+    throw ProtocolError("env " + std::to_string(env_id) + " is in flight; recv() it before setting its state");
+  }
+  auto& slot = slots_[static_cast<std::size_t>(env_id)];
+  slot.env->SetState(state);
+  // The env is now mid-episode in the given state: no pending autoreset.
+  slot.episode_over = false;
+  status = Status::kIdle;
+}
+
+std::vector<Config> MakeConfigs(const TaskSpec& task, int num_envs,
+                                const std::vector<std::pair<std::string, std::vector<ConfigValue>>>& kwargs) {
+  std::vector<Config> configs(static_cast<std::size_t>(std::max(num_envs, 0)), task.defaults);
+  for (const auto& [key, values] : kwargs) {
+    if (!task.defaults.Has(key)) {
+      std::string known;
+      for (const auto& [k, v] : task.defaults.values()) known += (known.empty() ? "" : ", ") + k;
+      throw std::invalid_argument("unknown keyword argument '" + key + "' for " + task.id +
+                                  (known.empty() ? " (it takes no env kwargs)" : " (it takes: " + known + ")"));
+    }
+    if (values.size() != 1 && values.size() != static_cast<std::size_t>(num_envs)) {
+      throw std::invalid_argument("keyword argument '" + key + "' has " + std::to_string(values.size()) +
+                                  " per-env values but num_envs is " + std::to_string(num_envs));
+    }
+    const ConfigValue& def = task.defaults.values().at(key);
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+      ConfigValue v = values[values.size() == 1 ? 0 : i];
+      if (def.index() == 2 && v.index() == 1) v = static_cast<double>(std::get<int64_t>(v));  // int for float
+      if (v.index() != def.index()) {
+        throw std::invalid_argument("keyword argument '" + key + "' must be " + ConfigTypeName(def) + ", got " +
+                                    ConfigTypeName(v));
+      }
+      configs[i].Set(key, std::move(v));
+    }
+  }
+  return configs;
+}
+
+}  // namespace envpool

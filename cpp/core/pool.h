@@ -1,0 +1,175 @@
+// EnvPool: many copies of one task, stepped by a thread pool, results written in batches.
+//
+// Protocol (all calls from one user thread at a time; only WaitBatch blocks):
+//   SendReset / SendStep  hand a set of envs to the workers (each env at most once in flight);
+//   WaitBatch             waits until the next batch of `batch_size` results is complete;
+//   TakeBatch             returns that batch's ring position and marks its envs idle again.
+//
+// Batches: the k-th batch holds the k-th group of `batch_size` envs to finish. Finished envs
+// reserve rows with one atomic increment, so there is no queue operation per env. When
+// batch_size == num_envs ("full batch") every batch holds each env exactly once, and rows are
+// in env-id order. Result memory is lent by the caller per ring position (ArmBuffers): a
+// batch's memory is handed to the user as is and the position re-armed with fresh memory.
+//
+// Autoreset (gymnasium's next-step mode): after an env's episode ends, its next step ignores
+// the action, starts a new episode and returns its first observation with reward 0.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/buffers.h"
+#include "core/env.h"
+#include "core/rng.h"
+#include "core/spec.h"
+#include "core/thread_pool.h"
+#include "envs/registry.h"
+
+namespace envpool {
+
+// A call that breaks the send/recv protocol (stepping an env that is in flight, ...).
+class ProtocolError : public std::logic_error {
+  using std::logic_error::logic_error;
+};
+// An argument of the wrong type (e.g. a float array for a discrete action).
+class InputTypeError : public std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+struct PoolOptions {
+  int num_envs = 1;
+  int batch_size = 0;          // 0: num_envs (full batch)
+  int num_threads = 1;         // threads stepping envs (see EnvPool::EnvPool)
+  uint64_t seed = 0;           // env i's RNG is seeded from seed + i
+  int max_episode_steps = -1;  // -1: the task's limit; 0: no limit
+  std::vector<Config> configs; // per env, complete (see MakeConfigs); empty: task defaults
+  std::chrono::nanoseconds spin{std::chrono::microseconds(50)};  // worker spin before sleeping
+};
+
+class EnvPool {
+ public:
+  enum class WaitResult { kReady, kTimeout, kInterrupted };
+
+  EnvPool(const TaskSpec& task, PoolOptions options);
+  ~EnvPool();
+  EnvPool(const EnvPool&) = delete;
+  EnvPool& operator=(const EnvPool&) = delete;
+
+  const TaskSpec& task() const { return task_; }
+  const EnvSpec& spec() const { return spec_; }
+  const BatchLayout& layout() const { return layout_; }
+  int num_envs() const { return num_envs_; }
+  int batch_size() const { return batch_size_; }
+  int num_threads() const { return num_threads_; }
+  int max_episode_steps() const { return max_episode_steps_; }
+  bool full_batch() const { return batch_size_ == num_envs_; }
+  // Number of ring positions: batches that can be complete or filling at once.
+  int ring_size() const { return static_cast<int>(ring_.size()); }
+  // Envs sent and not yet returned by TakeBatch.
+  int in_flight() const { return in_flight_; }
+  bool closed() const { return closed_; }
+
+  // Lends memory for ring position `pos` (one pointer per layout field, batch_size rows each).
+  // Every position must be armed before the first send, and re-armed after TakeBatch.
+  void ArmBuffers(int pos, BatchBuffers buffers);
+
+  // Starts new episodes for `env_ids` (nullptr: all envs, n == num_envs). With `seeds`, env
+  // env_ids[i]'s RNG is reseeded with seeds[i] first.
+  void SendReset(const int* env_ids, int n, const uint64_t* seeds);
+
+  // Steps `env_ids` (nullptr: all envs) with actions: for each action field f, `actions[f]`
+  // points at n contiguous rows in that field's dtype. All arguments are validated before
+  // anything changes: on error the pool is untouched.
+  void SendStep(const int* env_ids, int n, const std::vector<const void*>& actions);
+
+  // Blocks until the next batch is complete, helping the workers meanwhile. `timeout_s` < 0
+  // waits forever. `interrupted` is polled every few milliseconds while sleeping (the Python
+  // module checks for Ctrl-C there). Throws ProtocolError when nothing could complete it.
+  WaitResult WaitBatch(double timeout_s, const std::function<bool()>& interrupted);
+
+  // After WaitBatch returned kReady: the batch's ring position; its envs become idle.
+  int TakeBatch();
+
+  // Errors thrown by envs since the last call: (env_id, message).
+  std::vector<std::pair<int, std::string>> TakeEnvErrors();
+
+  // Full internal state of an idle env (see Env::GetState / SetState).
+  std::vector<double> GetState(int env_id) const;
+  void SetState(int env_id, const std::vector<double>& state);
+
+  // Stops the workers; later calls throw ProtocolError. Idempotent.
+  void Close();
+
+ private:
+  enum class Op : uint8_t { kStep, kReset };
+  enum class Status : uint8_t { kNeedsReset, kIdle, kInFlight };
+
+  // Per-env state touched by workers; cache-line aligned so neighbours do not share a line.
+  struct alignas(64) EnvSlot {
+    std::unique_ptr<Env> env;
+    Rng rng;
+    int32_t elapsed_step = 0;
+    bool episode_over = false;  // the next step starts a new episode (next-step autoreset)
+    Op op = Op::kStep;
+    bool reseed = false;
+    uint64_t seed = 0;
+    int next = -1;  // next env of the same chunk
+  };
+
+  void CheckUsable() const;
+  void CheckSendable(const int* env_ids, int n, bool for_step);
+  void Dispatch(const int* env_ids, int n);
+  void RunChunk(const Chunk& chunk);
+  void StepEnv(int env_id);
+  const void* ActionRow(std::size_t field, int env_id) const {
+    return action_data_[field].data() + static_cast<std::size_t>(env_id) * spec_.action[field].RowBytes();
+  }
+
+  const TaskSpec& task_;
+  EnvSpec spec_;
+  BatchLayout layout_;
+  int num_envs_;
+  int batch_size_;
+  int num_threads_;
+  int max_episode_steps_;
+
+  std::vector<EnvSlot> slots_;
+  std::vector<std::vector<char>> action_data_;  // per action field: num_envs rows
+  std::vector<BatchBuffers> ring_;
+  std::unique_ptr<std::atomic<int>[]> written_;  // rows written per ring position
+  std::atomic<uint64_t> rows_reserved_{0};
+
+  // User-thread-only bookkeeping.
+  std::vector<Status> status_;
+  std::vector<uint32_t> seen_;  // duplicate detection stamps
+  uint32_t stamp_ = 0;
+  uint64_t batches_taken_ = 0;
+  int in_flight_ = 0;
+  bool closed_ = false;
+  std::vector<Chunk> chunk_scratch_;
+
+  // Batch-complete notification for a sleeping WaitBatch.
+  std::mutex done_mu_;
+  std::condition_variable done_cv_;
+  std::atomic<bool> waiter_sleeping_{false};
+
+  std::mutex error_mu_;
+  std::vector<std::pair<int, std::string>> env_errors_;
+
+  std::unique_ptr<ThreadPool> threads_;  // last: its workers stop before the rest is destroyed
+};
+
+// Per-env configs from a task's defaults and the user's kwargs: `kwargs` maps a key to either
+// one value for all envs or one value per env. Throws std::invalid_argument naming an unknown
+// key (with close matches) or a value of the wrong type or length.
+std::vector<Config> MakeConfigs(const TaskSpec& task, int num_envs,
+                                const std::vector<std::pair<std::string, std::vector<ConfigValue>>>& kwargs);
+
+}  // namespace envpool

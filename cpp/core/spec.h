@@ -1,0 +1,142 @@
+// Specs: what an environment declares about itself, independent of any pool.
+//
+//  * ArraySpec  - one named array (an observation, an action, an info field):
+//                 dtype, per-env shape and bounds. A discrete space is an
+//                 integer ArraySpec with shape {} and inclusive [low, high].
+//  * Config     - the env's constructor kwargs (name -> value) with defaults.
+//  * EnvSpec    - the arrays an env reads and writes, given its config.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace envpool {
+
+enum class DType { kBool, kInt32, kInt64, kUInt8, kFloat32, kFloat64 };
+
+inline std::size_t DTypeSize(DType t) {
+  switch (t) {
+    case DType::kBool:
+    case DType::kUInt8:
+      return 1;
+    case DType::kInt32:
+    case DType::kFloat32:
+      return 4;
+    case DType::kInt64:
+    case DType::kFloat64:
+      return 8;
+  }
+  return 0;
+}
+
+inline bool IsFloating(DType t) { return t == DType::kFloat32 || t == DType::kFloat64; }
+
+// NumPy's name for the dtype ("float32", ...), used by the Python layer.
+inline const char* DTypeName(DType t) {
+  switch (t) {
+    case DType::kBool:
+      return "bool";
+    case DType::kInt32:
+      return "int32";
+    case DType::kInt64:
+      return "int64";
+    case DType::kUInt8:
+      return "uint8";
+    case DType::kFloat32:
+      return "float32";
+    case DType::kFloat64:
+      return "float64";
+  }
+  return "?";
+}
+
+struct ArraySpec {
+  std::string name;
+  DType dtype = DType::kFloat32;
+  std::vector<int> shape;    // per env; {} is a scalar
+  std::vector<double> low;   // one bound per element, or a single value broadcast
+  std::vector<double> high;  // (empty means unbounded for floats)
+  bool discrete = false;     // an integer scalar in [low, high] (gymnasium Discrete)
+
+  std::size_t NumElements() const {
+    std::size_t n = 1;
+    for (int d : shape) n *= static_cast<std::size_t>(d);
+    return n;
+  }
+  std::size_t RowBytes() const { return NumElements() * DTypeSize(dtype); }
+
+  static ArraySpec Box(std::string name, DType dtype, std::vector<int> shape, std::vector<double> low,
+                       std::vector<double> high) {
+    return ArraySpec{std::move(name), dtype, std::move(shape), std::move(low), std::move(high), false};
+  }
+  // A gymnasium Discrete(n, start): values start .. start + n - 1, stored as int64.
+  static ArraySpec Discrete(std::string name, int64_t n, int64_t start = 0) {
+    return ArraySpec{std::move(name),
+                     DType::kInt64,
+                     {},
+                     {static_cast<double>(start)},
+                     {static_cast<double>(start + n - 1)},
+                     true};
+  }
+};
+
+// A config value is one of a few plain types; lists cover map descriptions and weight vectors.
+using ConfigValue = std::variant<bool, int64_t, double, std::string, std::vector<double>, std::vector<std::string>>;
+
+inline const char* ConfigTypeName(const ConfigValue& v) {
+  switch (v.index()) {
+    case 0:
+      return "bool";
+    case 1:
+      return "int";
+    case 2:
+      return "float";
+    case 3:
+      return "str";
+    case 4:
+      return "list[float]";
+    default:
+      return "list[str]";
+  }
+}
+
+// Constructor kwargs of one env. Keys are fixed by the env's defaults; the pool checks that
+// user kwargs name existing keys with compatible types before any env is built.
+class Config {
+ public:
+  Config() = default;
+  Config(std::initializer_list<std::pair<const std::string, ConfigValue>> init) : values_(init) {}
+
+  template <typename T>
+  T Get(const std::string& key) const {
+    auto it = values_.find(key);
+    if (it == values_.end()) throw std::out_of_range("config has no key '" + key + "'");
+    if constexpr (std::is_same_v<T, double>) {
+      // Integers are accepted where a float is expected (g=10 means g=10.0).
+      if (auto* i = std::get_if<int64_t>(&it->second)) return static_cast<double>(*i);
+    }
+    if (auto* v = std::get_if<T>(&it->second)) return *v;
+    throw std::invalid_argument("config key '" + key + "' has type " + ConfigTypeName(it->second));
+  }
+  void Set(const std::string& key, ConfigValue value) { values_[key] = std::move(value); }
+  bool Has(const std::string& key) const { return values_.count(key) != 0; }
+  const std::map<std::string, ConfigValue>& values() const { return values_; }
+
+ private:
+  std::map<std::string, ConfigValue> values_;
+};
+
+// What an env reads and writes each step. Built from a config because some spaces depend on
+// it (a map's size, whether positions are excluded from the observation, ...).
+struct EnvSpec {
+  std::vector<ArraySpec> obs;     // usually one array named "obs"
+  std::vector<ArraySpec> action;  // usually one array named "action"
+  std::vector<ArraySpec> info;    // extra per-step info arrays the env fills (may be empty)
+};
+
+}  // namespace envpool

@@ -1,0 +1,114 @@
+// Pendulum-v1: gymnasium.envs.classic_control.PendulumEnv (inverted pendulum swing-up).
+// The state [theta, theta_dot] is kept in float64 as gymnasium does. The torque is a float32
+// scalar there, and NumPy 2 (NEP 50) keeps float32 when it meets a Python float, so the terms
+// that involve the torque are computed in float32 here too. Squares are NumPy's `x ** 2`, i.e.
+// libm pow(), which is not always correctly rounded: Pow2 calls it rather than x * x.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/env.h"
+
+namespace envpool {
+
+class Pendulum : public Env {
+ public:
+  static Config DefaultConfig() { return {{"g", 10.0}}; }
+
+  static EnvSpec Spec(const Config& /*config*/) {
+    const double high[3] = {1.0, 1.0, kMaxSpeed};
+    // gymnasium builds the bounds in float32; round them the same way.
+    std::vector<double> hi, lo;
+    for (double h : high) {
+      hi.push_back(static_cast<float>(h));
+      lo.push_back(-static_cast<float>(h));
+    }
+    return {{ArraySpec::Box("obs", DType::kFloat32, {3}, lo, hi)},
+            {ArraySpec::Box("action", DType::kFloat32, {1}, {-static_cast<float>(kMaxTorque)},
+                            {static_cast<float>(kMaxTorque)})},
+            {}};
+  }
+
+  explicit Pendulum(const Config& config) : g_(config.Get<double>("g")) {}
+
+  void Reset(Rng& rng, Output& out) override {
+    state_[0] = rng.Uniform(-M_PI, M_PI);
+    state_[1] = rng.Uniform(-1.0, 1.0);
+    WriteObs(out);
+  }
+
+  void Step(const Action& action, Rng& /*rng*/, Output& out) override {
+    const double th = state_[0];
+    const double thdot = state_[1];
+    // u = np.clip(u, -max_torque, max_torque)[0]: stays float32.
+    const float max_torque = static_cast<float>(kMaxTorque);
+    const float u = std::min(std::max(action.Get<float>()[0], -max_torque), max_torque);
+    // costs = angle_normalize(th) ** 2 + 0.1 * thdot ** 2 + 0.001 * (u ** 2); the last term
+    // is float32 (0.001 is rounded to float32 first), the sum float64.
+    const double costs =
+        Pow2(AngleNormalize(th)) + 0.1 * Pow2(thdot) + static_cast<double>(static_cast<float>(0.001) * Pow2(u));
+    // newthdot = thdot + (3 * g / (2 * l) * sin(th) + 3.0 / (m * l ** 2) * u) * dt, where
+    // 3.0 / (m * l ** 2) * u is float32 (float32 times a Python float).
+    const float torque_term = static_cast<float>(3.0 / (kM * (kL * kL))) * u;
+    double newthdot = thdot + (3 * g_ / (2 * kL) * std::sin(th) + static_cast<double>(torque_term)) * kDt;
+    newthdot = std::min(std::max(newthdot, -kMaxSpeed), kMaxSpeed);  // np.clip
+    const double newth = th + newthdot * kDt;
+    state_[0] = newth;
+    state_[1] = newthdot;
+    out.reward() = -costs;
+    out.terminated() = false;
+    WriteObs(out);
+  }
+
+  // The state is gymnasium's env.unwrapped.state: [theta, theta_dot] (float64).
+  std::vector<double> GetState() const override { return {state_, state_ + 2}; }
+  void SetState(const std::vector<double>& state) override {
+    CheckStateSize(state, 2);
+    state_[0] = state[0];
+    state_[1] = state[1];
+  }
+
+ private:
+  static constexpr double kMaxSpeed = 8;
+  static constexpr double kMaxTorque = 2.0;
+  static constexpr double kDt = 0.05;
+  static constexpr double kM = 1.0;
+  static constexpr double kL = 1.0;
+
+  // NumPy's x ** 2 for a float64 / float32 scalar: libm pow / powf. The exponent is read
+  // through a volatile so the compiler cannot rewrite the call as x * x.
+  static double Pow2(double x) {
+    volatile double two = 2.0;
+    return std::pow(x, static_cast<double>(two));
+  }
+  static float Pow2(float x) {
+    volatile float two = 2.0f;
+    return std::pow(x, static_cast<float>(two));
+  }
+
+  // ((x + pi) % (2 * pi)) - pi with Python's / NumPy's floored modulo (result has the sign
+  // of the divisor; an exact zero is +0).
+  static double AngleNormalize(double x) {
+    const double two_pi = 2 * M_PI;
+    double mod = std::fmod(x + M_PI, two_pi);
+    if (mod != 0) {
+      if (mod < 0) mod += two_pi;
+    } else {
+      mod = 0.0;
+    }
+    return mod - M_PI;
+  }
+
+  void WriteObs(Output& out) const {
+    float* obs = out.Obs<float>();
+    obs[0] = static_cast<float>(std::cos(state_[0]));
+    obs[1] = static_cast<float>(std::sin(state_[0]));
+    obs[2] = static_cast<float>(state_[1]);
+  }
+
+  double g_;
+  double state_[2] = {0, 0};
+};
+
+}  // namespace envpool

@@ -1,0 +1,29 @@
+"""envpool: many RL environments stepped in parallel by a C++ thread pool.
+
+>>> import envpool
+>>> envs = envpool.make("CartPole-v1", num_envs=4, seed=0)
+>>> obs, info = envs.reset()
+>>> obs.shape
+(4, 4)
+>>> obs, reward, terminated, truncated, info = envs.step(envs.action_space.sample())
+>>> sorted(info)
+['elapsed_step', 'env_id']
+>>> envs.close()
+"""
+
+from envpool.registration import list_all_envs, make, make_gymnasium, make_spec, register_envs
+from envpool.vector_env import EnvPoolVectorEnv
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "EnvPoolVectorEnv",
+    "__version__",
+    "list_all_envs",
+    "make",
+    "make_gymnasium",
+    "make_spec",
+    "register_envs",
+]
+
+register_envs()

@@ -198,21 +198,63 @@ void EnvPool::Dispatch(const int* env_ids, int n) {
 
 void EnvPool::RunChunk(const Chunk& chunk) {
   int id = chunk.head;
+  if (full_batch()) {
+    // Row = env id in the one batch being filled: no shared counter per env.
+    const std::size_t pos = full_batch_pos_;
+    for (int i = 0; i < chunk.count; ++i) {
+      // Read the link first: once the env's result is written it may be received and re-sent.
+      const int next = slots_[static_cast<std::size_t>(id)].next;
+      StepEnv(id, pos, static_cast<std::size_t>(id));
+      id = next;
+    }
+    PublishRows(pos, chunk.count);
+    return;
+  }
+  // Async: each env takes the next free row; consecutive rows of one batch are published
+  // together.
+  std::size_t run_pos = 0;
+  int run = 0;
   for (int i = 0; i < chunk.count; ++i) {
-    // Read the link first: once the env's result is written it may be received and re-sent.
     const int next = slots_[static_cast<std::size_t>(id)].next;
-    StepEnv(id);
+    const auto [pos, row] = ReserveRow();
+    if (run > 0 && pos != run_pos) {
+      PublishRows(run_pos, run);
+      run = 0;
+    }
+    run_pos = pos;
+    StepEnv(id, pos, row);
+    ++run;
     id = next;
+  }
+  if (run > 0) PublishRows(run_pos, run);
+}
+
+std::pair<std::size_t, std::size_t> EnvPool::ReserveRow() {
+  // next_row_ packs (ring position << 32 | row); advancing it needs no division.
+  uint64_t cur = next_row_.load(std::memory_order_relaxed);
+  uint64_t nxt;
+  do {
+    const uint64_t pos = cur >> 32;
+    const uint64_t row = cur & 0xffffffffULL;
+    if (row + 1 < static_cast<uint64_t>(batch_size_)) {
+      nxt = (pos << 32) | (row + 1);
+    } else {
+      nxt = (pos + 1 == ring_.size() ? 0 : pos + 1) << 32;
+    }
+  } while (!next_row_.compare_exchange_weak(cur, nxt, std::memory_order_relaxed));
+  return {static_cast<std::size_t>(cur >> 32), static_cast<std::size_t>(cur & 0xffffffffULL)};
+}
+
+void EnvPool::PublishRows(std::size_t pos, int count) {
+  // seq_cst pairs with WaitBatch's store to waiter_sleeping_ (no lost wake-up).
+  if (written_[pos].fetch_add(count) + count == batch_size_ && waiter_sleeping_.load()) {
+    { std::lock_guard<std::mutex> lock(done_mu_); }
+    done_cv_.notify_all();
   }
 }
 
-void EnvPool::StepEnv(int env_id) {
+void EnvPool::StepEnv(int env_id, std::size_t pos, std::size_t row) {
   EnvSlot& slot = slots_[static_cast<std::size_t>(env_id)];
-  const uint64_t row_index = rows_reserved_.fetch_add(1, std::memory_order_relaxed);
-  const uint64_t batch = row_index / static_cast<uint64_t>(batch_size_);
-  const std::size_t pos = static_cast<std::size_t>(batch % ring_.size());
-  const std::size_t row =
-      full_batch() ? static_cast<std::size_t>(env_id) : static_cast<std::size_t>(row_index % batch_size_);
   const BatchBuffers& buf = ring_[pos];
 
   void* obs[kMaxFields];
@@ -250,18 +292,12 @@ void EnvPool::StepEnv(int env_id) {
   }
   *buf.Row<int32_t>(layout_, layout_.env_id, row) = env_id;
   *buf.Row<int32_t>(layout_, layout_.elapsed_step, row) = slot.elapsed_step;
-
-  // seq_cst pairs with WaitBatch's store to waiter_sleeping_ (no lost wake-up).
-  if (written_[pos].fetch_add(1) + 1 == batch_size_ && waiter_sleeping_.load()) {
-    { std::lock_guard<std::mutex> lock(done_mu_); }
-    done_cv_.notify_all();
-  }
 }
 
 EnvPool::WaitResult EnvPool::WaitBatch(double timeout_s, const std::function<bool()>& interrupted) {
   CheckUsable();
   using Clock = std::chrono::steady_clock;
-  const std::size_t pos = static_cast<std::size_t>(batches_taken_ % ring_.size());
+  const std::size_t pos = taken_pos_;
   auto ready = [&] { return written_[pos].load(std::memory_order_acquire) == batch_size_; };
   if (ready()) return WaitResult::kReady;
   // in_flight_ counts every unreturned env, finished or not: if they cannot fill a batch,
@@ -299,7 +335,7 @@ EnvPool::WaitResult EnvPool::WaitBatch(double timeout_s, const std::function<boo
 }
 
 int EnvPool::TakeBatch() {
-  const std::size_t pos = static_cast<std::size_t>(batches_taken_ % ring_.size());
+  const std::size_t pos = taken_pos_;
   if (written_[pos].load(std::memory_order_acquire) != batch_size_) {
     throw ProtocolError("TakeBatch: the batch is not complete");
   }
@@ -307,7 +343,10 @@ int EnvPool::TakeBatch() {
   for (int i = 0; i < batch_size_; ++i) status_[static_cast<std::size_t>(ids[i])] = Status::kIdle;
   in_flight_ -= batch_size_;
   written_[pos].store(0, std::memory_order_relaxed);
-  ++batches_taken_;
+  taken_pos_ = pos + 1 == ring_.size() ? 0 : pos + 1;
+  // Full batch: the next batch is written at the next position. Workers read this after
+  // taking a chunk from the queue, whose mutex orders it after this store.
+  if (full_batch()) full_batch_pos_ = taken_pos_;
   return static_cast<int>(pos);
 }
 

@@ -5,10 +5,11 @@
 //   WaitBatch             waits until the next batch of `batch_size` results is complete;
 //   TakeBatch             returns that batch's ring position and marks its envs idle again.
 //
-// Batches: the k-th batch holds the k-th group of `batch_size` envs to finish. Finished envs
-// reserve rows with one atomic increment, so there is no queue operation per env. When
-// batch_size == num_envs ("full batch") every batch holds each env exactly once, and rows are
-// in env-id order. Result memory is lent by the caller per ring position (ArmBuffers): a
+// Batches: the k-th batch holds the k-th group of `batch_size` envs that workers pick up, i.e.
+// the first to finish up to the one env each worker has in hand. An env reserves its row with
+// one compare-and-swap when a worker starts it, so there is no queue operation per env. When
+// batch_size == num_envs ("full batch") every batch holds each env exactly once, rows are in
+// env-id order and no shared counter is touched per env. Result memory is lent by the caller per ring position (ArmBuffers): a
 // batch's memory is handed to the user as is and the position re-armed with fresh memory.
 //
 // Autoreset (gymnasium's next-step mode): after an env's episode ends, its next step ignores
@@ -127,7 +128,9 @@ class EnvPool {
   void CheckSendable(const int* env_ids, int n, bool for_step);
   void Dispatch(const int* env_ids, int n);
   void RunChunk(const Chunk& chunk);
-  void StepEnv(int env_id);
+  std::pair<std::size_t, std::size_t> ReserveRow();  // async: (ring position, row)
+  void PublishRows(std::size_t pos, int count);
+  void StepEnv(int env_id, std::size_t pos, std::size_t row);
   const void* ActionRow(std::size_t field, int env_id) const {
     return action_data_[field].data() + static_cast<std::size_t>(env_id) * spec_.action[field].RowBytes();
   }
@@ -144,13 +147,14 @@ class EnvPool {
   std::vector<std::vector<char>> action_data_;  // per action field: num_envs rows
   std::vector<BatchBuffers> ring_;
   std::unique_ptr<std::atomic<int>[]> written_;  // rows written per ring position
-  std::atomic<uint64_t> rows_reserved_{0};
+  std::atomic<uint64_t> next_row_{0};  // async: next free (ring position << 32 | row)
+  std::size_t full_batch_pos_ = 0;     // full batch: the position being filled
 
   // User-thread-only bookkeeping.
   std::vector<Status> status_;
   std::vector<uint32_t> seen_;  // duplicate detection stamps
   uint32_t stamp_ = 0;
-  uint64_t batches_taken_ = 0;
+  std::size_t taken_pos_ = 0;  // ring position of the next batch to take
   int in_flight_ = 0;
   bool closed_ = false;
   std::vector<Chunk> chunk_scratch_;

@@ -68,7 +68,7 @@ class EnvPoolVectorEnv(gymnasium.vector.VectorEnv):
         if max_episode_steps is not None:
             max_episode_steps = _check_int("max_episode_steps", max_episode_steps, 0)
 
-        self._spec = make_spec(task_id, **kwargs)  # validates kwargs (for env 0)
+        packed = pack_env_kwargs(task_id, kwargs, num_envs)
         self._pool = _core.Pool(
             task_id,
             num_envs,
@@ -76,14 +76,17 @@ class EnvPoolVectorEnv(gymnasium.vector.VectorEnv):
             num_threads,
             seed,
             -1 if max_episode_steps is None else max_episode_steps,
-            pack_env_kwargs(task_id, kwargs, num_envs),
+            packed,
         )
+        # Spaces are those of env 0 (all envs share them); config lists per-env kwargs whole.
+        self._spec = make_spec(task_id, **{key: values[0] for key, values in packed.items()})
         self.task_id = task_id
         self.num_envs = num_envs
         self.batch_size = batch_size
         self.num_threads = num_threads
         self.max_episode_steps = self._pool.max_episode_steps or None
         self.config = dict(self._spec.config)
+        self.config.update({key: values for key, values in packed.items() if len(values) > 1})
         self.single_observation_space = self._spec.observation_space
         self.single_action_space = self._spec.action_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -113,6 +116,12 @@ class EnvPoolVectorEnv(gymnasium.vector.VectorEnv):
 
     def close_extras(self, **kwargs: Any) -> None:
         self._pool.close()
+
+    def __enter__(self) -> EnvPoolVectorEnv:
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
 
     # -- asynchronous API (as the reference EnvPool) ---------------------------------------------
 

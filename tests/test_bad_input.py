@@ -1,0 +1,173 @@
+"""Bad input raises a Python exception that says what is wrong, and the pool stays usable."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import envpool
+
+
+@pytest.fixture
+def cartpole():
+    envs = envpool.make("CartPole-v1", num_envs=4, seed=0)
+    envs.reset()
+    yield envs
+    envs.close()
+
+
+@pytest.fixture
+def async_cartpole():
+    envs = envpool.make("CartPole-v1", num_envs=4, batch_size=2, num_threads=2, seed=0)
+    envs.async_reset()
+    yield envs
+    envs.close()
+
+
+def still_works(envs):
+    obs, rew, term, trunc, info = envs.step(np.zeros(envs.num_envs, dtype=np.int64))
+    assert obs.shape == (envs.num_envs, 4)
+
+
+@pytest.mark.parametrize(
+    "actions, error, match",
+    [
+        (np.zeros(3, dtype=np.int64), ValueError, r"shape \(3,\) but 4 envs need shape \(4,\)"),
+        (np.zeros((4, 1), dtype=np.int64), ValueError, r"shape \(4, 1\)"),
+        (np.zeros(4, dtype=np.float32), TypeError, "must hold integers"),
+        (np.array([0, 1, 2, 0]), ValueError, r"action 2 for env 2 \(row 2\) is outside Discrete\(2\)"),
+        (np.array([0, -1, 0, 0]), ValueError, "action -1 for env 1"),
+        (np.array(["a", "b", "c", "d"]), TypeError, "must hold integers"),
+        ("left", TypeError, "must hold integers"),
+        (None, TypeError, "must hold integers"),
+    ],
+)
+def test_bad_discrete_actions(cartpole, actions, error, match):
+    with pytest.raises(error, match=match):
+        cartpole.step(actions)
+    still_works(cartpole)
+
+
+def test_lists_of_ints_are_accepted(cartpole):
+    cartpole.step([0, 1, 0, 1])
+
+
+@pytest.mark.skipif("Pendulum-v1" not in envpool.list_all_envs(), reason="Pendulum not built")
+@pytest.mark.parametrize(
+    "actions, error, match",
+    [
+        (np.array([[np.nan], [0.0]], dtype=np.float32), ValueError, r"env 0 \(row 0\) is not finite"),
+        (np.array([[0.0], [np.inf]]), ValueError, r"env 1 \(row 1\) is not finite"),
+        (np.zeros(2, dtype=np.float32), ValueError, r"shape \(2,\) but 2 envs need shape \(2, 1\)"),
+        (np.zeros((2, 1), dtype=np.complex64), TypeError, "real numbers"),
+    ],
+)
+def test_bad_continuous_actions(actions, error, match):
+    envs = envpool.make("Pendulum-v1", num_envs=2)
+    envs.reset()
+    with pytest.raises(error, match=match):
+        envs.step(actions)
+    envs.step(np.zeros((2, 1)))  # float64 is accepted and converted
+    envs.step(np.full((2, 1), 5.0, dtype=np.float32))  # out of the box: clipped as gymnasium does
+    envs.close()
+
+
+@pytest.mark.parametrize(
+    "env_id, error, match",
+    [
+        ([0, 4], ValueError, r"env_id\[1\] = 4 is out of range \[0, 4\)"),
+        ([99], ValueError, "99 is out of range"),
+        ([-1], ValueError, "-1 is out of range"),
+        ([1, 1], ValueError, "env_id 1 appears more than once"),
+        ([0.0, 1.0], TypeError, "env_id must hold integers"),
+        ([2**40, 1], ValueError, "out of range"),
+        ([], ValueError, "empty"),
+    ],
+)
+def test_bad_env_ids(async_cartpole, env_id, error, match):
+    envs = async_cartpole
+    obs, rew, term, trunc, info = envs.recv()
+    with pytest.raises(error, match=match):
+        envs.send(np.zeros(len(env_id), dtype=np.int64), np.array(env_id) if env_id else np.array([], dtype=np.int64))
+    # The rejected call changed nothing: the received envs can still be sent.
+    envs.send(np.zeros(2, dtype=np.int64), info["env_id"])
+    envs.recv()
+
+
+def test_send_to_env_still_stepping(async_cartpole):
+    envs = async_cartpole
+    obs, rew, term, trunc, info = envs.recv()
+    busy = sorted(set(range(4)) - set(info["env_id"].tolist()))[0]
+    with pytest.raises(RuntimeError, match=f"env {busy} is still stepping"):
+        envs.send(np.zeros(1, dtype=np.int64), np.array([busy]))
+    envs.send(np.zeros(2, dtype=np.int64), info["env_id"])
+    envs.recv()
+
+
+def test_recv_with_nothing_in_flight_raises_at_once():
+    envs = envpool.make("CartPole-v1", num_envs=4, batch_size=2, num_threads=1)
+    with pytest.raises(RuntimeError, match="would wait forever"):
+        envs.recv()
+    envs.async_reset()
+    envs.recv()
+    envs.recv()
+    with pytest.raises(RuntimeError, match="would wait forever"):
+        envs.recv()
+    envs.close()
+
+
+def test_step_before_reset_raises():
+    envs = envpool.make("CartPole-v1", num_envs=2)
+    with pytest.raises(RuntimeError, match="call reset"):
+        envs.step(np.zeros(2, dtype=np.int64))
+    envs.reset()
+    envs.step(np.zeros(2, dtype=np.int64))
+    envs.close()
+
+
+def test_unknown_task_suggests_close_names():
+    with pytest.raises(ValueError, match="unknown task id 'CartPol-v1'; did you mean 'CartPole-v1'"):
+        envpool.make("CartPol-v1")
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"num_envs": 0}, ValueError, "num_envs must be >= 1"),
+        ({"num_envs": -3}, ValueError, "num_envs must be >= 1"),
+        ({"num_envs": 2.5}, TypeError, "num_envs must be an int"),
+        ({"num_envs": 4, "batch_size": 5}, ValueError, r"batch_size \(5\) must not exceed num_envs \(4\)"),
+        ({"num_envs": 4, "batch_size": 0}, ValueError, "batch_size must be >= 1"),
+        ({"num_threads": 0}, ValueError, "num_threads must be >= 1"),
+        ({"seed": -1}, ValueError, "seed must be >= 0"),
+        ({"max_episode_steps": -5}, ValueError, "max_episode_steps must be >= 0"),
+        ({"gravity": 3.0}, ValueError, "unknown keyword argument 'gravity' for CartPole-v1 .*sutton_barto_reward"),
+        ({"sutton_barto_reward": "yes"}, ValueError, "'sutton_barto_reward' must be bool, got str"),
+        ({"num_envs": 2, "sutton_barto_reward": [True, False, True]}, ValueError, "3 per-env values but num_envs is 2"),
+        ({"env_type": "atari"}, ValueError, "env_type must be one of"),
+    ],
+)
+def test_bad_make_arguments(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        envpool.make("CartPole-v1", **kwargs)
+
+
+def test_per_env_kwargs_are_applied():
+    envs = envpool.make("CartPole-v1", num_envs=2, sutton_barto_reward=[True, False])
+    envs.reset()
+    obs, rew, *_ = envs.step(np.zeros(2, dtype=np.int64))
+    np.testing.assert_array_equal(rew, [0.0, 1.0])
+    envs.close()
+
+
+def test_bad_reset_seeds(cartpole):
+    with pytest.raises(ValueError, match="3 seeds for 4 envs"):
+        cartpole.reset(seed=[1, 2, 3])
+    cartpole.reset(seed=1)
+    still_works(cartpole)
+
+
+def test_reset_while_envs_in_flight_raises(async_cartpole):
+    with pytest.raises(RuntimeError, match="still stepping"):
+        async_cartpole.reset()
+    async_cartpole.recv()

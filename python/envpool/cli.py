@@ -1,0 +1,186 @@
+"""The ``envpool`` command line: list tasks, describe one, or run one with random actions.
+
+    envpool list
+    envpool info Pendulum-v1
+    envpool run CartPole-v1 --num-envs 256 --batch-size 128 --threads 2 --steps 2000000
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import math
+import sys
+import time
+from typing import Any, Sequence
+
+import numpy as np
+from gymnasium.vector.utils import batch_space
+
+import envpool
+
+
+def _parse_kwarg(text: str) -> tuple[str, Any]:
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    key, raw = text.split("=", 1)
+    try:
+        value = ast.literal_eval(raw)
+    except (ValueError, SyntaxError):
+        value = raw  # a bare word is a string
+    return key, value
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from envpool.registration import _tasks
+
+    print(f"{'task':<28} {'max steps':>9}  kwargs")
+    for task_id, task in _tasks().items():
+        kwargs = ", ".join(f"{k}={v!r}" for k, v in task["defaults"].items())
+        print(f"{task_id:<28} {task['max_episode_steps'] or '-':>9}  {kwargs}")
+    return 0
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    spec = envpool.make_spec(args.task, **dict(args.env_kwarg))
+    print(f"task:                {spec.task_id}")
+    print(f"observation space:   {spec.observation_space}")
+    print(f"action space:        {spec.action_space}")
+    print(f"max episode steps:   {spec.max_episode_steps}")
+    print(f"reward threshold:    {spec.reward_threshold}")
+    print(f"info keys:           {', '.join(spec.info_keys)}")
+    print("config (kwargs and values):")
+    for key, value in spec.config.items():
+        print(f"  {key} = {value!r}")
+    return 0
+
+
+class Progress:
+    """A one-line progress bar on stderr (plain periodic lines when stderr is not a terminal)."""
+
+    def __init__(self, total: int, enabled: bool = True):
+        self.total = total
+        self.enabled = enabled
+        self.tty = sys.stderr.isatty()
+        self.start = time.perf_counter()
+        self.last_draw = 0.0
+        self.last_quarter = 0
+
+    def update(self, done: int) -> None:
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if self.tty:
+            if now - self.last_draw < 0.1 and done < self.total:
+                return
+            self.last_draw = now
+            frac = min(done / self.total, 1.0)
+            bar = "#" * int(frac * 30)
+            rate = done / max(now - self.start, 1e-9)
+            sys.stderr.write(f"\r[{bar:<30}] {frac:6.1%} {done:>12,} steps {rate:>14,.0f} steps/s")
+            if done >= self.total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+        else:
+            quarter = int(4 * min(done / self.total, 1.0))
+            if quarter > self.last_quarter:
+                self.last_quarter = quarter
+                print(f"  {25 * quarter}% ({done:,} steps)", file=sys.stderr, flush=True)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    envs = envpool.make(
+        args.task,
+        num_envs=args.num_envs,
+        batch_size=args.batch_size,
+        num_threads=args.threads,
+        seed=args.seed,
+        **dict(args.env_kwarg),
+    )
+    batch = envs.batch_size
+    # Random actions drawn up front and cycled, so sampling does not dominate the timing.
+    space = batch_space(envs.single_action_space, batch)
+    space.seed(args.seed)
+    actions = [space.sample() for _ in range(64)]
+    returns = np.zeros(envs.num_envs)
+    finished: list[float] = []
+    progress = Progress(args.steps, enabled=not args.quiet)
+    async_mode = batch < envs.num_envs
+
+    start = time.perf_counter()
+    if async_mode:
+        envs.async_reset()
+    else:
+        envs.reset()
+    done_steps = 0
+    i = 0
+    while done_steps < args.steps:
+        if async_mode:
+            obs, reward, terminated, truncated, info = envs.recv()
+            envs.send(actions[i % 64], info["env_id"])
+        else:
+            obs, reward, terminated, truncated, info = envs.step(actions[i % 64])
+        ids = info["env_id"]
+        returns[ids] += reward
+        ended = terminated | truncated
+        if ended.any():
+            ended_ids = ids[ended]
+            finished.extend(returns[ended_ids].tolist())
+            returns[ended_ids] = 0.0
+        done_steps += batch
+        i += 1
+        progress.update(done_steps)
+    elapsed = time.perf_counter() - start
+    envs.close()
+
+    print(f"{args.task}: {done_steps:,} steps in {elapsed:.2f} s = {done_steps / elapsed:,.0f} steps/s "
+          f"(num_envs={envs.num_envs}, batch_size={batch}, threads={envs.num_threads})")
+    if finished:
+        r = np.asarray(finished)
+        print(f"episodes: {len(r)}  return mean {r.mean():.2f}  std {r.std():.2f}  "
+              f"min {r.min():.2f}  max {r.max():.2f}")
+    else:
+        print("episodes: none finished (run more steps)")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="envpool", description=__doc__.split("\n")[0])
+    parser.add_argument("--version", action="version", version=f"envpool {envpool.__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sub.add_parser("list", help="list all tasks").set_defaults(func=cmd_list)
+
+    info = sub.add_parser("info", help="spaces, config and defaults of a task")
+    info.add_argument("task")
+    info.add_argument("--env-kwarg", "-k", type=_parse_kwarg, action="append", default=[], metavar="KEY=VALUE")
+    info.set_defaults(func=cmd_info)
+
+    run = sub.add_parser("run", help="step a task with random actions and report throughput")
+    run.add_argument("task")
+    run.add_argument("--num-envs", type=int, default=8)
+    run.add_argument("--batch-size", type=int, default=None, help="default: num-envs (full batch)")
+    run.add_argument("--threads", type=int, default=None, help="default: min(batch size, cpu count)")
+    run.add_argument("--steps", type=int, default=100_000, help="total env steps")
+    run.add_argument("--seed", type=int, default=0)
+    run.add_argument("--env-kwarg", "-k", type=_parse_kwarg, action="append", default=[], metavar="KEY=VALUE",
+                     help="env keyword argument, e.g. -k g=9.81 (repeatable)")
+    run.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    run.set_defaults(func=cmd_run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "steps", 1) is not None and getattr(args, "steps", 1) <= 0:
+        parser.error("--steps must be positive")
+    try:
+        return args.func(args)
+    except (ValueError, TypeError, RuntimeError) as exc:
+        print(f"envpool: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -124,7 +124,7 @@ const char* KindName(char kind) {
 class PyPool {
  public:
   PyPool(const std::string& task_id, int num_envs, int batch_size, int num_threads, uint64_t seed,
-         int max_episode_steps, const py::dict& kwargs, double spin_us) {
+         int max_episode_steps, const py::dict& kwargs, const std::string& autoreset_mode, double spin_us) {
     const TaskSpec& task = FindTask(task_id);
     PoolOptions options;
     options.num_envs = num_envs;
@@ -135,6 +135,15 @@ class PyPool {
     if (num_envs < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(num_envs));
     options.configs = MakeConfigs(task, num_envs, ToKwargs(kwargs));
     options.spin = std::chrono::nanoseconds(static_cast<int64_t>(spin_us * 1000));
+    if (autoreset_mode == "next_step") {
+      options.autoreset = AutoresetMode::kNextStep;
+    } else if (autoreset_mode == "same_step") {
+      options.autoreset = AutoresetMode::kSameStep;
+    } else if (autoreset_mode == "disabled") {
+      options.autoreset = AutoresetMode::kDisabled;
+    } else {
+      throw std::invalid_argument("autoreset_mode must be next_step, same_step or disabled, got '" + autoreset_mode + "'");
+    }
     pool_ = std::make_unique<EnvPool>(task, std::move(options));
     const auto& layout = pool_->layout();
     for (const auto& f : layout.fields) {
@@ -158,11 +167,16 @@ class PyPool {
     return *pool_;
   }
 
-  void SendReset(const py::object& env_id, const py::object& seeds) {
+  void SendReset(const py::object& env_id, const py::object& seeds, const py::object& keep, bool wait_follows) {
     Guard guard(this);
     EnvPool& p = pool();
     py::array_t<int, py::array::c_style> ids = EnvIds(env_id);
     const int n = env_id.is_none() ? p.num_envs() : static_cast<int>(ids.size());
+    std::vector<uint8_t> keep_values;
+    if (!keep.is_none()) {
+      for (auto k : keep) keep_values.push_back(k.cast<bool>() ? 1 : 0);
+      if (static_cast<int>(keep_values.size()) != n) throw std::invalid_argument("keep mask has the wrong length");
+    }
     std::vector<uint64_t> seed_values;
     if (!seeds.is_none()) {
       for (auto s : seeds) seed_values.push_back(s.cast<uint64_t>());
@@ -171,12 +185,13 @@ class PyPool {
                                     " envs");
       }
     }
-    p.SendReset(env_id.is_none() ? nullptr : ids.data(), n, seeds.is_none() ? nullptr : seed_values.data());
+    p.SendReset(env_id.is_none() ? nullptr : ids.data(), n, seeds.is_none() ? nullptr : seed_values.data(),
+                keep.is_none() ? nullptr : keep_values.data(), wait_follows);
   }
 
   void Send(const py::object& actions, const py::object& env_id) {
     Guard guard(this);
-    SendImpl(actions, env_id);
+    SendImpl(actions, env_id, /*wait_follows=*/false);
   }
 
   py::tuple Recv(double timeout) {
@@ -187,7 +202,7 @@ class PyPool {
   // send + recv in one call: the full-batch hot path.
   py::tuple Step(const py::object& actions, const py::object& env_id, double timeout) {
     Guard guard(this);
-    SendImpl(actions, env_id);
+    SendImpl(actions, env_id, /*wait_follows=*/true);
     return RecvImpl(timeout);
   }
 
@@ -306,7 +321,7 @@ class PyPool {
     return arr;
   }
 
-  void SendImpl(const py::object& actions, const py::object& env_id) {
+  void SendImpl(const py::object& actions, const py::object& env_id, bool wait_follows) {
     EnvPool& p = pool();
     py::array_t<int, py::array::c_style> ids = EnvIds(env_id);
     const int n = env_id.is_none() ? p.num_envs() : static_cast<int>(ids.size());
@@ -323,7 +338,7 @@ class PyPool {
       }
     }
     for (const auto& a : keep) ptrs.push_back(a.data());
-    p.SendStep(env_id.is_none() ? nullptr : ids.data(), n, ptrs);
+    p.SendStep(env_id.is_none() ? nullptr : ids.data(), n, ptrs, wait_follows);
   }
 
   py::tuple RecvImpl(double timeout) {
@@ -359,7 +374,10 @@ class PyPool {
     py::dict info;
     info["env_id"] = out[layout.env_id];
     info["elapsed_step"] = out[layout.elapsed_step];
-    for (std::size_t f = layout.first_info; f < layout.fields.size(); ++f) info[py::str(layout.fields[f].name)] = out[f];
+    for (std::size_t f = layout.first_info; f < layout.first_info + layout.num_info; ++f) {
+      info[py::str(layout.fields[f].name)] = out[f];
+    }
+    if (layout.has_final) AddFinalInfo(info, out);
     py::tuple result_tuple =
         py::make_tuple(obs, out[layout.reward], out[layout.terminated], out[layout.truncated], info);
     lent_.push_back(std::move(out));
@@ -372,6 +390,42 @@ class PyPool {
       throw std::runtime_error("environment error (the env restarts on its next step): " + msg);
     }
     return result_tuple;
+  }
+
+  // Same-step autoreset, as gymnasium's SyncVectorEnv: when some env finished, info gets
+  // final_obs / final_info (the finished episodes' last obs and info) with _final_obs /
+  // _final_info masks. Ours are dense arrays (zero rows where the mask is False).
+  void AddFinalInfo(py::dict& info, const ArraySet& out) {
+    const BatchLayout& layout = pool_->layout();
+    py::array_t<bool> mask(pool_->batch_size());
+    const bool* term = static_cast<const bool*>(out[layout.terminated].data());
+    const bool* trunc = static_cast<const bool*>(out[layout.truncated].data());
+    bool any = false;
+    for (int i = 0; i < pool_->batch_size(); ++i) {
+      mask.mutable_data()[i] = term[i] || trunc[i];
+      any = any || mask.data()[i];
+    }
+    if (!any) return;
+    if (layout.num_obs == 1) {
+      info["final_obs"] = out[layout.first_final_obs];
+    } else {
+      py::dict d;
+      for (std::size_t f = 0; f < layout.num_obs; ++f) d[py::str(layout.fields[f].name)] = out[layout.first_final_obs + f];
+      info["final_obs"] = d;
+    }
+    info["_final_obs"] = mask;
+    py::dict final_info;
+    final_info["env_id"] = out[layout.env_id];
+    final_info["_env_id"] = mask;
+    final_info["elapsed_step"] = out[layout.final_elapsed_step];
+    final_info["_elapsed_step"] = mask;
+    for (std::size_t f = 0; f < layout.num_info; ++f) {
+      const std::string name = layout.fields[layout.first_info + f].name;
+      final_info[py::str(name)] = out[layout.first_final_info + f];
+      final_info[py::str("_" + name)] = mask;
+    }
+    info["final_info"] = final_info;
+    info["_final_info"] = mask;
   }
 
   static constexpr std::size_t kMaxTracked = 8;
@@ -423,10 +477,12 @@ PYBIND11_MODULE(_core, m) {
         "Arrays of one env of `task_id` built with `kwargs` ({key: [value]}), and the full config.");
 
   py::class_<PyPool>(m, "Pool")
-      .def(py::init<const std::string&, int, int, int, uint64_t, int, const py::dict&, double>(), py::arg("task_id"),
-           py::arg("num_envs"), py::arg("batch_size"), py::arg("num_threads"), py::arg("seed"),
-           py::arg("max_episode_steps"), py::arg("kwargs"), py::arg("spin_us") = 50.0)
-      .def("send_reset", &PyPool::SendReset, py::arg("env_id") = py::none(), py::arg("seeds") = py::none())
+      .def(py::init<const std::string&, int, int, int, uint64_t, int, const py::dict&, const std::string&, double>(),
+           py::arg("task_id"), py::arg("num_envs"), py::arg("batch_size"), py::arg("num_threads"), py::arg("seed"),
+           py::arg("max_episode_steps"), py::arg("kwargs"), py::arg("autoreset_mode") = "next_step",
+           py::arg("spin_us") = 50.0)
+      .def("send_reset", &PyPool::SendReset, py::arg("env_id") = py::none(), py::arg("seeds") = py::none(),
+           py::arg("keep") = py::none(), py::arg("wait_follows") = false)
       .def("send", &PyPool::Send, py::arg("actions"), py::arg("env_id") = py::none())
       .def("recv", &PyPool::Recv, py::arg("timeout") = -1.0)
       .def("step", &PyPool::Step, py::arg("actions"), py::arg("env_id") = py::none(), py::arg("timeout") = -1.0)

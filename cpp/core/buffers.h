@@ -2,6 +2,8 @@
 //
 // A batch is a set of arrays ("fields"), each with one row per env in the batch:
 //   obs fields..., reward, terminated, truncated, env_id, elapsed_step, info fields...
+// and, for same-step autoreset, the finished episode's last values:
+//   final_<obs fields>..., final_elapsed_step, final_<info fields>...
 // The memory is owned outside the core (by NumPy arrays in the Python module) and lent to
 // the pool one batch at a time through BatchBuffers, so workers write results exactly where
 // the user will read them and nothing is copied.
@@ -26,9 +28,12 @@ struct BatchLayout {
   std::vector<FieldLayout> fields;
   std::size_t num_obs = 0;   // fields [0, num_obs) are observations
   std::size_t reward = 0, terminated = 0, truncated = 0, env_id = 0, elapsed_step = 0;
-  std::size_t first_info = 0;  // fields [first_info, size) are the env's info arrays
+  std::size_t first_info = 0;  // fields [first_info, first_info + num_info) are the env's info
+  std::size_t num_info = 0;
+  bool has_final = false;         // same-step autoreset: the final_* fields below exist
+  std::size_t first_final_obs = 0, final_elapsed_step = 0, first_final_info = 0;
 
-  static BatchLayout For(const EnvSpec& spec) {
+  static BatchLayout For(const EnvSpec& spec, bool with_final) {
     BatchLayout layout;
     auto add = [&layout](const std::string& name, DType dtype, std::vector<int> shape) {
       std::size_t n = DTypeSize(dtype);
@@ -45,6 +50,15 @@ struct BatchLayout {
     layout.elapsed_step = add("elapsed_step", DType::kInt32, {});
     layout.first_info = layout.fields.size();
     for (const auto& i : spec.info) add(i.name, i.dtype, i.shape);
+    layout.num_info = spec.info.size();
+    if (with_final) {
+      layout.has_final = true;
+      layout.first_final_obs = layout.fields.size();
+      for (const auto& o : spec.obs) add("final_" + o.name, o.dtype, o.shape);
+      layout.final_elapsed_step = add("final_elapsed_step", DType::kInt32, {});
+      layout.first_final_info = layout.fields.size();
+      for (const auto& i : spec.info) add("final_" + i.name, i.dtype, i.shape);
+    }
     return layout;
   }
 };

@@ -37,11 +37,12 @@ class Action {
 };
 
 // One env's output row. The env writes its observation(s), reward, terminated and any info
-// arrays it declared; the pool fills truncated, env_id and elapsed_step.
+// arrays it declared; it may set truncated (the pool also truncates at max_episode_steps); the
+// pool fills env_id and elapsed_step.
 class Output {
  public:
-  Output(void* const* obs, void* const* info, double* reward, bool* terminated)
-      : obs_(obs), info_(info), reward_(reward), terminated_(terminated) {}
+  Output(void* const* obs, void* const* info, double* reward, bool* terminated, bool* truncated)
+      : obs_(obs), info_(info), reward_(reward), terminated_(terminated), truncated_(truncated) {}
 
   template <typename T>
   T* Obs(std::size_t field = 0) const {
@@ -53,12 +54,14 @@ class Output {
   }
   double& reward() const { return *reward_; }
   bool& terminated() const { return *terminated_; }
+  bool& truncated() const { return *truncated_; }
 
  private:
   void* const* obs_;
   void* const* info_;
   double* reward_;
   bool* terminated_;
+  bool* truncated_;
 };
 
 class Env {
@@ -71,7 +74,8 @@ class Env {
 
   // Advance one step with an action already validated against the spec's bounds
   // (discrete actions are in range, continuous ones are finite but may lie outside
-  // the box: envs clip as gymnasium does). Write obs, reward and terminated.
+  // the box: envs clip as gymnasium does). Write obs, reward and terminated (and truncated if
+  // the env itself cuts episodes short).
   virtual void Step(const Action& action, Rng& rng, Output& out) = 0;
 
   // The env's full internal state as doubles (opt-in): lets tests and users put an env in

@@ -31,7 +31,8 @@ EnvPool::EnvPool(const TaskSpec& task, PoolOptions options)
       num_envs_(options.num_envs),
       batch_size_(options.batch_size == 0 ? options.num_envs : options.batch_size),
       num_threads_(options.num_threads),
-      max_episode_steps_(options.max_episode_steps < 0 ? task.max_episode_steps : options.max_episode_steps) {
+      max_episode_steps_(options.max_episode_steps < 0 ? task.max_episode_steps : options.max_episode_steps),
+      autoreset_(options.autoreset) {
   if (num_envs_ < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(num_envs_));
   if (batch_size_ < 1 || batch_size_ > num_envs_) {
     throw std::invalid_argument("batch_size must be in [1, num_envs=" + std::to_string(num_envs_) + "], got " +
@@ -45,7 +46,7 @@ EnvPool::EnvPool(const TaskSpec& task, PoolOptions options)
   if (spec_.obs.size() > kMaxFields || spec_.info.size() > kMaxFields || spec_.action.size() > kMaxFields) {
     throw std::invalid_argument("too many arrays in the env spec");
   }
-  layout_ = BatchLayout::For(spec_);
+  layout_ = BatchLayout::For(spec_, autoreset_ == AutoresetMode::kSameStep);
 
   slots_ = std::vector<EnvSlot>(static_cast<std::size_t>(num_envs_));
   for (int i = 0; i < num_envs_; ++i) {
@@ -55,6 +56,11 @@ EnvPool::EnvPool(const TaskSpec& task, PoolOptions options)
   }
   for (const auto& a : spec_.action) {
     action_data_.emplace_back(static_cast<std::size_t>(num_envs_) * a.RowBytes());
+  }
+  if (autoreset_ == AutoresetMode::kDisabled) {
+    for (std::size_t f = 0; f < layout_.num_obs; ++f) {
+      last_obs_.emplace_back(static_cast<std::size_t>(num_envs_) * layout_.fields[f].row_bytes);
+    }
   }
 
   // Unreturned results (complete or in flight) never exceed num_envs rows, so they span at
@@ -68,6 +74,7 @@ EnvPool::EnvPool(const TaskSpec& task, PoolOptions options)
   status_.assign(static_cast<std::size_t>(num_envs_), Status::kNeedsReset);
   seen_.assign(static_cast<std::size_t>(num_envs_), 0);
   chunk_scratch_.reserve(static_cast<std::size_t>(num_envs_));
+  caller_chunks_.reserve(static_cast<std::size_t>(num_envs_));
 
   // In full-batch mode the caller thread steps envs too while it waits, so it counts as one
   // of num_threads. In async mode the caller is busy elsewhere between send and recv.
@@ -117,24 +124,32 @@ void EnvPool::CheckSendable(const int* env_ids, int n, bool for_step) {
                           " is still stepping: it was sent and its result has not been received; call recv() first");
     }
     if (for_step && s == Status::kNeedsReset) {
+      if (autoreset_ == AutoresetMode::kDisabled && slots_[static_cast<std::size_t>(id)].episode_over) {
+        throw ProtocolError("env " + std::to_string(id) +
+                            "'s episode is over and autoreset is disabled; reset it first, e.g. "
+                            "reset(options={'reset_mask': mask})");
+      }
       throw ProtocolError("env " + std::to_string(id) + " has not been reset; call reset() before step()");
     }
   }
 }
 
-void EnvPool::SendReset(const int* env_ids, int n, const uint64_t* seeds) {
+void EnvPool::SendReset(const int* env_ids, int n, const uint64_t* seeds, const uint8_t* keep, bool wait_follows) {
   CheckUsable();
+  if (keep && autoreset_ != AutoresetMode::kDisabled) {
+    throw std::invalid_argument("resetting a subset of a full batch needs autoreset_mode DISABLED");
+  }
   CheckSendable(env_ids, n, /*for_step=*/false);
   for (int i = 0; i < n; ++i) {
     auto& slot = slots_[static_cast<std::size_t>(env_ids ? env_ids[i] : i)];
-    slot.op = Op::kReset;
+    slot.op = keep && keep[i] ? Op::kRepeat : Op::kReset;
     slot.reseed = seeds != nullptr;
     if (seeds) slot.seed = seeds[i];
   }
-  Dispatch(env_ids, n);
+  Dispatch(env_ids, n, wait_follows);
 }
 
-void EnvPool::SendStep(const int* env_ids, int n, const std::vector<const void*>& actions) {
+void EnvPool::SendStep(const int* env_ids, int n, const std::vector<const void*>& actions, bool wait_follows) {
   CheckUsable();
   if (actions.size() != spec_.action.size()) throw std::invalid_argument("wrong number of action arrays");
   CheckSendable(env_ids, n, /*for_step=*/true);
@@ -171,21 +186,25 @@ void EnvPool::SendStep(const int* env_ids, int n, const std::vector<const void*>
     }
   }
   for (int i = 0; i < n; ++i) slots_[static_cast<std::size_t>(env_ids ? env_ids[i] : i)].op = Op::kStep;
-  Dispatch(env_ids, n);
+  Dispatch(env_ids, n, wait_follows);
 }
 
-void EnvPool::Dispatch(const int* env_ids, int n) {
+void EnvPool::Dispatch(const int* env_ids, int n, bool wait_follows) {
   for (int i = 0; i < n; ++i) status_[static_cast<std::size_t>(env_ids ? env_ids[i] : i)] = Status::kInFlight;
   in_flight_ += n;
-  // A few chunks per stepping thread balance uneven env costs; one chunk when the caller
-  // steps alone.
+  // Chunks carry about kChunkWork of stepping each (from the measured cost per env), so a
+  // hand-off to another core is only paid for when the work amortizes it; a few chunks per
+  // thread still balance uneven env costs.
   const int stepping = threads_->num_workers() + (full_batch() ? 1 : 0);
-  const int num_chunks = stepping <= 1 ? 1 : std::min(n, 4 * stepping);
+  const int64_t ns_per_env = std::max<int64_t>(1, ns_per_env_.load(std::memory_order_relaxed));
+  const int64_t per_chunk = std::max<int64_t>(1, kChunkWork.count() / ns_per_env);
+  int num_chunks = static_cast<int>(std::min<int64_t>((n + per_chunk - 1) / per_chunk, 4 * stepping));
+  if (stepping <= 1) num_chunks = 1;
+  num_chunks = std::max(1, std::min(num_chunks, n));
   chunk_scratch_.clear();
   int begin = 0;
   for (int c = 0; c < num_chunks; ++c) {
     const int end = static_cast<int>(static_cast<int64_t>(n) * (c + 1) / num_chunks);
-    if (end == begin) continue;
     for (int i = begin; i < end; ++i) {
       const int id = env_ids ? env_ids[i] : i;
       slots_[static_cast<std::size_t>(id)].next = i + 1 < end ? (env_ids ? env_ids[i + 1] : i + 1) : -1;
@@ -193,10 +212,27 @@ void EnvPool::Dispatch(const int* env_ids, int n) {
     chunk_scratch_.push_back({env_ids ? env_ids[begin] : begin, end - begin});
     begin = end;
   }
-  threads_->Submit(chunk_scratch_.data(), static_cast<int>(chunk_scratch_.size()));
+  if (full_batch() && wait_follows) {
+    // The caller will wait for this batch anyway: it keeps the first chunk for itself (no
+    // hand-off at all for a small batch) and shares the rest.
+    caller_chunks_.push_back(chunk_scratch_.front());
+    threads_->Submit(chunk_scratch_.data() + 1, static_cast<int>(chunk_scratch_.size()) - 1);
+  } else {
+    threads_->Submit(chunk_scratch_.data(), static_cast<int>(chunk_scratch_.size()));
+  }
 }
 
 void EnvPool::RunChunk(const Chunk& chunk) {
+  const auto start = std::chrono::steady_clock::now();
+  RunChunkEnvs(chunk);
+  // Running estimate of the cost of one env step (relaxed: a lost update only delays it).
+  const int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
+  const int64_t sample = ns / std::max(1, chunk.count);
+  const int64_t old = ns_per_env_.load(std::memory_order_relaxed);
+  ns_per_env_.store(old + (sample - old) / 4, std::memory_order_relaxed);
+}
+
+void EnvPool::RunChunkEnvs(const Chunk& chunk) {
   int id = chunk.head;
   if (full_batch()) {
     // Row = env id in the one batch being filled: no shared counter per env.
@@ -260,32 +296,46 @@ void EnvPool::StepEnv(int env_id, std::size_t pos, std::size_t row) {
   void* obs[kMaxFields];
   void* info[kMaxFields];
   for (std::size_t f = 0; f < layout_.num_obs; ++f) obs[f] = buf.Row<char>(layout_, f, row);
-  const std::size_t num_info = layout_.fields.size() - layout_.first_info;
-  for (std::size_t f = 0; f < num_info; ++f) info[f] = buf.Row<char>(layout_, layout_.first_info + f, row);
+  for (std::size_t f = 0; f < layout_.num_info; ++f) info[f] = buf.Row<char>(layout_, layout_.first_info + f, row);
   double* reward = buf.Row<double>(layout_, layout_.reward, row);
   bool* terminated = buf.Row<bool>(layout_, layout_.terminated, row);
   bool* truncated = buf.Row<bool>(layout_, layout_.truncated, row);
-  Output out(obs, info, reward, terminated);
+  Output out(obs, info, reward, terminated, truncated);
   *reward = 0.0;
   *terminated = false;
   *truncated = false;
 
   try {
-    if (slot.op == Op::kReset || slot.episode_over) {
-      if (slot.op == Op::kReset && slot.reseed) slot.rng.Seed(slot.seed);
-      slot.env->Reset(slot.rng, out);
-      slot.elapsed_step = 0;
-      slot.episode_over = false;
+    if (slot.op == Op::kRepeat) {
+      // Not reset: show the last observation again; it has no new info.
+      for (std::size_t f = 0; f < layout_.num_obs; ++f) {
+        std::memcpy(obs[f], LastObs(f, env_id), layout_.fields[f].row_bytes);
+      }
+      for (std::size_t f = 0; f < layout_.num_info; ++f) {
+        std::memset(info[f], 0, layout_.fields[layout_.first_info + f].row_bytes);
+      }
+    } else if (slot.op == Op::kReset || (slot.episode_over && autoreset_ == AutoresetMode::kNextStep)) {
+      ResetEnv(slot, out);
+      if (layout_.has_final) WriteFinal(buf, row, 0, false);
     } else {
       const void* act[kMaxFields];
       for (std::size_t f = 0; f < spec_.action.size(); ++f) act[f] = ActionRow(f, env_id);
       slot.env->Step(Action(act), slot.rng, out);
       ++slot.elapsed_step;
-      *truncated = max_episode_steps_ > 0 && slot.elapsed_step >= max_episode_steps_;
+      *truncated = *truncated || (max_episode_steps_ > 0 && slot.elapsed_step >= max_episode_steps_);
       slot.episode_over = *terminated || *truncated;
+      if (layout_.has_final) {
+        WriteFinal(buf, row, slot.elapsed_step, slot.episode_over);
+        if (slot.episode_over) ResetEnv(slot, out);
+      }
+    }
+    if (!last_obs_.empty()) {
+      for (std::size_t f = 0; f < layout_.num_obs; ++f) {
+        std::memcpy(LastObs(f, env_id), obs[f], layout_.fields[f].row_bytes);
+      }
     }
   } catch (const std::exception& e) {
-    // Keep the batch accounting intact; the env restarts on its next step.
+    // Keep the batch accounting intact; the env must be reset (kNextStep does so on its next step).
     slot.episode_over = true;
     std::lock_guard<std::mutex> lock(error_mu_);
     env_errors_.emplace_back(env_id, e.what());
@@ -294,12 +344,39 @@ void EnvPool::StepEnv(int env_id, std::size_t pos, std::size_t row) {
   *buf.Row<int32_t>(layout_, layout_.elapsed_step, row) = slot.elapsed_step;
 }
 
+void EnvPool::ResetEnv(EnvSlot& slot, Output& out) {
+  if (slot.op == Op::kReset && slot.reseed) slot.rng.Seed(slot.seed);
+  slot.env->Reset(slot.rng, out);
+  slot.elapsed_step = 0;
+  slot.episode_over = false;
+}
+
+void EnvPool::WriteFinal(const BatchBuffers& buf, std::size_t row, int32_t elapsed, bool done) {
+  // Rows of envs that did not finish are zeroed so a batch never shows stale values.
+  for (std::size_t f = 0; f < layout_.num_obs; ++f) {
+    char* dst = buf.Row<char>(layout_, layout_.first_final_obs + f, row);
+    if (done) {
+      std::memcpy(dst, buf.Row<char>(layout_, f, row), layout_.fields[f].row_bytes);
+    } else {
+      std::memset(dst, 0, layout_.fields[f].row_bytes);
+    }
+  }
+  *buf.Row<int32_t>(layout_, layout_.final_elapsed_step, row) = done ? elapsed : 0;
+  for (std::size_t f = 0; f < layout_.num_info; ++f) {
+    char* dst = buf.Row<char>(layout_, layout_.first_final_info + f, row);
+    if (done) {
+      std::memcpy(dst, buf.Row<char>(layout_, layout_.first_info + f, row), layout_.fields[layout_.first_info + f].row_bytes);
+    } else {
+      std::memset(dst, 0, layout_.fields[layout_.first_info + f].row_bytes);
+    }
+  }
+}
+
 EnvPool::WaitResult EnvPool::WaitBatch(double timeout_s, const std::function<bool()>& interrupted) {
   CheckUsable();
   using Clock = std::chrono::steady_clock;
   const std::size_t pos = taken_pos_;
   auto ready = [&] { return written_[pos].load(std::memory_order_acquire) == batch_size_; };
-  if (ready()) return WaitResult::kReady;
   // in_flight_ counts every unreturned env, finished or not: if they cannot fill a batch,
   // waiting would never end.
   if (in_flight_ < batch_size_) {
@@ -313,6 +390,11 @@ EnvPool::WaitResult EnvPool::WaitBatch(double timeout_s, const std::function<boo
                                     has_deadline ? timeout_s : 0.0));
   // Help the workers while there is queued work, then spin briefly, then sleep in short
   // slices so Ctrl-C and the timeout are noticed quickly.
+  while (!caller_chunks_.empty()) {
+    const Chunk chunk = caller_chunks_.back();
+    caller_chunks_.pop_back();
+    RunChunk(chunk);
+  }
   for (unsigned i = 1;; ++i) {
     if (ready()) return WaitResult::kReady;
     if (threads_->RunOne()) continue;
@@ -339,8 +421,19 @@ int EnvPool::TakeBatch() {
   if (written_[pos].load(std::memory_order_acquire) != batch_size_) {
     throw ProtocolError("TakeBatch: the batch is not complete");
   }
-  const int32_t* ids = ring_[pos].Row<int32_t>(layout_, layout_.env_id, 0);
-  for (int i = 0; i < batch_size_; ++i) status_[static_cast<std::size_t>(ids[i])] = Status::kIdle;
+  const BatchBuffers& buf = ring_[pos];
+  const int32_t* ids = buf.Row<int32_t>(layout_, layout_.env_id, 0);
+  if (autoreset_ == AutoresetMode::kDisabled) {
+    // A finished episode must be reset explicitly before the env can step again.
+    const bool* term = buf.Row<bool>(layout_, layout_.terminated, 0);
+    const bool* trunc = buf.Row<bool>(layout_, layout_.truncated, 0);
+    for (int i = 0; i < batch_size_; ++i) {
+      const auto id = static_cast<std::size_t>(ids[i]);
+      status_[id] = term[i] || trunc[i] || slots_[id].episode_over ? Status::kNeedsReset : Status::kIdle;
+    }
+  } else {
+    for (int i = 0; i < batch_size_; ++i) status_[static_cast<std::size_t>(ids[i])] = Status::kIdle;
+  }
   in_flight_ -= batch_size_;
   written_[pos].store(0, std::memory_order_relaxed);
   taken_pos_ = pos + 1 == ring_.size() ? 0 : pos + 1;

@@ -12,8 +12,13 @@
 // env-id order and no shared counter is touched per env. Result memory is lent by the caller per ring position (ArmBuffers): a
 // batch's memory is handed to the user as is and the position re-armed with fresh memory.
 //
-// Autoreset (gymnasium's next-step mode): after an env's episode ends, its next step ignores
-// the action, starts a new episode and returns its first observation with reward 0.
+// Autoreset, as gymnasium.vector.AutoresetMode:
+//   kNextStep  after an episode ends, the env's next step ignores its action, starts a new
+//              episode and returns its first observation with reward 0 and both flags false;
+//   kSameStep  an env whose episode ends is reset in the same step: the row holds the new
+//              episode's first observation and the final_* fields the finished one's last;
+//   kDisabled  never reset automatically: stepping an env whose episode is over is refused
+//              until it is reset.
 #pragma once
 
 #include <atomic>
@@ -44,6 +49,8 @@ class InputTypeError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+enum class AutoresetMode { kNextStep, kSameStep, kDisabled };
+
 struct PoolOptions {
   int num_envs = 1;
   int batch_size = 0;          // 0: num_envs (full batch)
@@ -51,6 +58,7 @@ struct PoolOptions {
   uint64_t seed = 0;           // env i's RNG is seeded from seed + i
   int max_episode_steps = -1;  // -1: the task's limit; 0: no limit
   std::vector<Config> configs; // per env, complete (see MakeConfigs); empty: task defaults
+  AutoresetMode autoreset = AutoresetMode::kNextStep;
   std::chrono::nanoseconds spin{std::chrono::microseconds(50)};  // worker spin before sleeping
 };
 
@@ -70,6 +78,7 @@ class EnvPool {
   int batch_size() const { return batch_size_; }
   int num_threads() const { return num_threads_; }
   int max_episode_steps() const { return max_episode_steps_; }
+  AutoresetMode autoreset() const { return autoreset_; }
   bool full_batch() const { return batch_size_ == num_envs_; }
   // Number of ring positions: batches that can be complete or filling at once.
   int ring_size() const { return static_cast<int>(ring_.size()); }
@@ -82,13 +91,17 @@ class EnvPool {
   void ArmBuffers(int pos, BatchBuffers buffers);
 
   // Starts new episodes for `env_ids` (nullptr: all envs, n == num_envs). With `seeds`, env
-  // env_ids[i]'s RNG is reseeded with seeds[i] first.
-  void SendReset(const int* env_ids, int n, const uint64_t* seeds);
+  // env_ids[i]'s RNG is reseeded with seeds[i] first. Where `keep[i]` is set, env env_ids[i]
+  // is not reset but returns its last observation again (reward 0, flags false): this lets a
+  // full batch reset a subset of envs (kDisabled only, where last observations are kept).
+  void SendReset(const int* env_ids, int n, const uint64_t* seeds, const uint8_t* keep = nullptr,
+                 bool wait_follows = false);
 
   // Steps `env_ids` (nullptr: all envs) with actions: for each action field f, `actions[f]`
   // points at n contiguous rows in that field's dtype. All arguments are validated before
-  // anything changes: on error the pool is untouched.
-  void SendStep(const int* env_ids, int n, const std::vector<const void*>& actions);
+  // anything changes: on error the pool is untouched. `wait_follows`: the caller waits for
+  // the results right away (step()), so in full-batch mode it keeps a share of the work.
+  void SendStep(const int* env_ids, int n, const std::vector<const void*>& actions, bool wait_follows = false);
 
   // Blocks until the next batch is complete, helping the workers meanwhile. `timeout_s` < 0
   // waits forever. `interrupted` is polled every few milliseconds while sleeping (the Python
@@ -109,7 +122,7 @@ class EnvPool {
   void Close();
 
  private:
-  enum class Op : uint8_t { kStep, kReset };
+  enum class Op : uint8_t { kStep, kReset, kRepeat };
   enum class Status : uint8_t { kNeedsReset, kIdle, kInFlight };
 
   // Per-env state touched by workers; cache-line aligned so neighbours do not share a line.
@@ -117,7 +130,7 @@ class EnvPool {
     std::unique_ptr<Env> env;
     Rng rng;
     int32_t elapsed_step = 0;
-    bool episode_over = false;  // the next step starts a new episode (next-step autoreset)
+    bool episode_over = false;  // the episode ended; kNextStep resets on the next step
     Op op = Op::kStep;
     bool reseed = false;
     uint64_t seed = 0;
@@ -126,11 +139,18 @@ class EnvPool {
 
   void CheckUsable() const;
   void CheckSendable(const int* env_ids, int n, bool for_step);
-  void Dispatch(const int* env_ids, int n);
-  void RunChunk(const Chunk& chunk);
+  void Dispatch(const int* env_ids, int n, bool wait_follows);
+  void RunChunk(const Chunk& chunk);      // runs and times a chunk
+  void RunChunkEnvs(const Chunk& chunk);
   std::pair<std::size_t, std::size_t> ReserveRow();  // async: (ring position, row)
   void PublishRows(std::size_t pos, int count);
   void StepEnv(int env_id, std::size_t pos, std::size_t row);
+  void ResetEnv(EnvSlot& slot, Output& out);
+  // Same-step autoreset: copies the finished episode's obs and info rows into final_* fields.
+  void WriteFinal(const BatchBuffers& buf, std::size_t row, int32_t elapsed, bool done);
+  char* LastObs(std::size_t field, int env_id) {
+    return last_obs_[field].data() + static_cast<std::size_t>(env_id) * layout_.fields[field].row_bytes;
+  }
   const void* ActionRow(std::size_t field, int env_id) const {
     return action_data_[field].data() + static_cast<std::size_t>(env_id) * spec_.action[field].RowBytes();
   }
@@ -142,9 +162,11 @@ class EnvPool {
   int batch_size_;
   int num_threads_;
   int max_episode_steps_;
+  AutoresetMode autoreset_;
 
   std::vector<EnvSlot> slots_;
   std::vector<std::vector<char>> action_data_;  // per action field: num_envs rows
+  std::vector<std::vector<char>> last_obs_;     // kDisabled: per obs field, each env's last obs
   std::vector<BatchBuffers> ring_;
   std::unique_ptr<std::atomic<int>[]> written_;  // rows written per ring position
   std::atomic<uint64_t> next_row_{0};  // async: next free (ring position << 32 | row)
@@ -158,6 +180,11 @@ class EnvPool {
   int in_flight_ = 0;
   bool closed_ = false;
   std::vector<Chunk> chunk_scratch_;
+  std::vector<Chunk> caller_chunks_;  // full batch: chunks the waiting caller runs itself
+
+  // Work per chunk handed to a thread: large enough to amortize a hand-off between cores.
+  static constexpr std::chrono::nanoseconds kChunkWork{std::chrono::microseconds(20)};
+  std::atomic<int64_t> ns_per_env_{1000};  // running estimate of one env step's cost
 
   // Batch-complete notification for a sleeping WaitBatch.
   std::mutex done_mu_;

@@ -9,6 +9,7 @@
 #include "envs/mountain_car.h"
 #include "envs/mountain_car_continuous.h"
 #include "envs/pendulum.h"
+#include "envs/step_counter.h"
 
 namespace envpool {
 
@@ -20,6 +21,8 @@ const std::vector<TaskSpec>& AllTasks() {
       Task<MountainCarContinuous>("MountainCarContinuous-v0", 999, 90.0),
       Task<Pendulum>("Pendulum-v1", 200),
       Task<Acrobot>("Acrobot-v1", 500, -100.0),
+      // Deterministic env for testing the pool itself (see step_counter.h).
+      Task<StepCounter>("StepCounter-v0", 0),
   };
   return tasks;
 }
@@ -60,7 +63,7 @@ const TaskSpec& FindTask(const std::string& id) {
     }
     msg += "? (envpool.list_all_envs() lists all)";
   }
-  throw std::out_of_range(msg);
+  throw std::invalid_argument(msg);
 }
 
 }  // namespace envpool

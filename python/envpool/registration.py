@@ -108,6 +108,7 @@ def make(
     num_threads: int | None = None,
     seed: int = 42,
     max_episode_steps: int | None = None,
+    autoreset_mode: Any = "next_step",
     **kwargs: Any,
 ):
     """Create a pool of ``num_envs`` copies of ``task_id``.
@@ -122,6 +123,8 @@ def make(
         seed: env ``i`` is seeded with ``seed + i``.
         max_episode_steps: time limit; ``None`` keeps the task's (e.g. 500 for CartPole-v1),
             ``0`` disables it.
+        autoreset_mode: a ``gymnasium.vector.AutoresetMode`` (or ``"next_step"``,
+            ``"same_step"``, ``"disabled"``): what happens when an episode ends.
         **kwargs: the env's own kwargs (e.g. ``g=9.81`` for Pendulum-v1); a sequence of
             ``num_envs`` values gives each env its own value.
 
@@ -143,6 +146,7 @@ def make(
         num_threads=num_threads,
         seed=seed,
         max_episode_steps=max_episode_steps,
+        autoreset_mode=autoreset_mode,
         **kwargs,
     )
 

@@ -14,6 +14,28 @@ from envpool import _core
 from envpool.registration import make_spec, pack_env_kwargs
 
 
+_CORE_AUTORESET = {
+    AutoresetMode.NEXT_STEP: "next_step",
+    AutoresetMode.SAME_STEP: "same_step",
+    AutoresetMode.DISABLED: "disabled",
+}
+
+
+def parse_autoreset_mode(mode: AutoresetMode | str) -> AutoresetMode:
+    """``AutoresetMode.SAME_STEP``, ``"SameStep"`` and ``"same_step"`` all name the same mode."""
+    if isinstance(mode, AutoresetMode):
+        return mode
+    if isinstance(mode, str):
+        key = mode.replace("_", "").replace("-", "").lower()
+        for m in AutoresetMode:
+            if key in (m.value.lower(), m.name.replace("_", "").lower()):
+                return m
+    raise ValueError(
+        f"autoreset_mode must be a gymnasium.vector.AutoresetMode or one of "
+        f"'next_step', 'same_step', 'disabled'; got {mode!r}"
+    )
+
+
 def _check_int(name: str, value: Any, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
@@ -26,7 +48,8 @@ class EnvPoolVectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` copies of a native env, stepped by a C++ thread pool.
 
     Full batch (``batch_size == num_envs``, the default) behaves like gymnasium's
-    ``SyncVectorEnv`` with next-step autoreset. With ``batch_size < num_envs`` use the
+    ``SyncVectorEnv`` in the chosen autoreset mode (``autoreset_mode``: next-step by default,
+    same-step or disabled). With ``batch_size < num_envs`` use the
     asynchronous loop: ``async_reset()``, then ``recv()`` the first ``batch_size`` envs to
     finish and ``send(actions, info["env_id"])`` them back.
 
@@ -55,9 +78,11 @@ class EnvPoolVectorEnv(gymnasium.vector.VectorEnv):
         num_threads: int | None = None,
         seed: int = 42,
         max_episode_steps: int | None = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         **kwargs: Any,
     ):
         num_envs = _check_int("num_envs", num_envs, 1)
+        autoreset_mode = parse_autoreset_mode(autoreset_mode)
         batch_size = num_envs if batch_size is None else _check_int("batch_size", batch_size, 1)
         if batch_size > num_envs:
             raise ValueError(f"batch_size ({batch_size}) must not exceed num_envs ({num_envs})")
@@ -77,7 +102,10 @@ class EnvPoolVectorEnv(gymnasium.vector.VectorEnv):
             seed,
             -1 if max_episode_steps is None else max_episode_steps,
             packed,
+            _CORE_AUTORESET[autoreset_mode],
         )
+        self.metadata = {**type(self).metadata, "autoreset_mode": autoreset_mode}
+        self.autoreset_mode = autoreset_mode
         # Spaces are those of env 0 (all envs share them); config lists per-env kwargs whole.
         self._spec = make_spec(task_id, **{key: values[0] for key, values in packed.items()})
         self.task_id = task_id
@@ -100,14 +128,39 @@ class EnvPoolVectorEnv(gymnasium.vector.VectorEnv):
         ``seed=int`` seeds env ``i`` with ``seed + i``; a list gives one seed per env;
         ``None`` continues each env's random stream. With ``batch_size < num_envs`` this
         returns the first ``batch_size`` envs to finish resetting (as the reference EnvPool).
+
+        ``options={"reset_mask": mask}`` (a bool array of ``num_envs``) resets only the masked
+        envs; in full-batch mode this needs ``autoreset_mode=DISABLED``, and the other envs'
+        rows repeat their last observation, as gymnasium's ``SyncVectorEnv`` does.
         """
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
             super().reset(seed=int(seed))  # gymnasium's own np_random, for wrappers that use it
+        options = dict(options or {})
+        mask = options.pop("reset_mask", None)
         if options:
-            raise ValueError(f"reset() got unsupported options {sorted(options)}")
-        self._pool.send_reset(None, self._seeds(seed))
+            raise ValueError(f"reset() got unsupported options {sorted(options)}; only 'reset_mask' is known")
+        seeds = self._seeds(seed)
+        if mask is None:
+            self._pool.send_reset(None, seeds, None, True)
+        else:
+            mask = self._check_reset_mask(mask)
+            if self.batch_size == self.num_envs:
+                self._pool.send_reset(None, seeds, (~mask).tolist(), True)
+            else:
+                ids = np.flatnonzero(mask)
+                self._pool.send_reset(ids, None if seeds is None else [seeds[i] for i in ids])
         obs, _, _, _, info = self._pool.recv()
         return obs, info
+
+    def _check_reset_mask(self, mask) -> np.ndarray:
+        mask = np.asarray(mask)
+        if mask.dtype != np.bool_:
+            raise TypeError(f"options['reset_mask'] must have dtype bool, got {mask.dtype}")
+        if mask.shape != (self.num_envs,):
+            raise ValueError(f"options['reset_mask'] must have shape ({self.num_envs},), got {mask.shape}")
+        if not mask.any():
+            raise ValueError("options['reset_mask'] must select at least one env")
+        return mask
 
     def step(self, actions, env_id=None):
         """Step envs (all of them, or ``env_id``) and return the next batch of results:
@@ -125,9 +178,10 @@ class EnvPoolVectorEnv(gymnasium.vector.VectorEnv):
 
     # -- asynchronous API (as the reference EnvPool) ---------------------------------------------
 
-    def async_reset(self) -> None:
-        """Start new episodes in all envs without waiting; collect them with ``recv()``."""
-        self._pool.send_reset(None, None)
+    def async_reset(self, env_id=None) -> None:
+        """Start new episodes in all envs (or in ``env_id``) without waiting; collect them
+        with ``recv()``."""
+        self._pool.send_reset(env_id, None, None)
 
     def send(self, actions, env_id=None) -> None:
         """Hand ``actions`` to envs ``env_id`` (all envs when ``None``) and return at once."""
@@ -164,5 +218,6 @@ class EnvPoolVectorEnv(gymnasium.vector.VectorEnv):
     def __repr__(self) -> str:
         return (
             f"EnvPoolVectorEnv({self.task_id!r}, num_envs={self.num_envs}, "
-            f"batch_size={self.batch_size}, num_threads={self.num_threads})"
+            f"batch_size={self.batch_size}, num_threads={self.num_threads}, "
+            f"autoreset_mode={self.autoreset_mode.name})"
         )

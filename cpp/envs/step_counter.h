@@ -1,0 +1,76 @@
+// StepCounter-v0: a deterministic env for testing the pool itself (autoreset modes, batching,
+// error handling), with a Python twin in tests/twin_envs.py that gymnasium's SyncVectorEnv runs.
+//
+//   observation  float32 [steps in this episode, episodes started, last action, 1.0]
+//   action       Discrete(4)
+//   reward       steps in this episode * 0.5 + action
+//   terminated   when the episode's step count reaches `terminate_at` (0: never)
+//   truncated    when it reaches `truncate_at` (0: never), set by the env itself
+//   info         "total_steps" (int64): steps taken across all episodes
+//   fail_at      throw from step() when total_steps reaches this value (0: never); the
+//                next failure comes `fail_at` steps later
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "core/env.h"
+
+namespace envpool {
+
+class StepCounter : public Env {
+ public:
+  static Config DefaultConfig() {
+    return {{"terminate_at", int64_t{5}}, {"truncate_at", int64_t{0}}, {"fail_at", int64_t{0}}};
+  }
+
+  static EnvSpec Spec(const Config& /*config*/) {
+    return {{ArraySpec::Box("obs", DType::kFloat32, {4}, {0.0}, {1e9})},
+            {ArraySpec::Discrete("action", 4)},
+            {ArraySpec::Box("total_steps", DType::kInt64, {}, {}, {})}};
+  }
+
+  explicit StepCounter(const Config& config)
+      : terminate_at_(config.Get<int64_t>("terminate_at")),
+        truncate_at_(config.Get<int64_t>("truncate_at")),
+        fail_at_(config.Get<int64_t>("fail_at")) {
+    if (terminate_at_ < 0 || truncate_at_ < 0 || fail_at_ < 0) {
+      throw std::invalid_argument("StepCounter: terminate_at, truncate_at and fail_at must be >= 0");
+    }
+  }
+
+  void Reset(Rng& /*rng*/, Output& out) override {
+    steps_ = 0;
+    ++episodes_;
+    last_action_ = 0;
+    Write(out);
+  }
+
+  void Step(const Action& action, Rng& /*rng*/, Output& out) override {
+    ++total_steps_;
+    if (fail_at_ > 0 && total_steps_ % fail_at_ == 0) {
+      throw std::runtime_error("StepCounter failed on purpose at total step " + std::to_string(total_steps_));
+    }
+    ++steps_;
+    last_action_ = action.Get<int64_t>()[0];
+    out.reward() = static_cast<double>(steps_) * 0.5 + static_cast<double>(last_action_);
+    out.terminated() = terminate_at_ > 0 && steps_ >= terminate_at_;
+    out.truncated() = truncate_at_ > 0 && steps_ >= truncate_at_;
+    Write(out);
+  }
+
+ private:
+  void Write(Output& out) const {
+    float* obs = out.Obs<float>();
+    obs[0] = static_cast<float>(steps_);
+    obs[1] = static_cast<float>(episodes_);
+    obs[2] = static_cast<float>(last_action_);
+    obs[3] = 1.0f;
+    *out.Info<int64_t>(0) = total_steps_;
+  }
+
+  int64_t terminate_at_, truncate_at_, fail_at_;
+  int64_t steps_ = 0, episodes_ = 0, last_action_ = 0, total_steps_ = 0;
+};
+
+}  // namespace envpool

@@ -11,16 +11,19 @@
 >>> envs.close()
 """
 
-from envpool.registration import list_all_envs, make, make_gymnasium, make_spec, register_envs
-from envpool.vector_env import EnvPoolVectorEnv
+from envpool.registration import list_all_envs, make, make_dm, make_gym, make_gymnasium, make_spec, register_envs
+from envpool.vector_env import EnvPoolGymEnv, EnvPoolVectorEnv
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "EnvPoolGymEnv",
     "EnvPoolVectorEnv",
     "__version__",
     "list_all_envs",
     "make",
+    "make_dm",
+    "make_gym",
     "make_gymnasium",
     "make_spec",
     "register_envs",

@@ -16,7 +16,7 @@ from gymnasium import spaces
 from envpool import _core
 from envpool.spaces import specs_to_space
 
-ENV_TYPES = ("gymnasium",)
+ENV_TYPES = ("gymnasium", "gym", "dm")
 
 
 @functools.cache
@@ -115,7 +115,10 @@ def make(
 
     Args:
         task_id: a registered task, see :func:`list_all_envs`.
-        env_type: the front end; ``"gymnasium"`` gives a :class:`gymnasium.vector.VectorEnv`.
+        env_type: the front end: ``"gymnasium"`` a :class:`gymnasium.vector.VectorEnv`;
+            ``"gym"`` the same with a single env's ``action_space`` / ``observation_space``, as
+            the reference EnvPool; ``"dm"`` a ``dm_env.Environment`` returning ``TimeStep``
+            batches (needs the ``dm-env`` package: ``pip install envpool[dm]``).
         num_envs: number of envs in the pool.
         batch_size: envs returned per ``recv()``; ``None`` means ``num_envs`` (full batch).
             Smaller values give the asynchronous ``send``/``recv`` mode.
@@ -137,9 +140,14 @@ def make(
     """
     if env_type not in ENV_TYPES:
         raise ValueError(f"env_type must be one of {ENV_TYPES}, got {env_type!r}")
-    from envpool.vector_env import EnvPoolVectorEnv
+    if env_type == "dm":
+        from envpool.dm import EnvPoolDmEnv as front_end
+    elif env_type == "gym":
+        from envpool.vector_env import EnvPoolGymEnv as front_end
+    else:
+        from envpool.vector_env import EnvPoolVectorEnv as front_end
 
-    return EnvPoolVectorEnv(
+    return front_end(
         task_id,
         num_envs=num_envs,
         batch_size=batch_size,
@@ -154,6 +162,16 @@ def make(
 def make_gymnasium(task_id: str, **kwargs: Any):
     """``make(task_id, env_type="gymnasium", ...)``."""
     return make(task_id, env_type="gymnasium", **kwargs)
+
+
+def make_gym(task_id: str, **kwargs: Any):
+    """``make(task_id, env_type="gym", ...)``: the reference EnvPool's gym-style front end."""
+    return make(task_id, env_type="gym", **kwargs)
+
+
+def make_dm(task_id: str, **kwargs: Any):
+    """``make(task_id, env_type="dm", ...)``: a ``dm_env.Environment``."""
+    return make(task_id, env_type="dm", **kwargs)
 
 
 def _vector_entry_point(task_id: str, num_envs: int = 1, **kwargs: Any):

@@ -1,0 +1,107 @@
+"""The dm_env front end (``env_type="dm"``): ``dm_env.TimeStep`` batches, as the reference
+EnvPool's dm envs return them.
+
+Each result is ``TimeStep(step_type, reward, discount, observation)`` with arrays of one row
+per env: ``step_type`` is FIRST for a reset, LAST when the episode ended (terminated or
+truncated) and MID otherwise; ``discount`` is 0 on termination and 1 otherwise (a truncated
+episode may be bootstrapped); ``observation`` is a namedtuple ``State(obs, env_id,
+elapsed_step, ...env info arrays)``. Episodes restart on the step after LAST, which is the
+dm_env convention (and next-step autoreset).
+"""
+
+from __future__ import annotations
+
+import collections
+from typing import Any
+
+import numpy as np
+
+try:
+    import dm_env
+    from dm_env import specs
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError("env_type='dm' needs the dm-env package: pip install 'envpool[dm]'") from exc
+
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+
+from envpool.pool import PoolFrontEnd
+
+
+def _space_to_spec(space: spaces.Space, name: str):
+    if isinstance(space, spaces.Discrete):
+        return specs.DiscreteArray(num_values=int(space.n), dtype=np.int64, name=name)
+    if isinstance(space, spaces.Box):
+        return specs.BoundedArray(space.shape, space.dtype, space.low, space.high, name=name)
+    if isinstance(space, spaces.Dict):
+        return {key: _space_to_spec(sub, key) for key, sub in space.spaces.items()}
+    raise TypeError(f"no dm_env spec for {space}")
+
+
+class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
+    """``num_envs`` copies of a native env as a batched ``dm_env.Environment``.
+
+    >>> import envpool, numpy as np
+    >>> env = envpool.make("CartPole-v1", env_type="dm", num_envs=2)
+    >>> ts = env.reset()
+    >>> ts.step_type.tolist(), ts.observation.obs.shape
+    ([0, 0], (2, 4))
+    >>> ts = env.step(np.array([0, 1]))
+    >>> ts.step_type.tolist(), ts.discount.tolist()
+    ([1, 1], [1.0, 1.0])
+    >>> env.close()
+    """
+
+    def __init__(self, task_id: str, **kwargs: Any):
+        mode = kwargs.get("autoreset_mode", AutoresetMode.NEXT_STEP)
+        self._open_pool(task_id, **kwargs)
+        if self.autoreset_mode != AutoresetMode.NEXT_STEP:
+            self._pool.close()
+            raise ValueError(f"env_type='dm' restarts episodes on the step after LAST; autoreset_mode {mode!r} is not supported")
+        info_names = [name for name in self.task_spec.info_keys if name not in ("env_id", "elapsed_step")]
+        self._state_type = collections.namedtuple("State", ["obs", "env_id", "elapsed_step", *info_names])
+        self._closed = False
+
+    # -- dm_env.Environment --------------------------------------------------------------------
+
+    def reset(self) -> dm_env.TimeStep:
+        """Start new episodes in all envs; with ``batch_size < num_envs`` the first
+        ``batch_size`` envs to finish resetting."""
+        self._send_reset(None, None)
+        return self._time_step(self._pool.recv())
+
+    def step(self, action, env_id=None) -> dm_env.TimeStep:
+        return self._time_step(self._step(action, env_id))
+
+    def recv(self, timeout: float | None = None) -> dm_env.TimeStep:
+        return self._time_step(self._recv(timeout))
+
+    def observation_spec(self):
+        """Spec of one env's observation (the ``obs`` field of ``TimeStep.observation``)."""
+        return _space_to_spec(self.task_spec.observation_space, "obs")
+
+    def action_spec(self):
+        return _space_to_spec(self.task_spec.action_space, "action")
+
+    def reward_spec(self):
+        return specs.Array(shape=(), dtype=np.float64, name="reward")
+
+    def discount_spec(self):
+        return specs.BoundedArray(shape=(), dtype=np.float64, minimum=0.0, maximum=1.0, name="discount")
+
+    def close(self) -> None:
+        self._pool.close()
+        self._closed = True
+
+    # -- helpers -----------------------------------------------------------------------------------
+
+    def _time_step(self, result) -> dm_env.TimeStep:
+        obs, reward, terminated, truncated, info = result
+        step_type = np.where(
+            info["elapsed_step"] == 0,
+            dm_env.StepType.FIRST,
+            np.where(terminated | truncated, dm_env.StepType.LAST, dm_env.StepType.MID),
+        ).astype(np.int32)
+        discount = np.where(terminated, 0.0, 1.0)
+        fields = {key: value for key, value in info.items() if key in self._state_type._fields}
+        return dm_env.TimeStep(step_type, reward, discount, self._state_type(obs=obs, **fields))

@@ -1,0 +1,102 @@
+"""The gym-style and dm_env front ends, and the docstring examples of every module."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import dm_env
+import gymnasium
+import numpy as np
+import pytest
+from dm_env import specs
+
+import envpool
+
+
+def test_cleanrl_style_script_runs_unchanged():
+    """The shape of CleanRL's EnvPool scripts: single-env spaces on the env object."""
+    envs = envpool.make("CartPole-v1", env_type="gym", num_envs=8, seed=1)
+    envs.num_envs = 8
+    envs.single_action_space = envs.action_space
+    envs.single_observation_space = envs.observation_space
+    assert isinstance(envs.action_space, gymnasium.spaces.Discrete), "only discrete action space is supported"
+    obs, info = envs.reset()
+    assert obs.shape == (8,) + envs.single_observation_space.shape
+    episodic_return = np.zeros(8)
+    finished = []
+    for _ in range(200):
+        action = np.random.randint(0, envs.action_space.n, size=envs.num_envs)
+        obs, reward, terminated, truncated, info = envs.step(action)
+        episodic_return += reward
+        done = terminated | truncated
+        finished.extend(episodic_return[done].tolist())
+        episodic_return[done] = 0
+        assert set(info) >= {"env_id", "elapsed_step"}
+    assert finished and min(finished) >= 1
+    envs.close()
+
+
+def test_gym_front_end_async_loop():
+    envs = envpool.make_gym("Acrobot-v1", num_envs=4, batch_size=2, num_threads=2)
+    assert envs.action_space == gymnasium.spaces.Discrete(3)
+    envs.async_reset()
+    for _ in range(20):
+        obs, rew, term, trunc, info = envs.recv()
+        assert obs.shape == (2, 6)
+        envs.send(np.zeros(2, dtype=np.int64), info["env_id"])
+    envs.close()
+
+
+def test_dm_env_time_steps_and_specs():
+    env = envpool.make("CartPole-v1", env_type="dm", num_envs=3, seed=0, max_episode_steps=2)
+    assert isinstance(env, dm_env.Environment)
+    assert env.action_spec() == specs.DiscreteArray(num_values=2, dtype=np.int64, name="action")
+    obs_spec = env.observation_spec()
+    assert isinstance(obs_spec, specs.BoundedArray) and obs_spec.shape == (4,) and obs_spec.dtype == np.float32
+    ts = env.reset()
+    assert isinstance(ts, dm_env.TimeStep)
+    np.testing.assert_array_equal(ts.step_type, [dm_env.StepType.FIRST] * 3)
+    obs_spec.validate(ts.observation.obs[0])
+    np.testing.assert_array_equal(ts.observation.env_id, [0, 1, 2])
+    ts = env.step(np.array([0, 1, 0]))
+    np.testing.assert_array_equal(ts.step_type, [dm_env.StepType.MID] * 3)
+    np.testing.assert_array_equal(ts.discount, [1.0] * 3)
+    ts = env.step(np.array([0, 1, 0]))  # the time limit: LAST, discount 1 (truncation)
+    np.testing.assert_array_equal(ts.step_type, [dm_env.StepType.LAST] * 3)
+    np.testing.assert_array_equal(ts.discount, [1.0] * 3)
+    ts = env.step(np.array([0, 1, 0]))  # next-step autoreset: FIRST
+    np.testing.assert_array_equal(ts.step_type, [dm_env.StepType.FIRST] * 3)
+    np.testing.assert_array_equal(ts.reward, [0.0] * 3)
+    env.close()
+
+
+def test_dm_env_termination_has_zero_discount():
+    env = envpool.make("StepCounter-v0", env_type="dm", num_envs=2, terminate_at=[1, 3])
+    env.reset()
+    ts = env.step(np.array([0, 0]))
+    np.testing.assert_array_equal(ts.step_type, [dm_env.StepType.LAST, dm_env.StepType.MID])
+    np.testing.assert_array_equal(ts.discount, [0.0, 1.0])
+    assert ts.observation.total_steps.tolist() == [1, 1]
+    env.close()
+
+
+def test_dm_env_async():
+    env = envpool.make_dm("Pendulum-v1", num_envs=4, batch_size=2, num_threads=2)
+    assert isinstance(env.action_spec(), specs.BoundedArray)
+    env.async_reset()
+    for _ in range(10):
+        ts = env.recv()
+        env.send(np.zeros((2, 1), dtype=np.float32), ts.observation.env_id)
+    env.close()
+
+
+def test_dm_env_rejects_other_autoreset_modes():
+    with pytest.raises(ValueError, match="not supported"):
+        envpool.make("CartPole-v1", env_type="dm", autoreset_mode="same_step")
+
+
+@pytest.mark.parametrize("module", ["envpool", "envpool.registration", "envpool.vector_env", "envpool.dm"])
+def test_docstring_examples(module):
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0

@@ -1,0 +1,630 @@
+#!/usr/bin/env python3
+"""Throughput benchmark: envpool (ours) vs. reference EnvPool vs. gymnasium vector envs.
+
+Run from the repository root::
+
+    python bench/throughput.py                      # full default sweep
+    python bench/throughput.py --quick              # tiny smoke run
+    python bench/throughput.py --peer-python "$(../shared/tools/peer-envpool.sh)"
+
+Every single measurement runs in a fresh subprocess that executes the same timing
+script (``WORKER_SOURCE`` below): build the env, reset, warm up, then step with
+pre-generated random actions for a fixed wall time and report env steps per second.
+Our package and gymnasium run under ``sys.executable``; the reference EnvPool release
+(which also imports as ``envpool``) runs under ``--peer-python``.  Peers of one row are
+interleaved in rounds (A B C A B C ...) so slow drifts of a noisy machine hit them alike;
+the median over rounds is reported.
+
+Outputs (folder set by ``--out``, default ``bench/results``): ``throughput.json`` (raw
+samples, medians, machine info), ``throughput.md`` (table) and ``throughput.png`` (plot,
+only if matplotlib is importable).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import platform
+import shlex
+import statistics
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+RESULT_MARK = "@@BENCH_RESULT@@ "
+
+# --------------------------------------------------------------------------------------
+# The timing script. It is executed verbatim (``python -c WORKER_SOURCE '<json args>'``)
+# by our interpreter and by the peer interpreter, so every peer is timed by the same loop.
+# It must stay self-contained: only the standard library, numpy and the env package.
+# --------------------------------------------------------------------------------------
+WORKER_SOURCE = r'''
+import json, os, sys, time
+import numpy as np
+
+MARK = "@@BENCH_RESULT@@ "
+
+
+def emit(obj):
+    print(MARK + json.dumps(obj), flush=True)
+
+
+def make_env(a):
+    """Build the vector env described by the args; returns (env, single_action_space)."""
+    kind = a["kind"]
+    if kind == "envpool":
+        import envpool
+        kwargs = dict(num_envs=a["num_envs"], batch_size=a["batch_size"],
+                      num_threads=a["num_threads"], seed=a["seed"])
+        kwargs.update(a.get("extra_make_kwargs", {}))
+        env = envpool.make(a["task"], **kwargs)
+    elif kind in ("gym-sync", "gym-async"):
+        import gymnasium
+        mode = kind.split("-")[1]
+        env = gymnasium.make_vec(a["task"], num_envs=a["num_envs"], vectorization_mode=mode)
+    else:
+        raise SystemExit("unknown kind " + repr(kind))
+    space = getattr(env, "single_action_space", None) or env.action_space
+    return env, space
+
+
+def random_action_block(space, batch, n_batches, seed):
+    """Pre-generate n_batches batches of random actions (so RNG cost is not timed)."""
+    rng = np.random.default_rng(seed)
+    if hasattr(space, "n"):  # Discrete
+        start = int(getattr(space, "start", 0))
+        acts = rng.integers(start, start + int(space.n), size=(n_batches, batch))
+    else:  # Box
+        low = np.broadcast_to(space.low, space.shape)
+        high = np.broadcast_to(space.high, space.shape)
+        acts = rng.uniform(low, high, size=(n_batches, batch) + tuple(space.shape))
+    return [np.ascontiguousarray(x, dtype=space.dtype) for x in acts]
+
+
+def run_sync(env, actions, num_envs, seconds):
+    """Step the full batch for `seconds` of wall time; returns (env_steps, elapsed)."""
+    n, k, steps = len(actions), 0, 0
+    t0 = time.perf_counter()
+    deadline = t0 + seconds
+    now = t0
+    while now < deadline:
+        env.step(actions[k])
+        k = (k + 1) % n
+        steps += num_envs
+        now = time.perf_counter()
+    return steps, now - t0
+
+
+def run_async(env, actions, seconds, state):
+    """recv/send loop for `seconds`; counts env steps actually received."""
+    n, k, steps = len(actions), state["k"], 0
+    t0 = time.perf_counter()
+    deadline = t0 + seconds
+    now = t0
+    while now < deadline:
+        info = env.recv()[4]
+        env_id = info["env_id"]
+        env.send(actions[k], env_id)
+        k = (k + 1) % n
+        steps += len(env_id)
+        now = time.perf_counter()
+    state["k"] = k
+    return steps, now - t0
+
+
+def step_latency_us(env, actions, seconds):
+    """Per-call latency of full-batch step() in microseconds (median, p90, p99, calls)."""
+    n, k, lat = len(actions), 0, []
+    clock = time.perf_counter_ns
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        t = clock()
+        env.step(actions[k])
+        lat.append(clock() - t)
+        k = (k + 1) % n
+    q = np.percentile(np.asarray(lat, dtype=np.float64) / 1e3, [50, 90, 99])
+    return {"median": float(q[0]), "p90": float(q[1]), "p99": float(q[2]), "calls": len(lat)}
+
+
+def info_mode():
+    import numpy
+    out = {"python": sys.version.split()[0], "numpy": numpy.__version__}
+    for mod in ("envpool", "gymnasium"):
+        try:
+            m = __import__(mod)
+            out[mod] = getattr(m, "__version__", "?")
+            out[mod + "_file"] = getattr(m, "__file__", "?")
+        except Exception as e:  # noqa: BLE001
+            out[mod] = "unavailable: %s" % e
+    emit(out)
+
+
+def main():
+    a = json.loads(sys.argv[1])
+    if a.get("mode") == "info":
+        return info_mode()
+    try:
+        env, space = make_env(a)
+    except Exception as e:  # noqa: BLE001
+        # An unknown task is a skip (ValueError from envpool, gymnasium's own errors for
+        # gymnasium); anything else from envpool is a real failure and propagates.
+        if not (isinstance(e, ValueError) or a["kind"].startswith("gym-")):
+            raise
+        return emit({"skipped": "%s: %s" % (type(e).__name__, e)})
+    batch = a["batch_size"] or a["num_envs"]
+    actions = random_action_block(space, batch, a["action_batches"], a["seed"])
+    out = {"batch_size": batch}
+    if a["mode"] == "sync":
+        obs, _ = env.reset(seed=a["seed"]) if a["kind"] != "envpool" else env.reset()
+        assert len(obs) == a["num_envs"], (obs.shape, a["num_envs"])
+        run_sync(env, actions, a["num_envs"], a["warmup"])
+        steps, elapsed = run_sync(env, actions, a["num_envs"], a["seconds"])
+        if a.get("latency"):
+            out["latency_us"] = step_latency_us(env, actions, a["latency_seconds"])
+    else:
+        env.async_reset()
+        state = {"k": 0}
+        run_async(env, actions, a["warmup"], state)
+        steps, elapsed = run_async(env, actions, a["seconds"], state)
+    env.close()
+    out.update(steps=steps, elapsed=elapsed, steps_per_s=steps / elapsed)
+    emit(out)
+
+
+main()
+'''
+
+
+# --------------------------------------------------------------------------------------
+# Peers and measurement plan
+# --------------------------------------------------------------------------------------
+OURS, REF, SYNC, ASYNC = "envpool (ours)", "envpool-ref", "gym-sync", "gym-async"
+PEERS = (OURS, REF, SYNC, ASYNC)
+PEER_ALIASES = {"ours": OURS, "ref": REF, "sync": SYNC, "async": ASYNC}
+
+
+@dataclass
+class Measurement:
+    """One peer at one setting; collects one sample per round."""
+
+    peer: str
+    task: str
+    mode: str  # "sync" (full-batch step) or "async" (recv/send)
+    num_envs: int
+    batch_size: int
+    threads: int | None  # None for gymnasium peers (no thread pool)
+    samples: list[float] = field(default_factory=list)
+    latency_us: list[dict[str, float]] = field(default_factory=list)  # per round: µs/call stats
+    loadavg: list[float] = field(default_factory=list)
+    skipped: str | None = None
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def median(self) -> float | None:
+        return statistics.median(self.samples) if self.samples else None
+
+    @property
+    def latency_median(self) -> float | None:
+        """Median over rounds of the per-round median µs per step() call."""
+        return statistics.median(x["median"] for x in self.latency_us) if self.latency_us \
+            else None
+
+
+@dataclass
+class Group:
+    """Measurements interleaved together (A B C A B C ...); yields one or more table rows."""
+
+    task: str
+    mode: str
+    num_envs: int
+    batch_size: int
+    thread_options: list[int]
+    measurements: list[Measurement]
+
+    def find(self, peer: str, threads: int | None) -> Measurement | None:
+        for m in self.measurements:
+            if m.peer == peer and (m.threads == threads or m.threads is None):
+                return m
+        return None
+
+
+def build_plan(args: argparse.Namespace, peers: list[str]) -> list[Group]:
+    """Groups for the full-batch sweep (per task × num_envs) and for the async configs."""
+    groups = []
+    for task in args.tasks:
+        for n in args.num_envs:
+            ms = [Measurement(p, task, "sync", n, n, t)
+                  for p in (OURS, REF) if p in peers for t in args.threads]
+            if SYNC in peers:
+                ms.append(Measurement(SYNC, task, "sync", n, n, None))
+            if ASYNC in peers and n <= args.gym_async_max_envs:
+                ms.append(Measurement(ASYNC, task, "sync", n, n, None))
+            groups.append(Group(task, "sync", n, n, list(args.threads), ms))
+        for n, b in args.async_configs:
+            ms = [Measurement(p, task, "async", n, b, args.async_threads)
+                  for p in (OURS, REF) if p in peers]
+            groups.append(Group(task, "async", n, b, [args.async_threads], ms))
+    return [g for g in groups if g.measurements]
+
+
+# --------------------------------------------------------------------------------------
+# Running workers
+# --------------------------------------------------------------------------------------
+def peer_command(peer: str, args: argparse.Namespace) -> tuple[list[str], dict[str, str]]:
+    """Interpreter command line and environment used for a peer's worker subprocess."""
+    env = dict(os.environ)
+    if peer == REF:
+        # The reference also imports as `envpool`: never let our dev build leak into it.
+        env.pop("PYTHONPATH", None)
+        env.pop("PYTHONHOME", None)
+        return [args.peer_python, "-c", WORKER_SOURCE], env
+    return [sys.executable, "-c", WORKER_SOURCE], env
+
+
+def run_worker(peer: str, payload: dict[str, Any], args: argparse.Namespace,
+               timeout: float) -> dict[str, Any]:
+    """Run the timing script in a fresh subprocess; returns its JSON result or {'error'}."""
+    cmd, env = peer_command(peer, args)
+    try:
+        proc = subprocess.run(cmd + [json.dumps(payload)], env=env, cwd=REPO_ROOT,
+                              capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"error": f"timed out after {timeout:.0f} s"}
+    for line in reversed(proc.stdout.splitlines()):
+        if line.startswith(RESULT_MARK):
+            return json.loads(line[len(RESULT_MARK):])
+    tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+    return {"error": f"exit {proc.returncode}: " + " | ".join(tail)}
+
+
+def measure_once(m: Measurement, args: argparse.Namespace) -> None:
+    """Take one sample of measurement `m` (one fresh subprocess)."""
+    payload = {
+        "kind": m.peer if m.peer in (SYNC, ASYNC) else "envpool",
+        "mode": m.mode, "task": m.task, "num_envs": m.num_envs,
+        "batch_size": m.batch_size if m.mode == "async" else None,
+        "num_threads": m.threads, "seed": args.seed, "warmup": args.warmup,
+        "seconds": args.seconds, "action_batches": args.action_batches,
+        "latency": m.mode == "sync" and m.num_envs == 1 and not args.no_latency,
+        "latency_seconds": args.latency_seconds,
+    }
+    if m.peer == REF:
+        payload["extra_make_kwargs"] = {"env_type": "gymnasium"}
+        if m.mode == "sync":
+            payload["batch_size"] = m.num_envs  # reference wants an explicit batch size
+    timeout = 120 + 3 * (args.warmup + args.seconds + args.latency_seconds)
+    res = run_worker(m.peer, payload, args, timeout)
+    m.loadavg.append(os.getloadavg()[0])
+    if "skipped" in res:
+        m.skipped = res["skipped"]
+    elif "error" in res:
+        m.errors.append(res["error"])
+    else:
+        m.samples.append(res["steps_per_s"])
+        if "latency_us" in res:
+            m.latency_us.append(res["latency_us"])
+
+
+def run_group(g: Group, args: argparse.Namespace, unsupported: dict[tuple[str, str], str]) -> None:
+    """Interleave the group's measurements for args.rounds rounds (A B C A B C ...)."""
+    for _ in range(args.rounds):
+        for m in g.measurements:
+            key = (m.peer, m.task)
+            if key in unsupported:
+                m.skipped = unsupported[key]
+                continue
+            measure_once(m, args)
+            if m.skipped:
+                unsupported[key] = m.skipped
+                print(f"  note: {m.peer} does not provide {m.task} ({m.skipped}); skipping it")
+
+
+# --------------------------------------------------------------------------------------
+# Reporting
+# --------------------------------------------------------------------------------------
+def fmt_rate(x: float | None) -> str:
+    if x is None:
+        return "-"
+    for div, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if x >= div:
+            return f"{x / div:.3g}{suffix}"
+    return f"{x:.3g}"
+
+
+def fmt_ratio(a: float | None, b: float | None) -> str:
+    return f"{a / b:.2f}x" if a and b else "-"
+
+
+def spread(m: Measurement | None) -> str:
+    """Relative spread (max-min)/median of the samples, as a noise indicator."""
+    if m is None or len(m.samples) < 2:
+        return ""
+    return f"±{(max(m.samples) - min(m.samples)) / m.median / 2 * 100:.0f}%"
+
+
+def table_rows(g: Group) -> list[dict[str, Any]]:
+    """One dict per (group, threads) table row, with medians, ratios and latencies."""
+    rows = []
+    for t in g.thread_options:
+        cells = {p: g.find(p, t) for p in PEERS}
+        med = {p: (m.median if m else None) for p, m in cells.items()}
+        lat = {p: (m.latency_median if m else None) for p, m in cells.items()}
+        rows.append({
+            "task": g.task, "mode": g.mode, "num_envs": g.num_envs, "batch": g.batch_size,
+            "threads": t, "median": med, "latency_us": lat, "cells": cells,
+            "ours/ref": med[OURS] / med[REF] if med[OURS] and med[REF] else None,
+            "ours/sync": med[OURS] / med[SYNC] if med[OURS] and med[SYNC] else None,
+        })
+    return rows
+
+
+def print_group(g: Group) -> None:
+    """Console table for one finished group."""
+    for r in table_rows(g):
+        print(f"\n{r['task']}  mode={r['mode']}  num_envs={r['num_envs']}  "
+              f"batch={r['batch']}  threads={r['threads']} (gymnasium: -)")
+        for p in PEERS:
+            m = r["cells"][p]
+            if m is None:
+                continue
+            if m.skipped and not m.samples:
+                print(f"  {p:16s} skipped: {m.skipped}")
+                continue
+            extra = ""
+            if m.latency_median is not None:
+                extra = f"  latency {m.latency_median:.1f} µs/step"
+            samples = ", ".join(fmt_rate(s) for s in m.samples)
+            errs = f"  ERRORS: {m.errors}" if m.errors else ""
+            print(f"  {p:16s} {fmt_rate(m.median):>8s} steps/s {spread(m):>5s}  "
+                  f"[{samples}]{extra}{errs}")
+        print(f"  ours/envpool-ref = {fmt_ratio(r['median'][OURS], r['median'][REF])}   "
+              f"ours/gym-sync = {fmt_ratio(r['median'][OURS], r['median'][SYNC])}   "
+              f"ours/gym-async = {fmt_ratio(r['median'][OURS], r['median'][ASYNC])}")
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def git_revision() -> str:
+    try:
+        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO_ROOT,
+                             capture_output=True, text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=REPO_ROOT, capture_output=True, text=True,
+                               timeout=10).stdout.strip()
+        return rev + ("-dirty" if dirty else "") if rev else "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def machine_info(args: argparse.Namespace, peers: list[str]) -> dict[str, Any]:
+    """Platform, CPU, versions of every interpreter involved, date and command."""
+    ours = run_worker(OURS, {"mode": "info"}, args, 60)
+    info = {
+        "platform": platform.platform(), "cpu_model": cpu_model(),
+        "nproc": os.cpu_count(), "cpus_usable": len(os.sched_getaffinity(0)),
+        "loadavg_start": os.getloadavg(),
+        "python": ours.get("python"), "numpy": ours.get("numpy"),
+        "gymnasium": ours.get("gymnasium"), "envpool_ours": ours.get("envpool"),
+        "envpool_ours_file": ours.get("envpool_file"),
+        "git_revision": git_revision(),
+        "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "command": command_line(),
+    }
+    if REF in peers:
+        ref = run_worker(REF, {"mode": "info"}, args, 60)
+        info.update(peer_python=args.peer_python, envpool_ref=ref.get("envpool"),
+                    peer_numpy=ref.get("numpy"), peer_gymnasium=ref.get("gymnasium"),
+                    peer_python_version=ref.get("python"))
+    return info
+
+
+def command_line() -> str:
+    prefix = f"PYTHONPATH={shlex.quote(os.environ['PYTHONPATH'])} " if os.environ.get(
+        "PYTHONPATH") else ""
+    script = os.path.relpath(os.path.abspath(sys.argv[0]), os.getcwd())
+    return prefix + " ".join(["python3", shlex.quote(script)] + [shlex.quote(a) for a in
+                                                                   sys.argv[1:]])
+
+
+def write_json(path: Path, groups: list[Group], info: dict[str, Any],
+               args: argparse.Namespace) -> None:
+    rows = []
+    for g in groups:
+        for r in table_rows(g):
+            rows.append({k: v for k, v in r.items() if k != "cells"})
+    raw = [{"peer": m.peer, "task": m.task, "mode": m.mode, "num_envs": m.num_envs,
+            "batch_size": m.batch_size, "threads": m.threads, "samples": m.samples,
+            "median": m.median, "latency_us_samples": m.latency_us,
+            "latency_us_median": m.latency_median, "loadavg_1min": m.loadavg,
+            "skipped": m.skipped, "errors": m.errors}
+           for g in groups for m in g.measurements]
+    settings = {k: v for k, v in vars(args).items()}
+    path.write_text(json.dumps({"machine": info, "settings": settings, "rows": rows,
+                                "measurements": raw}, indent=2, default=str) + "\n")
+
+
+def write_markdown(path: Path, groups: list[Group], info: dict[str, Any],
+                   args: argparse.Namespace) -> None:
+    lines = [
+        f"# EnvPool throughput — {info['cpu_model']} ({info['cpus_usable']} CPUs), "
+        f"{info['date']}",
+        "",
+        f"Command: `{info['command']}`  ",
+        f"Platform: {info['platform']}; python {info['python']}, numpy {info['numpy']}, "
+        f"gymnasium {info['gymnasium']}; ours {info['envpool_ours']} "
+        f"(git {info['git_revision']}); envpool-ref {info.get('envpool_ref', 'not run')}  ",
+        f"Median env steps/s over {args.rounds} round(s) of {args.seconds} s each "
+        f"(warm-up {args.warmup} s). gym-sync/gym-async have no thread pool: the same value is "
+        "shown for every thread count. µs/step: median per-call latency of one-env step().",
+        "",
+        "| task | mode | num_envs | batch | threads | ours | envpool-ref | gym-sync | "
+        "gym-async | ours/ref | ours/sync | µs/step ours / ref / sync |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for g in groups:
+        for r in table_rows(g):
+            med, lat = r["median"], r["latency_us"]
+            lat_cell = ""
+            if r["num_envs"] == 1 and r["mode"] == "sync":
+                lat_cell = " / ".join(f"{lat[p]:.1f}" if lat[p] else "-"
+                                      for p in (OURS, REF, SYNC))
+            lines.append(
+                f"| {r['task']} | {r['mode']} | {r['num_envs']} | {r['batch']} | "
+                f"{r['threads']} | {fmt_rate(med[OURS])} | {fmt_rate(med[REF])} | "
+                f"{fmt_rate(med[SYNC])} | {fmt_rate(med[ASYNC])} | "
+                f"{fmt_ratio(med[OURS], med[REF])} | {fmt_ratio(med[OURS], med[SYNC])} | "
+                f"{lat_cell} |")
+    path.write_text("\n".join(lines) + "\n")
+
+
+def write_plot(path: Path, groups: list[Group], info: dict[str, Any]) -> None:
+    """steps/s vs num_envs (log-log), one subplot per task, one line per peer/threads."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("note: matplotlib not importable (pip install matplotlib); skipping the plot")
+        return
+    tasks = list(dict.fromkeys(g.task for g in groups))
+    fig, axes = plt.subplots(1, len(tasks), figsize=(6.5 * len(tasks), 4.8), squeeze=False)
+    for ax, task in zip(axes[0], tasks):
+        series: dict[str, list[tuple[int, float]]] = {}
+        for g in (g for g in groups if g.task == task):
+            for m in g.measurements:
+                if m.median is None:
+                    continue
+                label = m.peer if m.threads is None else f"{m.peer} t={m.threads}"
+                if g.mode == "async":
+                    label += " async (batch=N/2)" if g.batch_size * 2 == g.num_envs \
+                        else " async"
+                series.setdefault(label, []).append((g.num_envs, m.median))
+        for label, pts in series.items():
+            pts.sort()
+            style = "--" if "async (" in label or label.endswith(" async") else "-"
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], style, marker="o", label=label)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("num_envs")
+        ax.set_ylabel("env steps / s")
+        ax.set_title(task)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle(f"{info['cpu_model']} ({info['cpus_usable']} CPUs) — {info['date']}",
+                 fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+# --------------------------------------------------------------------------------------
+# CLI
+# --------------------------------------------------------------------------------------
+def int_list(text: str) -> list[int]:
+    return [int(x) for x in text.split(",") if x]
+
+
+def async_list(text: str) -> list[tuple[int, int]]:
+    """'16:8,64:32' -> [(16, 8), (64, 32)]; an empty string disables the async rows."""
+    out = []
+    for item in filter(None, text.split(",")):
+        n, b = item.split(":")
+        out.append((int(n), int(b)))
+    return out
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--tasks", default="CartPole-v1,Pendulum-v1",
+                   type=lambda s: [t for t in s.split(",") if t])
+    p.add_argument("--num-envs", default="1,8,64,256,1024", type=int_list,
+                   help="full-batch sweep sizes")
+    p.add_argument("--threads", default="1,2", type=int_list,
+                   help="num_threads values for the full-batch sweep")
+    p.add_argument("--async-configs", default="16:8,64:32,256:128,1024:512", type=async_list,
+                   help="num_envs:batch_size pairs for recv/send rows ('' = none)")
+    p.add_argument("--async-threads", default=2, type=int, help="num_threads for async rows")
+    p.add_argument("--peers", default="ours,ref,sync,async",
+                   type=lambda s: [PEER_ALIASES.get(x.strip(), x.strip())
+                                   for x in s.split(",") if x.strip()],
+                   help="subset of peers to run: ours, ref, sync, async")
+    p.add_argument("--peer-python", default=os.environ.get("PEER_PYTHON"),
+                   help="python of the env holding reference EnvPool (default $PEER_PYTHON)")
+    p.add_argument("--gym-async-max-envs", default=64, type=int,
+                   help="largest num_envs for gym-async (one process per env)")
+    p.add_argument("--rounds", default=3, type=int)
+    p.add_argument("--seconds", default=1.0, type=float, help="timed wall time per sample")
+    p.add_argument("--warmup", default=0.2, type=float, help="untimed warm-up per sample")
+    p.add_argument("--latency-seconds", default=0.3, type=float,
+                   help="extra per-call latency loop for num_envs=1 rows")
+    p.add_argument("--no-latency", action="store_true", help="skip the latency loop")
+    p.add_argument("--action-batches", default=64, type=int,
+                   help="pre-generated random action batches (cycled)")
+    p.add_argument("--seed", default=0, type=int)
+    p.add_argument("--out", default=str(REPO_ROOT / "bench" / "results"), type=Path)
+    p.add_argument("--quick", action="store_true",
+                   help="smoke run: CartPole-v1, num_envs 1,64, 1 thread, async 64:32, "
+                        "1 round, 0.3 s")
+    if p.parse_known_args(argv)[0].quick:  # --quick changes defaults; explicit flags win
+        p.set_defaults(tasks="CartPole-v1", num_envs="1,64", threads="1",
+                       async_configs="64:32", rounds=1, seconds=0.3, warmup=0.1,
+                       latency_seconds=0.1)
+    args = p.parse_args(argv)
+    unknown = set(args.peers) - set(PEERS)
+    if unknown:
+        p.error(f"unknown peers {sorted(unknown)}; choose from {list(PEERS)}")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    peers = list(args.peers)
+    if REF in peers and not args.peer_python:
+        print("note: no --peer-python / $PEER_PYTHON given; skipping envpool-ref "
+              "(create one with ../shared/tools/peer-envpool.sh)")
+        peers.remove(REF)
+    args.out.mkdir(parents=True, exist_ok=True)
+
+    info = machine_info(args, peers)
+    print(f"machine: {info['cpu_model']}, {info['cpus_usable']} CPUs, {info['platform']}")
+    print(f"ours: envpool {info['envpool_ours']} ({info['envpool_ours_file']}); "
+          f"ref: {info.get('envpool_ref', 'not run')}; gymnasium {info['gymnasium']}")
+    print(f"settings: rounds={args.rounds} seconds={args.seconds} warmup={args.warmup}")
+
+    groups = build_plan(args, peers)
+    unsupported: dict[tuple[str, str], str] = {}
+    for i, g in enumerate(groups, 1):
+        print(f"\n[{i}/{len(groups)}] measuring {g.task} {g.mode} num_envs={g.num_envs} "
+              f"batch={g.batch_size} ...", flush=True)
+        run_group(g, args, unsupported)
+        print_group(g)
+    # Drop groups where nothing ran (e.g. a task no peer provides).
+    groups = [g for g in groups if any(m.samples for m in g.measurements)]
+    info["loadavg_end"] = os.getloadavg()
+
+    write_json(args.out / "throughput.json", groups, info, args)
+    write_markdown(args.out / "throughput.md", groups, info, args)
+    (args.out / "throughput.png").unlink(missing_ok=True)  # never leave a stale plot
+    write_plot(args.out / "throughput.png", groups, info)
+    print(f"\nwrote {args.out / 'throughput.json'}, {args.out / 'throughput.md'}"
+          + (f", {args.out / 'throughput.png'}" if (args.out / 'throughput.png').exists()
+             else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

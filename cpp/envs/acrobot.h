@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/env.h"
+#include "envs/numpy_math.h"
 
 namespace envpool {
 
@@ -31,7 +32,7 @@ class Acrobot : public Env {
 
   void Reset(Rng& rng, Output& out) override {
     // uniform(-0.1, 0.1, size=4).astype(np.float32)
-    for (double& s : state_) s = static_cast<float>(rng.Uniform(-0.1, 0.1));
+    for (double& s : state_) s = numpy_math::RoundToFloat32(rng.Uniform(-0.1, 0.1));
     // gymnasium computes this first observation with NumPy's float32 cos / sin (the state is
     // float32 right after reset), which may differ from this one in the last bit.
     WriteObs(out);
@@ -86,12 +87,7 @@ class Acrobot : public Env {
   static constexpr double kMaxVel2 = 9 * M_PI;
   static constexpr double kG = 9.8;
 
-  // NumPy's x ** 2 for a float64 scalar: libm pow. The exponent is read through a volatile so
-  // the compiler cannot rewrite the call as x * x.
-  static double Pow2(double x) {
-    volatile double two = 2.0;
-    return std::pow(x, static_cast<double>(two));
-  }
+
 
   // gymnasium's _dsdt, "book" variant, in its operation order. Constant sub-expressions are
   // folded by the compiler exactly as Python evaluates them (left to right, in float64).
@@ -106,11 +102,11 @@ class Acrobot : public Env {
         m1 * (lc1 * lc1) + m2 * ((l1 * l1) + (lc2 * lc2) + 2 * l1 * lc2 * std::cos(theta2)) + I1 + I2;
     const double d2 = m2 * ((lc2 * lc2) + l1 * lc2 * std::cos(theta2)) + I2;
     const double phi2 = m2 * lc2 * g * std::cos(theta1 + theta2 - M_PI / 2.0);
-    const double phi1 = -m2 * l1 * lc2 * Pow2(dtheta2) * std::sin(theta2) -
+    const double phi1 = -m2 * l1 * lc2 * numpy_math::Pow2(dtheta2) * std::sin(theta2) -
                         2 * m2 * l1 * lc2 * dtheta2 * dtheta1 * std::sin(theta2) +
                         (m1 * lc1 + m2 * l1) * g * std::cos(theta1 - M_PI / 2) + phi2;
-    const double ddtheta2 = (a + d2 / d1 * phi1 - m2 * l1 * lc2 * Pow2(dtheta1) * std::sin(theta2) - phi2) /
-                            (m2 * (lc2 * lc2) + I2 - Pow2(d2) / d1);
+    const double ddtheta2 = (a + d2 / d1 * phi1 - m2 * l1 * lc2 * numpy_math::Pow2(dtheta1) * std::sin(theta2) - phi2) /
+                            (m2 * (lc2 * lc2) + I2 - numpy_math::Pow2(d2) / d1);
     const double ddtheta1 = -(d2 * ddtheta2 + phi1) / d1;
     out[0] = dtheta1;
     out[1] = dtheta2;

@@ -17,6 +17,7 @@
 #include <cmath>
 
 #include "core/env.h"
+#include "envs/numpy_math.h"
 
 namespace envpool {
 
@@ -94,11 +95,11 @@ class MountainCarContinuous : public Env {
     const bool terminated =
         GreaterEqual(position, position_f32, kGoalPosition) && GreaterEqual(velocity, velocity_f32, goal_velocity_);
     // reward = (100.0 if terminated else 0) - math.pow(action[0], 2) * 0.1, on the unclipped action.
-    const double reward = (terminated ? 100.0 : 0.0) - Pow2(static_cast<double>(a)) * 0.1;
+    const double reward = (terminated ? 100.0 : 0.0) - numpy_math::Pow2(static_cast<double>(a)) * 0.1;
 
     // self.state = np.array([position, velocity], dtype=np.float32)
-    state_[0] = static_cast<float>(position);
-    state_[1] = static_cast<float>(velocity);
+    state_[0] = numpy_math::RoundToFloat32(position);
+    state_[1] = numpy_math::RoundToFloat32(velocity);
     state_is_float32_ = true;
     out.reward() = reward;
     out.terminated() = terminated;
@@ -140,11 +141,7 @@ class MountainCarContinuous : public Env {
     return x_f32 ? static_cast<float>(x) == static_cast<float>(c) : x == c;
   }
 
-  // math.pow(x, 2): libm pow, read through a volatile so the compiler keeps the call.
-  static double Pow2(double x) {
-    volatile double two = 2.0;
-    return std::pow(x, static_cast<double>(two));
-  }
+
 
   void WriteObs(Output& out) const {
     float* obs = out.Obs<float>();

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "core/env.h"
+#include "envs/numpy_math.h"
 
 namespace envpool {
 
@@ -47,7 +48,7 @@ class Pendulum : public Env {
     // costs = angle_normalize(th) ** 2 + 0.1 * thdot ** 2 + 0.001 * (u ** 2); the last term
     // is float32 (0.001 is rounded to float32 first), the sum float64.
     const double costs =
-        Pow2(AngleNormalize(th)) + 0.1 * Pow2(thdot) + static_cast<double>(static_cast<float>(0.001) * Pow2(u));
+        numpy_math::Pow2(AngleNormalize(th)) + 0.1 * numpy_math::Pow2(thdot) + static_cast<double>(static_cast<float>(0.001) * numpy_math::Pow2(u));
     // newthdot = thdot + (3 * g / (2 * l) * sin(th) + 3.0 / (m * l ** 2) * u) * dt, where
     // 3.0 / (m * l ** 2) * u is float32 (float32 times a Python float).
     const float torque_term = static_cast<float>(3.0 / (kM * (kL * kL))) * u;
@@ -76,16 +77,6 @@ class Pendulum : public Env {
   static constexpr double kM = 1.0;
   static constexpr double kL = 1.0;
 
-  // NumPy's x ** 2 for a float64 / float32 scalar: libm pow / powf. The exponent is read
-  // through a volatile so the compiler cannot rewrite the call as x * x.
-  static double Pow2(double x) {
-    volatile double two = 2.0;
-    return std::pow(x, static_cast<double>(two));
-  }
-  static float Pow2(float x) {
-    volatile float two = 2.0f;
-    return std::pow(x, static_cast<float>(two));
-  }
 
   // ((x + pi) % (2 * pi)) - pi with Python's / NumPy's floored modulo (result has the sign
   // of the divisor; an exact zero is +0).

@@ -35,7 +35,7 @@ TaskSpec Task(std::string id, int max_episode_steps, double reward_threshold = N
 // All registered tasks, in registration order.
 const std::vector<TaskSpec>& AllTasks();
 
-// The task with this id; throws std::out_of_range naming close matches when there is none.
+// The task with this id; throws std::invalid_argument naming close matches when there is none.
 const TaskSpec& FindTask(const std::string& id);
 
 }  // namespace envpool

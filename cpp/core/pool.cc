@@ -68,8 +68,7 @@ EnvPool::EnvPool(const TaskSpec& task, PoolOptions options)
   // while the user still holds nothing from the ring.
   const int ring = (num_envs_ + batch_size_ - 1) / batch_size_ + 1;
   ring_.resize(static_cast<std::size_t>(ring));
-  written_ = std::make_unique<std::atomic<int>[]>(static_cast<std::size_t>(ring));
-  for (int i = 0; i < ring; ++i) written_[i].store(0);
+  written_ = std::make_unique<RowCounter[]>(static_cast<std::size_t>(ring));
 
   status_.assign(static_cast<std::size_t>(num_envs_), Status::kNeedsReset);
   seen_.assign(static_cast<std::size_t>(num_envs_), 0);
@@ -80,7 +79,7 @@ EnvPool::EnvPool(const TaskSpec& task, PoolOptions options)
   // of num_threads. In async mode the caller is busy elsewhere between send and recv.
   const int workers = full_batch() ? num_threads_ - 1 : num_threads_;
   threads_ = std::make_unique<ThreadPool>(
-      workers, num_envs_, [this](const Chunk& c) { RunChunk(c); }, options.spin);
+      workers, num_envs_, /*caller_helps=*/full_batch(), [this](const Chunk& c) { RunChunk(c); }, options.spin);
 }
 
 EnvPool::~EnvPool() { Close(); }
@@ -103,6 +102,8 @@ void EnvPool::ArmBuffers(int pos, BatchBuffers buffers) {
 
 void EnvPool::CheckSendable(const int* env_ids, int n, bool for_step) {
   if (n < 1) throw std::invalid_argument("env_id is empty: send at least one env");
+  // All envs, none busy: nothing to check per env. Otherwise the loop finds the culprit.
+  if (env_ids == nullptr && (for_step ? idle_count_ == num_envs_ : in_flight_ == 0)) return;
   if (++stamp_ == 0) {  // stamps wrapped: clear them once every 2^32 sends
     std::fill(seen_.begin(), seen_.end(), 0);
     stamp_ = 1;
@@ -143,10 +144,43 @@ void EnvPool::SendReset(const int* env_ids, int n, const uint64_t* seeds, const 
   for (int i = 0; i < n; ++i) {
     auto& slot = slots_[static_cast<std::size_t>(env_ids ? env_ids[i] : i)];
     slot.op = keep && keep[i] ? Op::kRepeat : Op::kReset;
+    range_op_ = Op::kPerEnv;
     slot.reseed = seeds != nullptr;
     if (seeds) slot.seed = seeds[i];
   }
   Dispatch(env_ids, n, wait_follows);
+}
+
+void EnvPool::ValidateActions(const ArraySpec& a, const void* data, const int* env_ids, int n) const {
+  // Tight loops first (the common case passes); the slow path names the offending row.
+  const std::size_t count = static_cast<std::size_t>(n) * a.NumElements();
+  std::size_t bad = count;
+  if (a.discrete) {
+    const auto* v = static_cast<const int64_t*>(data);
+    const auto low = static_cast<int64_t>(a.low[0]), high = static_cast<int64_t>(a.high[0]);
+    bool ok = true;
+    for (std::size_t k = 0; k < count; ++k) ok &= v[k] >= low && v[k] <= high;
+    if (!ok) {
+      for (bad = 0; v[bad] >= low && v[bad] <= high; ++bad) {
+      }
+      const std::size_t row = bad / a.NumElements();
+      const int id = env_ids ? env_ids[row] : static_cast<int>(row);
+      throw std::invalid_argument("action " + std::to_string(v[bad]) + " for env " + std::to_string(id) + " (row " +
+                                  std::to_string(row) + ") is outside " + RangeText(a));
+    }
+  } else if (a.dtype == DType::kFloat32) {
+    const auto* v = static_cast<const float*>(data);
+    bool ok = true;
+    for (std::size_t k = 0; k < count; ++k) ok &= std::isfinite(v[k]);
+    if (!ok) {
+      for (bad = 0; std::isfinite(v[bad]); ++bad) {
+      }
+      const std::size_t row = bad / a.NumElements();
+      const int id = env_ids ? env_ids[row] : static_cast<int>(row);
+      throw std::invalid_argument("action for env " + std::to_string(id) + " (row " + std::to_string(row) +
+                                  ") is not finite: " + std::to_string(v[bad]));
+    }
+  }
 }
 
 void EnvPool::SendStep(const int* env_ids, int n, const std::vector<const void*>& actions, bool wait_follows) {
@@ -154,51 +188,50 @@ void EnvPool::SendStep(const int* env_ids, int n, const std::vector<const void*>
   if (actions.size() != spec_.action.size()) throw std::invalid_argument("wrong number of action arrays");
   CheckSendable(env_ids, n, /*for_step=*/true);
   // Validate every value before changing anything.
-  for (std::size_t f = 0; f < spec_.action.size(); ++f) {
-    const ArraySpec& a = spec_.action[f];
-    const std::size_t per_row = a.NumElements();
-    for (int i = 0; i < n; ++i) {
-      const int id = env_ids ? env_ids[i] : i;
-      if (a.discrete) {
-        const int64_t v = static_cast<const int64_t*>(actions[f])[i];
-        if (static_cast<double>(v) < a.low[0] || static_cast<double>(v) > a.high[0]) {
-          throw std::invalid_argument("action " + std::to_string(v) + " for env " + std::to_string(id) +
-                                      " (row " + std::to_string(i) + ") is outside " + RangeText(a));
-        }
-      } else if (IsFloating(a.dtype)) {
-        const float* row = static_cast<const float*>(actions[f]) + static_cast<std::size_t>(i) * per_row;
-        for (std::size_t k = 0; k < per_row; ++k) {
-          if (!std::isfinite(row[k])) {
-            throw std::invalid_argument("action for env " + std::to_string(id) + " (row " + std::to_string(i) +
-                                        ") is not finite: " + std::to_string(row[k]));
-          }
-        }
-      }
-    }
-  }
+  for (std::size_t f = 0; f < spec_.action.size(); ++f) ValidateActions(spec_.action[f], actions[f], env_ids, n);
   for (std::size_t f = 0; f < spec_.action.size(); ++f) {
     const std::size_t bytes = spec_.action[f].RowBytes();
     const char* src = static_cast<const char*>(actions[f]);
+    if (env_ids == nullptr) {
+      std::memcpy(action_data_[f].data(), src, bytes * static_cast<std::size_t>(n));
+      continue;
+    }
     for (int i = 0; i < n; ++i) {
-      const int id = env_ids ? env_ids[i] : i;
-      std::memcpy(action_data_[f].data() + static_cast<std::size_t>(id) * bytes, src + static_cast<std::size_t>(i) * bytes,
-                  bytes);
+      std::memcpy(action_data_[f].data() + static_cast<std::size_t>(env_ids[i]) * bytes,
+                  src + static_cast<std::size_t>(i) * bytes, bytes);
     }
   }
-  for (int i = 0; i < n; ++i) slots_[static_cast<std::size_t>(env_ids ? env_ids[i] : i)].op = Op::kStep;
+  if (env_ids == nullptr) {
+    // One op for the whole range: writing it into every env's slot would drag each slot's
+    // cache line to this core and back to the worker that steps it.
+    range_op_ = Op::kStep;
+  } else {
+    for (int i = 0; i < n; ++i) slots_[static_cast<std::size_t>(env_ids[i])].op = Op::kStep;
+  }
   Dispatch(env_ids, n, wait_follows);
 }
 
 void EnvPool::Dispatch(const int* env_ids, int n, bool wait_follows) {
-  for (int i = 0; i < n; ++i) status_[static_cast<std::size_t>(env_ids ? env_ids[i] : i)] = Status::kInFlight;
+  if (env_ids == nullptr) {
+    std::fill(status_.begin(), status_.end(), Status::kInFlight);
+    idle_count_ = 0;
+  } else {
+    for (int i = 0; i < n; ++i) SetStatus(static_cast<std::size_t>(env_ids[i]), Status::kInFlight);
+  }
   in_flight_ += n;
-  // Chunks carry about kChunkWork of stepping each (from the measured cost per env), so a
-  // hand-off to another core is only paid for when the work amortizes it; a few chunks per
-  // thread still balance uneven env costs.
   const int stepping = threads_->num_workers() + (full_batch() ? 1 : 0);
   const int64_t ns_per_env = std::max<int64_t>(1, ns_per_env_.load(std::memory_order_relaxed));
+  if (env_ids == nullptr) {
+    // All envs: one contiguous part per thread, claimed in pieces of about kPieceWork.
+    const int piece = static_cast<int>(std::clamp<int64_t>(kPieceWork.count() / ns_per_env, 1, n));
+    threads_->SubmitRange(n, stepping <= 1 ? n : piece);
+    return;
+  }
+  // A set of env ids: linked chunks of about kChunkWork each through the queue, so a
+  // hand-off to another core is only paid for when the work amortizes it, and up to
+  // kMaxChunksPerThread per thread keep the threads' finishing times close.
   const int64_t per_chunk = std::max<int64_t>(1, kChunkWork.count() / ns_per_env);
-  int num_chunks = static_cast<int>(std::min<int64_t>((n + per_chunk - 1) / per_chunk, 4 * stepping));
+  int num_chunks = static_cast<int>(std::min<int64_t>((n + per_chunk - 1) / per_chunk, kMaxChunksPerThread * stepping));
   if (stepping <= 1) num_chunks = 1;
   num_chunks = std::max(1, std::min(num_chunks, n));
   chunk_scratch_.clear();
@@ -206,10 +239,9 @@ void EnvPool::Dispatch(const int* env_ids, int n, bool wait_follows) {
   for (int c = 0; c < num_chunks; ++c) {
     const int end = static_cast<int>(static_cast<int64_t>(n) * (c + 1) / num_chunks);
     for (int i = begin; i < end; ++i) {
-      const int id = env_ids ? env_ids[i] : i;
-      slots_[static_cast<std::size_t>(id)].next = i + 1 < end ? (env_ids ? env_ids[i + 1] : i + 1) : -1;
+      slots_[static_cast<std::size_t>(env_ids[i])].next = i + 1 < end ? env_ids[i + 1] : -1;
     }
-    chunk_scratch_.push_back({env_ids ? env_ids[begin] : begin, end - begin});
+    chunk_scratch_.push_back({env_ids[begin], end - begin, true});
     begin = end;
   }
   if (full_batch() && wait_follows) {
@@ -223,9 +255,15 @@ void EnvPool::Dispatch(const int* env_ids, int n, bool wait_follows) {
 }
 
 void EnvPool::RunChunk(const Chunk& chunk) {
+  // Time one chunk in eight per thread for the running estimate of one env step's cost.
+  thread_local unsigned chunks_run = 0;
+  if (++chunks_run % 8 != 0) {
+    RunChunkEnvs(chunk);
+    return;
+  }
   const auto start = std::chrono::steady_clock::now();
   RunChunkEnvs(chunk);
-  // Running estimate of the cost of one env step (relaxed: a lost update only delays it).
+  // Relaxed: a lost update only delays the estimate.
   const int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
   const int64_t sample = ns / std::max(1, chunk.count);
   const int64_t old = ns_per_env_.load(std::memory_order_relaxed);
@@ -239,8 +277,8 @@ void EnvPool::RunChunkEnvs(const Chunk& chunk) {
     const std::size_t pos = full_batch_pos_;
     for (int i = 0; i < chunk.count; ++i) {
       // Read the link first: once the env's result is written it may be received and re-sent.
-      const int next = slots_[static_cast<std::size_t>(id)].next;
-      StepEnv(id, pos, static_cast<std::size_t>(id));
+      const int next = chunk.linked ? slots_[static_cast<std::size_t>(id)].next : id + 1;
+      StepEnv(id, pos, static_cast<std::size_t>(id), OpFor(chunk, id));
       id = next;
     }
     PublishRows(pos, chunk.count);
@@ -251,14 +289,14 @@ void EnvPool::RunChunkEnvs(const Chunk& chunk) {
   std::size_t run_pos = 0;
   int run = 0;
   for (int i = 0; i < chunk.count; ++i) {
-    const int next = slots_[static_cast<std::size_t>(id)].next;
+    const int next = chunk.linked ? slots_[static_cast<std::size_t>(id)].next : id + 1;
     const auto [pos, row] = ReserveRow();
     if (run > 0 && pos != run_pos) {
       PublishRows(run_pos, run);
       run = 0;
     }
     run_pos = pos;
-    StepEnv(id, pos, row);
+    StepEnv(id, pos, row, OpFor(chunk, id));
     ++run;
     id = next;
   }
@@ -283,13 +321,13 @@ std::pair<std::size_t, std::size_t> EnvPool::ReserveRow() {
 
 void EnvPool::PublishRows(std::size_t pos, int count) {
   // seq_cst pairs with WaitBatch's store to waiter_sleeping_ (no lost wake-up).
-  if (written_[pos].fetch_add(count) + count == batch_size_ && waiter_sleeping_.load()) {
+  if (written_[pos].value.fetch_add(count) + count == batch_size_ && waiter_sleeping_.load()) {
     { std::lock_guard<std::mutex> lock(done_mu_); }
     done_cv_.notify_all();
   }
 }
 
-void EnvPool::StepEnv(int env_id, std::size_t pos, std::size_t row) {
+void EnvPool::StepEnv(int env_id, std::size_t pos, std::size_t row, Op op) {
   EnvSlot& slot = slots_[static_cast<std::size_t>(env_id)];
   const BatchBuffers& buf = ring_[pos];
 
@@ -306,7 +344,7 @@ void EnvPool::StepEnv(int env_id, std::size_t pos, std::size_t row) {
   *truncated = false;
 
   try {
-    if (slot.op == Op::kRepeat) {
+    if (op == Op::kRepeat) {
       // Not reset: show the last observation again; it has no new info.
       for (std::size_t f = 0; f < layout_.num_obs; ++f) {
         std::memcpy(obs[f], LastObs(f, env_id), layout_.fields[f].row_bytes);
@@ -314,8 +352,8 @@ void EnvPool::StepEnv(int env_id, std::size_t pos, std::size_t row) {
       for (std::size_t f = 0; f < layout_.num_info; ++f) {
         std::memset(info[f], 0, layout_.fields[layout_.first_info + f].row_bytes);
       }
-    } else if (slot.op == Op::kReset || (slot.episode_over && autoreset_ == AutoresetMode::kNextStep)) {
-      ResetEnv(slot, out);
+    } else if (op == Op::kReset || (slot.episode_over && autoreset_ == AutoresetMode::kNextStep)) {
+      ResetEnv(slot, op == Op::kReset && slot.reseed, out);
       if (layout_.has_final) WriteFinal(buf, row, 0, false);
     } else {
       const void* act[kMaxFields];
@@ -326,7 +364,7 @@ void EnvPool::StepEnv(int env_id, std::size_t pos, std::size_t row) {
       slot.episode_over = *terminated || *truncated;
       if (layout_.has_final) {
         WriteFinal(buf, row, slot.elapsed_step, slot.episode_over);
-        if (slot.episode_over) ResetEnv(slot, out);
+        if (slot.episode_over) ResetEnv(slot, false, out);
       }
     }
     if (!last_obs_.empty()) {
@@ -344,8 +382,8 @@ void EnvPool::StepEnv(int env_id, std::size_t pos, std::size_t row) {
   *buf.Row<int32_t>(layout_, layout_.elapsed_step, row) = slot.elapsed_step;
 }
 
-void EnvPool::ResetEnv(EnvSlot& slot, Output& out) {
-  if (slot.op == Op::kReset && slot.reseed) slot.rng.Seed(slot.seed);
+void EnvPool::ResetEnv(EnvSlot& slot, bool reseed, Output& out) {
+  if (reseed) slot.rng.Seed(slot.seed);
   slot.env->Reset(slot.rng, out);
   slot.elapsed_step = 0;
   slot.episode_over = false;
@@ -376,7 +414,7 @@ EnvPool::WaitResult EnvPool::WaitBatch(double timeout_s, const std::function<boo
   CheckUsable();
   using Clock = std::chrono::steady_clock;
   const std::size_t pos = taken_pos_;
-  auto ready = [&] { return written_[pos].load(std::memory_order_acquire) == batch_size_; };
+  auto ready = [&] { return written_[pos].value.load(std::memory_order_acquire) == batch_size_; };
   // in_flight_ counts every unreturned env, finished or not: if they cannot fill a batch,
   // waiting would never end.
   if (in_flight_ < batch_size_) {
@@ -418,7 +456,7 @@ EnvPool::WaitResult EnvPool::WaitBatch(double timeout_s, const std::function<boo
 
 int EnvPool::TakeBatch() {
   const std::size_t pos = taken_pos_;
-  if (written_[pos].load(std::memory_order_acquire) != batch_size_) {
+  if (written_[pos].value.load(std::memory_order_acquire) != batch_size_) {
     throw ProtocolError("TakeBatch: the batch is not complete");
   }
   const BatchBuffers& buf = ring_[pos];
@@ -429,13 +467,16 @@ int EnvPool::TakeBatch() {
     const bool* trunc = buf.Row<bool>(layout_, layout_.truncated, 0);
     for (int i = 0; i < batch_size_; ++i) {
       const auto id = static_cast<std::size_t>(ids[i]);
-      status_[id] = term[i] || trunc[i] || slots_[id].episode_over ? Status::kNeedsReset : Status::kIdle;
+      SetStatus(id, term[i] || trunc[i] || slots_[id].episode_over ? Status::kNeedsReset : Status::kIdle);
     }
+  } else if (full_batch()) {
+    std::fill(status_.begin(), status_.end(), Status::kIdle);
+    idle_count_ = num_envs_;
   } else {
-    for (int i = 0; i < batch_size_; ++i) status_[static_cast<std::size_t>(ids[i])] = Status::kIdle;
+    for (int i = 0; i < batch_size_; ++i) SetStatus(static_cast<std::size_t>(ids[i]), Status::kIdle);
   }
   in_flight_ -= batch_size_;
-  written_[pos].store(0, std::memory_order_relaxed);
+  written_[pos].value.store(0, std::memory_order_relaxed);
   taken_pos_ = pos + 1 == ring_.size() ? 0 : pos + 1;
   // Full batch: the next batch is written at the next position. Workers read this after
   // taking a chunk from the queue, whose mutex orders it after this store.
@@ -470,7 +511,7 @@ void EnvPool::SetState(int env_id, const std::vector<double>& state) {
   slot.env->SetState(state);
   // The env is now mid-episode in the given state: no pending autoreset.
   slot.episode_over = false;
-  status = Status::kIdle;
+  SetStatus(static_cast<std::size_t>(env_id), Status::kIdle);
 }
 
 std::vector<Config> MakeConfigs(const TaskSpec& task, int num_envs,

@@ -122,7 +122,7 @@ class EnvPool {
   void Close();
 
  private:
-  enum class Op : uint8_t { kStep, kReset, kRepeat };
+  enum class Op : uint8_t { kStep, kReset, kRepeat, kPerEnv };  // kPerEnv: see EnvSlot::op
   enum class Status : uint8_t { kNeedsReset, kIdle, kInFlight };
 
   // Per-env state touched by workers; cache-line aligned so neighbours do not share a line.
@@ -131,7 +131,7 @@ class EnvPool {
     Rng rng;
     int32_t elapsed_step = 0;
     bool episode_over = false;  // the episode ended; kNextStep resets on the next step
-    Op op = Op::kStep;
+    Op op = Op::kStep;  // for envs sent by id (or when range_op_ is kPerEnv)
     bool reseed = false;
     uint64_t seed = 0;
     int next = -1;  // next env of the same chunk
@@ -139,13 +139,22 @@ class EnvPool {
 
   void CheckUsable() const;
   void CheckSendable(const int* env_ids, int n, bool for_step);
+  void ValidateActions(const ArraySpec& spec, const void* data, const int* env_ids, int n) const;
+  void SetStatus(std::size_t env_id, Status status) {
+    idle_count_ += (status == Status::kIdle) - (status_[env_id] == Status::kIdle);
+    status_[env_id] = status;
+  }
   void Dispatch(const int* env_ids, int n, bool wait_follows);
   void RunChunk(const Chunk& chunk);      // runs and times a chunk
   void RunChunkEnvs(const Chunk& chunk);
   std::pair<std::size_t, std::size_t> ReserveRow();  // async: (ring position, row)
   void PublishRows(std::size_t pos, int count);
-  void StepEnv(int env_id, std::size_t pos, std::size_t row);
-  void ResetEnv(EnvSlot& slot, Output& out);
+  void StepEnv(int env_id, std::size_t pos, std::size_t row, Op op);
+  void ResetEnv(EnvSlot& slot, bool reseed, Output& out);
+  // What to do with an env: a range of all envs may carry one op for all (range_op_).
+  Op OpFor(const Chunk& chunk, int env_id) const {
+    return chunk.linked || range_op_ == Op::kPerEnv ? slots_[static_cast<std::size_t>(env_id)].op : range_op_;
+  }
   // Same-step autoreset: copies the finished episode's obs and info rows into final_* fields.
   void WriteFinal(const BatchBuffers& buf, std::size_t row, int32_t elapsed, bool done);
   char* LastObs(std::size_t field, int env_id) {
@@ -168,9 +177,13 @@ class EnvPool {
   std::vector<std::vector<char>> action_data_;  // per action field: num_envs rows
   std::vector<std::vector<char>> last_obs_;     // kDisabled: per obs field, each env's last obs
   std::vector<BatchBuffers> ring_;
-  std::unique_ptr<std::atomic<int>[]> written_;  // rows written per ring position
-  std::atomic<uint64_t> next_row_{0};  // async: next free (ring position << 32 | row)
+  struct alignas(64) RowCounter {  // one cache line each: workers fill one batch while the caller polls another
+    std::atomic<int> value{0};
+  };
+  std::unique_ptr<RowCounter[]> written_;  // rows written per ring position
+  alignas(64) std::atomic<uint64_t> next_row_{0};  // async: next free (ring position << 32 | row)
   std::size_t full_batch_pos_ = 0;     // full batch: the position being filled
+  Op range_op_ = Op::kPerEnv;          // the op of a dispatch of all envs
 
   // User-thread-only bookkeeping.
   std::vector<Status> status_;
@@ -178,13 +191,18 @@ class EnvPool {
   uint32_t stamp_ = 0;
   std::size_t taken_pos_ = 0;  // ring position of the next batch to take
   int in_flight_ = 0;
+  int idle_count_ = 0;  // envs with status kIdle (lets a full batch skip per-env checks)
   bool closed_ = false;
   std::vector<Chunk> chunk_scratch_;
   std::vector<Chunk> caller_chunks_;  // full batch: chunks the waiting caller runs itself
 
-  // Work per chunk handed to a thread: large enough to amortize a hand-off between cores.
+  // Work per chunk handed to a thread: large enough to amortize a hand-off between cores
+  // (~0.1-1 us), small enough that threads finish a batch at nearly the same time.
   static constexpr std::chrono::nanoseconds kChunkWork{std::chrono::microseconds(20)};
-  std::atomic<int64_t> ns_per_env_{1000};  // running estimate of one env step's cost
+  static constexpr int kMaxChunksPerThread = 4;
+  // Pieces of a partitioned full batch: own-part claims are cheap, so pieces can be small.
+  static constexpr std::chrono::nanoseconds kPieceWork{std::chrono::microseconds(2)};
+  alignas(64) std::atomic<int64_t> ns_per_env_{1000};  // running estimate of one env step's cost
 
   // Batch-complete notification for a sleeping WaitBatch.
   std::mutex done_mu_;

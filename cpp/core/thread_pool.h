@@ -1,16 +1,24 @@
 // Worker threads that run chunks of envs.
 //
-// The unit of work is a chunk: a run of env ids linked through the pool's `next` array, so
-// handing N envs to the workers costs one queue operation per chunk, not per env. Workers
-// pull chunks under one mutex (a few dozen per batch at most), spin briefly when the queue is
-// empty (a training loop sends again within microseconds), then sleep on a condition variable
-// so that an idle pool costs no CPU. A thread waiting for results calls RunOne() to help.
+// The unit of work is a chunk: a run of env ids, so handing N envs to the workers costs one
+// queue operation per chunk, not per env. Two sources of chunks:
+//  * a partitioned range (full batches, envs 0..n-1): each thread owns one contiguous part
+//    and claims small pieces of it from a cursor of its own, then steals from other parts
+//    when its own is done. The same envs stay on the same core batch after batch, so their
+//    state stays in that core's cache, while the small pieces keep threads finishing together;
+//  * a bounded lock-free queue (any set of env ids: async sends, partial batches).
+// Workers spin briefly when there is no work (a training loop sends again within
+// microseconds), then sleep on a condition variable so that an idle pool costs no CPU. A
+// thread waiting for results calls RunOne() to help; it is thread 0 of the partition.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -18,8 +26,9 @@
 namespace envpool {
 
 struct Chunk {
-  int head = -1;  // first env id; the rest follow through the pool's next[] links
+  int head = -1;        // first env id
   int count = 0;
+  bool linked = false;  // the rest follow through the pool's next[] links; else head+1, head+2, ...
 };
 
 inline void CpuRelax() {
@@ -30,15 +39,130 @@ inline void CpuRelax() {
 #endif
 }
 
+// Bounded multi-producer multi-consumer queue of chunks (D. Vyukov's design): a cell's
+// sequence number says whether it is free for the push of round `pos` or holds the chunk
+// for the pop of round `pos`.
+class ChunkQueue {
+ public:
+  explicit ChunkQueue(std::size_t min_capacity) {
+    std::size_t cap = 1;
+    while (cap < min_capacity) cap <<= 1;
+    mask_ = cap - 1;
+    cells_ = std::make_unique<Cell[]>(cap);
+    for (std::size_t i = 0; i < cap; ++i) cells_[i].seq.store(i, std::memory_order_relaxed);
+  }
+
+  // False when full (the pool sizes the queue so that it never is).
+  bool Push(const Chunk& chunk) {
+    std::size_t pos = tail_.load(std::memory_order_relaxed);
+    for (;;) {
+      Cell& cell = cells_[pos & mask_];
+      const std::size_t seq = cell.seq.load(std::memory_order_acquire);
+      const auto diff = static_cast<std::ptrdiff_t>(seq) - static_cast<std::ptrdiff_t>(pos);
+      if (diff == 0) {
+        if (tail_.compare_exchange_weak(pos, pos + 1, std::memory_order_relaxed)) {
+          cell.chunk = chunk;
+          cell.seq.store(pos + 1, std::memory_order_release);
+          return true;
+        }
+      } else if (diff < 0) {
+        return false;
+      } else {
+        pos = tail_.load(std::memory_order_relaxed);
+      }
+    }
+  }
+
+  bool Pop(Chunk* chunk) {
+    std::size_t pos = head_.load(std::memory_order_relaxed);
+    for (;;) {
+      Cell& cell = cells_[pos & mask_];
+      const std::size_t seq = cell.seq.load(std::memory_order_acquire);
+      const auto diff = static_cast<std::ptrdiff_t>(seq) - static_cast<std::ptrdiff_t>(pos + 1);
+      if (diff == 0) {
+        if (head_.compare_exchange_weak(pos, pos + 1, std::memory_order_relaxed)) {
+          *chunk = cell.chunk;
+          cell.seq.store(pos + mask_ + 1, std::memory_order_release);
+          return true;
+        }
+      } else if (diff < 0) {
+        return false;
+      } else {
+        pos = head_.load(std::memory_order_relaxed);
+      }
+    }
+  }
+
+ private:
+  struct alignas(64) Cell {
+    std::atomic<std::size_t> seq{0};
+    Chunk chunk;
+  };
+  std::unique_ptr<Cell[]> cells_;
+  std::size_t mask_ = 0;
+  alignas(64) std::atomic<std::size_t> head_{0};
+  alignas(64) std::atomic<std::size_t> tail_{0};
+};
+
+// A range [0, n) split into one part per thread, each claimed in pieces from its cursor.
+class PartitionedRange {
+ public:
+  explicit PartitionedRange(int parts) : parts_(parts), cursor_(std::make_unique<Cursor[]>(static_cast<std::size_t>(parts))) {}
+
+  int parts() const { return parts_; }
+
+  // Called by one thread while no other thread can claim from a previous range that still
+  // has pieces left (the pool starts a range only after the previous batch completed).
+  void Start(int n, int piece) {
+    piece_.store(piece, std::memory_order_relaxed);
+    for (int p = 0; p < parts_; ++p) {
+      cursor_[p].end.store(static_cast<int>(static_cast<int64_t>(n) * (p + 1) / parts_), std::memory_order_relaxed);
+      // release: a thread that claims from this cursor sees everything written before Start.
+      cursor_[p].next.store(static_cast<int>(static_cast<int64_t>(n) * p / parts_), std::memory_order_release);
+    }
+  }
+
+  // Claims a piece, own part first: true with [*begin, *end) to run.
+  bool Claim(int thread, int* begin, int* end) {
+    const int piece = piece_.load(std::memory_order_relaxed);
+    for (int k = 0; k < parts_; ++k) {
+      Cursor& c = cursor_[(thread + k) % parts_];
+      const int stop = c.end.load(std::memory_order_relaxed);
+      if (c.next.load(std::memory_order_relaxed) >= stop) continue;
+      const int start = c.next.fetch_add(piece, std::memory_order_acq_rel);
+      if (start < stop) {
+        *begin = start;
+        *end = start + piece < stop ? start + piece : stop;
+        return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  struct alignas(64) Cursor {
+    std::atomic<int> next{0};
+    std::atomic<int> end{0};
+  };
+  int parts_;
+  std::atomic<int> piece_{1};
+  std::unique_ptr<Cursor[]> cursor_;
+};
+
 class ThreadPool {
  public:
   using RunChunk = std::function<void(const Chunk&)>;
 
   // `capacity` bounds the chunks queued at once (the pool never has more than one per env).
-  ThreadPool(int num_workers, int capacity, RunChunk run, std::chrono::nanoseconds spin)
-      : run_(std::move(run)), queue_(static_cast<std::size_t>(capacity)), spin_(spin) {
+  // `caller_helps`: the submitting thread steps envs too (thread 0 of the partition).
+  ThreadPool(int num_workers, int capacity, bool caller_helps, RunChunk run, std::chrono::nanoseconds spin)
+      : run_(std::move(run)),
+        queue_(static_cast<std::size_t>(capacity)),
+        range_(num_workers + (caller_helps ? 1 : 0) > 0 ? num_workers + (caller_helps ? 1 : 0) : 1),
+        first_worker_part_(caller_helps ? 1 : 0),
+        spin_(spin) {
     threads_.reserve(static_cast<std::size_t>(num_workers));
-    for (int i = 0; i < num_workers; ++i) threads_.emplace_back([this] { WorkerLoop(); });
+    for (int i = 0; i < num_workers; ++i) threads_.emplace_back([this, i] { WorkerLoop(first_worker_part_ + i); });
   }
 
   ~ThreadPool() { Stop(); }
@@ -49,10 +173,10 @@ class ThreadPool {
   // Stops and joins the workers; chunks still queued are dropped. Idempotent.
   void Stop() {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      std::lock_guard<std::mutex> lock(sleep_mu_);
       stop_.store(true);
     }
-    cv_.notify_all();
+    sleep_cv_.notify_all();
     for (auto& t : threads_) {
       if (t.joinable()) t.join();
     }
@@ -61,54 +185,70 @@ class ThreadPool {
 
   int num_workers() const { return static_cast<int>(threads_.size()); }
 
-  // Queues chunks and wakes sleeping workers (one lock for the whole batch).
+  // Queues chunks and wakes sleeping workers.
   void Submit(const Chunk* chunks, int n) {
-    int wake = 0;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      for (int i = 0; i < n; ++i) {
-        queue_[(head_ + size_) % queue_.size()] = chunks[i];
-        ++size_;
-      }
-      pending_.store(size_, std::memory_order_release);
-      wake = sleeping_ < n ? sleeping_ : n;
+    if (n <= 0) return;
+    // Counted before pushing, so a pop never finds more chunks than pending_ says.
+    pending_.fetch_add(n);
+    for (int i = 0; i < n; ++i) {
+      while (!queue_.Push(chunks[i])) CpuRelax();  // cannot happen: capacity >= envs in flight
     }
-    if (wake >= static_cast<int>(threads_.size())) {
-      cv_.notify_all();
-    } else {
-      for (int i = 0; i < wake; ++i) cv_.notify_one();
+    WakeSleepers();
+  }
+
+  // Hands out envs [0, n) in pieces of `piece` envs, one contiguous part per thread.
+  void SubmitRange(int n, int piece) {
+    range_.Start(n, piece);
+    range_epoch_.fetch_add(1);
+    WakeSleepers();
+  }
+
+  // Runs one piece of the range or one queued chunk on the calling thread (thread 0 of the
+  // range); false when there is no work.
+  bool RunOne() { return RunOneAs(0); }
+
+ private:
+  void WakeSleepers() {
+    // seq_cst with the sleeper's increment of sleeping_: either we see it, or it sees the work.
+    if (sleeping_.load() > 0) {
+      { std::lock_guard<std::mutex> lock(sleep_mu_); }
+      sleep_cv_.notify_all();
     }
   }
 
-  // Runs one queued chunk on the calling thread; false when the queue is empty.
-  bool RunOne() {
-    if (pending_.load(std::memory_order_acquire) == 0) return false;
-    Chunk chunk;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (size_ == 0) return false;
-      chunk = queue_[head_];
-      head_ = (head_ + 1) % queue_.size();
-      --size_;
-      pending_.store(size_, std::memory_order_release);
+  bool RunOneAs(int part) {
+    int begin, end;
+    if (range_.Claim(part, &begin, &end)) {
+      run_(Chunk{begin, end - begin, false});
+      return true;
     }
+    if (pending_.load(std::memory_order_acquire) <= 0) return false;
+    Chunk chunk;
+    if (!queue_.Pop(&chunk)) return false;
+    pending_.fetch_sub(1, std::memory_order_relaxed);
     run_(chunk);
     return true;
   }
 
-  bool HasPending() const { return pending_.load(std::memory_order_acquire) != 0; }
+  bool HasWork(uint64_t seen_epoch) const {
+    return pending_.load() > 0 || range_epoch_.load() != seen_epoch;
+  }
 
- private:
-  void WorkerLoop() {
+  void WorkerLoop(int part) {
     using Clock = std::chrono::steady_clock;
+    uint64_t seen_epoch = 0;
     for (;;) {
       if (stop_.load(std::memory_order_relaxed)) return;
-      if (RunOne()) continue;
+      // Read the epoch before claiming: a range started later bumps it and is not missed.
+      const uint64_t epoch = range_epoch_.load(std::memory_order_acquire);
+      if (RunOneAs(part)) continue;
+      seen_epoch = epoch;
       // Spin for a while: the next batch usually arrives within microseconds.
       const auto spin_until = Clock::now() + spin_;
       bool work = false;
       for (unsigned i = 1;; ++i) {
-        if (pending_.load(std::memory_order_relaxed) != 0) {
+        if (pending_.load(std::memory_order_relaxed) > 0 ||
+            range_epoch_.load(std::memory_order_relaxed) != seen_epoch) {
           work = true;
           break;
         }
@@ -119,23 +259,24 @@ class ThreadPool {
         }
       }
       if (work) continue;
-      std::unique_lock<std::mutex> lock(mu_);
-      ++sleeping_;
-      cv_.wait(lock, [this] { return stop_.load() || size_ != 0; });
-      --sleeping_;
+      std::unique_lock<std::mutex> lock(sleep_mu_);
+      sleeping_.fetch_add(1);
+      sleep_cv_.wait(lock, [&] { return stop_.load() || HasWork(seen_epoch); });
+      sleeping_.fetch_sub(1);
       if (stop_.load()) return;
     }
   }
 
   RunChunk run_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<Chunk> queue_;  // ring buffer guarded by mu_
-  std::size_t head_ = 0;
-  std::size_t size_ = 0;
-  int sleeping_ = 0;
-  std::atomic<bool> stop_{false};  // written under mu_, read without it while spinning
-  std::atomic<std::size_t> pending_{0};  // == size_, readable without the lock
+  ChunkQueue queue_;
+  PartitionedRange range_;
+  int first_worker_part_;
+  alignas(64) std::atomic<uint64_t> range_epoch_{0};
+  alignas(64) std::atomic<int64_t> pending_{0};  // chunks queued or being queued
+  alignas(64) std::atomic<int> sleeping_{0};
+  std::atomic<bool> stop_{false};
+  std::mutex sleep_mu_;
+  std::condition_variable sleep_cv_;
   std::chrono::nanoseconds spin_;
   std::vector<std::thread> threads_;
 };

@@ -194,6 +194,9 @@ class PyPool {
     SendImpl(actions, env_id, /*wait_follows=*/false);
   }
 
+  // The converted action arrays of the last send, alive until its results are taken (the
+  // pool may read them in place during step()).
+
   py::tuple Recv(double timeout) {
     Guard guard(this);
     return RecvImpl(timeout);
@@ -339,6 +342,7 @@ class PyPool {
     }
     for (const auto& a : keep) ptrs.push_back(a.data());
     p.SendStep(env_id.is_none() ? nullptr : ids.data(), n, ptrs, wait_follows);
+    if (wait_follows) sent_actions_ = std::move(keep);
   }
 
   py::tuple RecvImpl(double timeout) {
@@ -359,6 +363,7 @@ class PyPool {
       throw py::error_already_set();
     }
     const int pos = p.TakeBatch();
+    sent_actions_.clear();
     ArraySet out = std::move(ring_sets_[static_cast<std::size_t>(pos)]);
     Arm(pos, FreeSet());
 
@@ -435,6 +440,7 @@ class PyPool {
   std::vector<ArraySpec> action_specs_;
   std::vector<ArraySet> ring_sets_;  // the arrays armed at each ring position
   std::deque<ArraySet> lent_;        // sets handed to the user, reusable once unreferenced
+  std::vector<py::array> sent_actions_;  // actions a full-batch step() lends the workers
   bool busy_ = false;
   std::unique_ptr<EnvPool> pool_;  // last: destroyed (workers joined) before the arrays
 };

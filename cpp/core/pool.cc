@@ -56,6 +56,7 @@ EnvPool::EnvPool(const TaskSpec& task, PoolOptions options)
   }
   for (const auto& a : spec_.action) {
     action_data_.emplace_back(static_cast<std::size_t>(num_envs_) * a.RowBytes());
+    action_src_.push_back(action_data_.back().data());
   }
   if (autoreset_ == AutoresetMode::kDisabled) {
     for (std::size_t f = 0; f < layout_.num_obs; ++f) {
@@ -189,9 +190,14 @@ void EnvPool::SendStep(const int* env_ids, int n, const std::vector<const void*>
   CheckSendable(env_ids, n, /*for_step=*/true);
   // Validate every value before changing anything.
   for (std::size_t f = 0; f < spec_.action.size(); ++f) ValidateActions(spec_.action[f], actions[f], env_ids, n);
+  // A full batch that the caller waits for (step()): workers read the caller's arrays, alive
+  // until the results are taken; copying them would only move cache lines between cores.
+  const bool borrow = full_batch() && env_ids == nullptr && wait_follows;
   for (std::size_t f = 0; f < spec_.action.size(); ++f) {
     const std::size_t bytes = spec_.action[f].RowBytes();
     const char* src = static_cast<const char*>(actions[f]);
+    action_src_[f] = borrow ? src : action_data_[f].data();
+    if (borrow) continue;
     if (env_ids == nullptr) {
       std::memcpy(action_data_[f].data(), src, bytes * static_cast<std::size_t>(n));
       continue;

@@ -100,7 +100,8 @@ class EnvPool {
   // Steps `env_ids` (nullptr: all envs) with actions: for each action field f, `actions[f]`
   // points at n contiguous rows in that field's dtype. All arguments are validated before
   // anything changes: on error the pool is untouched. `wait_follows`: the caller waits for
-  // the results right away (step()), so in full-batch mode it keeps a share of the work.
+  // the results right away (step()), so in full-batch mode it keeps a share of the work, and
+  // workers may read `actions` in place: they must stay valid until TakeBatch.
   void SendStep(const int* env_ids, int n, const std::vector<const void*>& actions, bool wait_follows = false);
 
   // Blocks until the next batch is complete, helping the workers meanwhile. `timeout_s` < 0
@@ -161,7 +162,7 @@ class EnvPool {
     return last_obs_[field].data() + static_cast<std::size_t>(env_id) * layout_.fields[field].row_bytes;
   }
   const void* ActionRow(std::size_t field, int env_id) const {
-    return action_data_[field].data() + static_cast<std::size_t>(env_id) * spec_.action[field].RowBytes();
+    return action_src_[field] + static_cast<std::size_t>(env_id) * spec_.action[field].RowBytes();
   }
 
   const TaskSpec& task_;
@@ -175,6 +176,8 @@ class EnvPool {
 
   std::vector<EnvSlot> slots_;
   std::vector<std::vector<char>> action_data_;  // per action field: num_envs rows
+  std::vector<const char*> action_src_;         // where workers read actions: action_data_, or
+                                                // the caller's arrays during a full-batch step()
   std::vector<std::vector<char>> last_obs_;     // kDisabled: per obs field, each env's last obs
   std::vector<BatchBuffers> ring_;
   struct alignas(64) RowCounter {  // one cache line each: workers fill one batch while the caller polls another
@@ -201,7 +204,7 @@ class EnvPool {
   static constexpr std::chrono::nanoseconds kChunkWork{std::chrono::microseconds(20)};
   static constexpr int kMaxChunksPerThread = 4;
   // Pieces of a partitioned full batch: own-part claims are cheap, so pieces can be small.
-  static constexpr std::chrono::nanoseconds kPieceWork{std::chrono::microseconds(2)};
+  static constexpr std::chrono::nanoseconds kPieceWork{std::chrono::microseconds(4)};
   alignas(64) std::atomic<int64_t> ns_per_env_{1000};  // running estimate of one env step's cost
 
   // Batch-complete notification for a sleeping WaitBatch.

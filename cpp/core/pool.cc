@@ -49,6 +49,7 @@ EnvPool::EnvPool(const TaskSpec& task, PoolOptions options)
   layout_ = BatchLayout::For(spec_, autoreset_ == AutoresetMode::kSameStep);
 
   slots_ = std::vector<EnvSlot>(static_cast<std::size_t>(num_envs_));
+  sent_.resize(static_cast<std::size_t>(num_envs_));
   for (int i = 0; i < num_envs_; ++i) {
     auto& slot = slots_[static_cast<std::size_t>(i)];
     slot.env = task.make(configs[static_cast<std::size_t>(i)]);
@@ -142,12 +143,12 @@ void EnvPool::SendReset(const int* env_ids, int n, const uint64_t* seeds, const 
     throw std::invalid_argument("resetting a subset of a full batch needs autoreset_mode DISABLED");
   }
   CheckSendable(env_ids, n, /*for_step=*/false);
+  range_op_ = Op::kPerEnv;
   for (int i = 0; i < n; ++i) {
-    auto& slot = slots_[static_cast<std::size_t>(env_ids ? env_ids[i] : i)];
-    slot.op = keep && keep[i] ? Op::kRepeat : Op::kReset;
-    range_op_ = Op::kPerEnv;
-    slot.reseed = seeds != nullptr;
-    if (seeds) slot.seed = seeds[i];
+    const auto id = static_cast<std::size_t>(env_ids ? env_ids[i] : i);
+    sent_[id].op = keep && keep[i] ? Op::kRepeat : Op::kReset;
+    sent_[id].reseed = seeds != nullptr;
+    if (seeds) sent_[id].seed = seeds[i];
   }
   Dispatch(env_ids, n, wait_follows);
 }
@@ -212,7 +213,7 @@ void EnvPool::SendStep(const int* env_ids, int n, const std::vector<const void*>
     // cache line to this core and back to the worker that steps it.
     range_op_ = Op::kStep;
   } else {
-    for (int i = 0; i < n; ++i) slots_[static_cast<std::size_t>(env_ids[i])].op = Op::kStep;
+    for (int i = 0; i < n; ++i) sent_[static_cast<std::size_t>(env_ids[i])].op = Op::kStep;
   }
   Dispatch(env_ids, n, wait_follows);
 }
@@ -245,7 +246,7 @@ void EnvPool::Dispatch(const int* env_ids, int n, bool wait_follows) {
   for (int c = 0; c < num_chunks; ++c) {
     const int end = static_cast<int>(static_cast<int64_t>(n) * (c + 1) / num_chunks);
     for (int i = begin; i < end; ++i) {
-      slots_[static_cast<std::size_t>(env_ids[i])].next = i + 1 < end ? env_ids[i + 1] : -1;
+      sent_[static_cast<std::size_t>(env_ids[i])].next = i + 1 < end ? env_ids[i + 1] : -1;
     }
     chunk_scratch_.push_back({env_ids[begin], end - begin, true});
     begin = end;
@@ -283,44 +284,41 @@ void EnvPool::RunChunkEnvs(const Chunk& chunk) {
     const std::size_t pos = full_batch_pos_;
     for (int i = 0; i < chunk.count; ++i) {
       // Read the link first: once the env's result is written it may be received and re-sent.
-      const int next = chunk.linked ? slots_[static_cast<std::size_t>(id)].next : id + 1;
+      const int next = chunk.linked ? sent_[static_cast<std::size_t>(id)].next : id + 1;
       StepEnv(id, pos, static_cast<std::size_t>(id), OpFor(chunk, id));
       id = next;
     }
     PublishRows(pos, chunk.count);
     return;
   }
-  // Async: each env takes the next free row; consecutive rows of one batch are published
-  // together.
-  std::size_t run_pos = 0;
+  // Async: the chunk reserves its rows with one compare-and-swap, then fills them in order
+  // (crossing into the next batch where one fills up); each batch's share is published once.
+  auto [pos, row] = ReserveRows(chunk.count);
   int run = 0;
   for (int i = 0; i < chunk.count; ++i) {
-    const int next = chunk.linked ? slots_[static_cast<std::size_t>(id)].next : id + 1;
-    const auto [pos, row] = ReserveRow();
-    if (run > 0 && pos != run_pos) {
-      PublishRows(run_pos, run);
-      run = 0;
-    }
-    run_pos = pos;
+    const int next = chunk.linked ? sent_[static_cast<std::size_t>(id)].next : id + 1;
     StepEnv(id, pos, row, OpFor(chunk, id));
     ++run;
+    if (++row == static_cast<std::size_t>(batch_size_)) {
+      PublishRows(pos, run);
+      run = 0;
+      row = 0;
+      pos = pos + 1 == ring_.size() ? 0 : pos + 1;
+    }
     id = next;
   }
-  if (run > 0) PublishRows(run_pos, run);
+  if (run > 0) PublishRows(pos, run);
 }
 
-std::pair<std::size_t, std::size_t> EnvPool::ReserveRow() {
-  // next_row_ packs (ring position << 32 | row); advancing it needs no division.
+std::pair<std::size_t, std::size_t> EnvPool::ReserveRows(int count) {
+  // next_row_ packs (ring position << 32 | row).
+  const auto b = static_cast<uint64_t>(batch_size_);
   uint64_t cur = next_row_.load(std::memory_order_relaxed);
   uint64_t nxt;
   do {
-    const uint64_t pos = cur >> 32;
-    const uint64_t row = cur & 0xffffffffULL;
-    if (row + 1 < static_cast<uint64_t>(batch_size_)) {
-      nxt = (pos << 32) | (row + 1);
-    } else {
-      nxt = (pos + 1 == ring_.size() ? 0 : pos + 1) << 32;
-    }
+    const uint64_t row = (cur & 0xffffffffULL) + static_cast<uint64_t>(count);
+    const uint64_t pos = ((cur >> 32) + row / b) % ring_.size();
+    nxt = (pos << 32) | (row % b);
   } while (!next_row_.compare_exchange_weak(cur, nxt, std::memory_order_relaxed));
   return {static_cast<std::size_t>(cur >> 32), static_cast<std::size_t>(cur & 0xffffffffULL)};
 }
@@ -359,7 +357,9 @@ void EnvPool::StepEnv(int env_id, std::size_t pos, std::size_t row, Op op) {
         std::memset(info[f], 0, layout_.fields[layout_.first_info + f].row_bytes);
       }
     } else if (op == Op::kReset || (slot.episode_over && autoreset_ == AutoresetMode::kNextStep)) {
-      ResetEnv(slot, op == Op::kReset && slot.reseed, out);
+      const SendInfo& sent = sent_[static_cast<std::size_t>(env_id)];
+      if (op == Op::kReset && sent.reseed) slot.rng.Seed(sent.seed);
+      ResetEnv(slot, out);
       if (layout_.has_final) WriteFinal(buf, row, 0, false);
     } else {
       const void* act[kMaxFields];
@@ -370,7 +370,7 @@ void EnvPool::StepEnv(int env_id, std::size_t pos, std::size_t row, Op op) {
       slot.episode_over = *terminated || *truncated;
       if (layout_.has_final) {
         WriteFinal(buf, row, slot.elapsed_step, slot.episode_over);
-        if (slot.episode_over) ResetEnv(slot, false, out);
+        if (slot.episode_over) ResetEnv(slot, out);
       }
     }
     if (!last_obs_.empty()) {
@@ -388,8 +388,7 @@ void EnvPool::StepEnv(int env_id, std::size_t pos, std::size_t row, Op op) {
   *buf.Row<int32_t>(layout_, layout_.elapsed_step, row) = slot.elapsed_step;
 }
 
-void EnvPool::ResetEnv(EnvSlot& slot, bool reseed, Output& out) {
-  if (reseed) slot.rng.Seed(slot.seed);
+void EnvPool::ResetEnv(EnvSlot& slot, Output& out) {
   slot.env->Reset(slot.rng, out);
   slot.elapsed_step = 0;
   slot.episode_over = false;

@@ -6,8 +6,9 @@
 //   TakeBatch             returns that batch's ring position and marks its envs idle again.
 //
 // Batches: the k-th batch holds the k-th group of `batch_size` envs that workers pick up, i.e.
-// the first to finish up to the one env each worker has in hand. An env reserves its row with
-// one compare-and-swap when a worker starts it, so there is no queue operation per env. When
+// the first to finish up to the chunk each worker has in hand. A chunk of envs reserves its
+// rows with one compare-and-swap when a worker starts it, so there is no queue operation or
+// shared counter per env. When
 // batch_size == num_envs ("full batch") every batch holds each env exactly once, rows are in
 // env-id order and no shared counter is touched per env. Result memory is lent by the caller per ring position (ArmBuffers): a
 // batch's memory is handed to the user as is and the position re-armed with fresh memory.
@@ -126,16 +127,21 @@ class EnvPool {
   enum class Op : uint8_t { kStep, kReset, kRepeat, kPerEnv };  // kPerEnv: see EnvSlot::op
   enum class Status : uint8_t { kNeedsReset, kIdle, kInFlight };
 
-  // Per-env state touched by workers; cache-line aligned so neighbours do not share a line.
+  // Per-env state written by the worker stepping the env; cache-line aligned so envs stepped
+  // by different threads never share a line.
   struct alignas(64) EnvSlot {
     std::unique_ptr<Env> env;
     Rng rng;
     int32_t elapsed_step = 0;
     bool episode_over = false;  // the episode ended; kNextStep resets on the next step
-    Op op = Op::kStep;  // for envs sent by id (or when range_op_ is kPerEnv)
+  };
+  // Per-env orders written by the sending thread and read by the worker; kept apart from
+  // EnvSlot (and small) so a send touches few cache lines, none of them the workers'.
+  struct SendInfo {
+    int32_t next = -1;   // next env of the same chunk
+    Op op = Op::kStep;   // for envs sent by id (or when range_op_ is kPerEnv)
     bool reseed = false;
     uint64_t seed = 0;
-    int next = -1;  // next env of the same chunk
   };
 
   void CheckUsable() const;
@@ -148,13 +154,13 @@ class EnvPool {
   void Dispatch(const int* env_ids, int n, bool wait_follows);
   void RunChunk(const Chunk& chunk);      // runs and times a chunk
   void RunChunkEnvs(const Chunk& chunk);
-  std::pair<std::size_t, std::size_t> ReserveRow();  // async: (ring position, row)
+  std::pair<std::size_t, std::size_t> ReserveRows(int count);  // async: first (ring position, row)
   void PublishRows(std::size_t pos, int count);
   void StepEnv(int env_id, std::size_t pos, std::size_t row, Op op);
-  void ResetEnv(EnvSlot& slot, bool reseed, Output& out);
+  void ResetEnv(EnvSlot& slot, Output& out);
   // What to do with an env: a range of all envs may carry one op for all (range_op_).
   Op OpFor(const Chunk& chunk, int env_id) const {
-    return chunk.linked || range_op_ == Op::kPerEnv ? slots_[static_cast<std::size_t>(env_id)].op : range_op_;
+    return chunk.linked || range_op_ == Op::kPerEnv ? sent_[static_cast<std::size_t>(env_id)].op : range_op_;
   }
   // Same-step autoreset: copies the finished episode's obs and info rows into final_* fields.
   void WriteFinal(const BatchBuffers& buf, std::size_t row, int32_t elapsed, bool done);
@@ -175,6 +181,7 @@ class EnvPool {
   AutoresetMode autoreset_;
 
   std::vector<EnvSlot> slots_;
+  std::vector<SendInfo> sent_;
   std::vector<std::vector<char>> action_data_;  // per action field: num_envs rows
   std::vector<const char*> action_src_;         // where workers read actions: action_data_, or
                                                 // the caller's arrays during a full-batch step()

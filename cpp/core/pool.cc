@@ -441,8 +441,8 @@ EnvPool::WaitResult EnvPool::WaitBatch(double timeout_s, const std::function<boo
   for (unsigned i = 1;; ++i) {
     if (ready()) return WaitResult::kReady;
     if (threads_->RunOne()) continue;
-    CpuRelax();
-    if ((i & 255) != 0) continue;
+    SpinWait(i);
+    if ((i & 255) != 0 && i < 2048) continue;
     const auto now = Clock::now();
     if (has_deadline && now >= deadline) return WaitResult::kTimeout;
     if (now - start < std::chrono::microseconds(200)) continue;

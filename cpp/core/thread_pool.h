@@ -39,6 +39,17 @@ inline void CpuRelax() {
 #endif
 }
 
+// One iteration of a wait loop: a pause instruction for the first iterations (the answer
+// usually comes within a microsecond or two), then a yield of the core, so that a spinning
+// thread gives way when there are more runnable threads than cores.
+inline void SpinWait(unsigned iteration) {
+  if (iteration < 2048) {
+    CpuRelax();
+  } else {
+    std::this_thread::yield();
+  }
+}
+
 // Bounded multi-producer multi-consumer queue of chunks (D. Vyukov's design): a cell's
 // sequence number says whether it is free for the push of round `pos` or holds the chunk
 // for the pop of round `pos`.
@@ -252,8 +263,8 @@ class ThreadPool {
           work = true;
           break;
         }
-        CpuRelax();
-        if ((i & 255) == 0) {
+        SpinWait(i);
+        if ((i & 255) == 0 || i >= 2048) {
           if (stop_.load(std::memory_order_relaxed)) return;
           if (Clock::now() >= spin_until) break;
         }

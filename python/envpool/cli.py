@@ -160,7 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("task")
     run.add_argument("--num-envs", type=int, default=8)
     run.add_argument("--batch-size", type=int, default=None, help="default: num-envs (full batch)")
-    run.add_argument("--threads", type=int, default=None, help="default: min(batch size, cpu count)")
+    run.add_argument("--threads", type=int, default=None, help="default: see envpool.make")
     run.add_argument("--steps", type=int, default=100_000, help="total env steps")
     run.add_argument("--seed", type=int, default=0)
     run.add_argument("--env-kwarg", "-k", type=_parse_kwarg, action="append", default=[], metavar="KEY=VALUE",

@@ -72,7 +72,10 @@ class PoolFrontEnd:
         if batch_size > num_envs:
             raise ValueError(f"batch_size ({batch_size}) must not exceed num_envs ({num_envs})")
         if num_threads is None:
-            num_threads = max(1, min(batch_size, os.cpu_count() or 1))
+            # Full batch: the calling thread steps envs too, so use every core. Async: the
+            # caller runs the policy meanwhile, so leave it a core.
+            cores = os.cpu_count() or 1
+            num_threads = max(1, min(batch_size, cores if batch_size == num_envs else cores - 1))
         num_threads = _check_int("num_threads", num_threads, 1)
         seed = _check_int("seed", seed, 0)
         if max_episode_steps is not None:

@@ -122,7 +122,8 @@ def make(
         num_envs: number of envs in the pool.
         batch_size: envs returned per ``recv()``; ``None`` means ``num_envs`` (full batch).
             Smaller values give the asynchronous ``send``/``recv`` mode.
-        num_threads: threads stepping envs; ``None`` means ``min(batch_size, cpu count)``.
+        num_threads: threads stepping envs; ``None`` means ``min(batch_size, cpu count)`` for a
+            full batch (the calling thread is one of them) and one fewer for async use.
         seed: env ``i`` is seeded with ``seed + i``.
         max_episode_steps: time limit; ``None`` keeps the task's (e.g. 500 for CartPole-v1),
             ``0`` disables it.

@@ -43,6 +43,8 @@ py::dict EnvSpecToDict(const EnvSpec& spec) {
   d["obs"] = obs;
   d["action"] = action;
   d["info"] = info;
+  d["obs_is_tuple"] = spec.obs_is_tuple;
+  d["render_shape"] = py::make_tuple(spec.render_height, spec.render_width, 3);
   return d;
 }
 
@@ -209,6 +211,18 @@ class PyPool {
     return RecvImpl(timeout);
   }
 
+  py::array_t<uint8_t> Render(const py::object& env_id) {
+    Guard guard(this);
+    EnvPool& p = pool();
+    py::array_t<int, py::array::c_style> ids = EnvIds(env_id);
+    const int n = env_id.is_none() ? p.num_envs() : static_cast<int>(ids.size());
+    const EnvSpec& spec = p.spec();
+    py::array_t<uint8_t> frames({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(spec.render_height),
+                                 static_cast<py::ssize_t>(spec.render_width), py::ssize_t{3}});
+    p.Render(env_id.is_none() ? nullptr : ids.data(), n, frames.mutable_data());
+    return frames;
+  }
+
   py::array_t<double> GetState(int env_id) {
     Guard guard(this);
     return py::array_t<double>(py::cast(pool().GetState(env_id)));
@@ -371,6 +385,10 @@ class PyPool {
     py::object obs;
     if (layout.num_obs == 1) {
       obs = out[0];
+    } else if (p.spec().obs_is_tuple) {
+      py::tuple t(layout.num_obs);
+      for (std::size_t f = 0; f < layout.num_obs; ++f) t[f] = out[f];
+      obs = t;
     } else {
       py::dict d;
       for (std::size_t f = 0; f < layout.num_obs; ++f) d[py::str(layout.fields[f].name)] = out[f];
@@ -413,6 +431,10 @@ class PyPool {
     if (!any) return;
     if (layout.num_obs == 1) {
       info["final_obs"] = out[layout.first_final_obs];
+    } else if (pool_->spec().obs_is_tuple) {
+      py::tuple t(layout.num_obs);
+      for (std::size_t f = 0; f < layout.num_obs; ++f) t[f] = out[layout.first_final_obs + f];
+      info["final_obs"] = t;
     } else {
       py::dict d;
       for (std::size_t f = 0; f < layout.num_obs; ++f) d[py::str(layout.fields[f].name)] = out[layout.first_final_obs + f];
@@ -492,6 +514,7 @@ PYBIND11_MODULE(_core, m) {
       .def("send", &PyPool::Send, py::arg("actions"), py::arg("env_id") = py::none())
       .def("recv", &PyPool::Recv, py::arg("timeout") = -1.0)
       .def("step", &PyPool::Step, py::arg("actions"), py::arg("env_id") = py::none(), py::arg("timeout") = -1.0)
+      .def("render", &PyPool::Render, py::arg("env_id") = py::none())
       .def("get_state", &PyPool::GetState, py::arg("env_id"))
       .def("set_state", &PyPool::SetState, py::arg("env_id"), py::arg("state"))
       .def("close", &PyPool::Close)

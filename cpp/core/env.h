@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -77,6 +78,11 @@ class Env {
   // the box: envs clip as gymnasium does). Write obs, reward and terminated (and truncated if
   // the env itself cuts episodes short).
   virtual void Step(const Action& action, Rng& rng, Output& out) = 0;
+
+  // Draws the current state as an RGB image into `rgb` (render_height x render_width x 3
+  // bytes, row-major, as EnvSpec says), like gymnasium's render_mode="rgb_array". Called on
+  // an env that is not being stepped.
+  virtual void Render(uint8_t* /*rgb*/) const { throw std::logic_error("this environment does not render"); }
 
   // The env's full internal state as doubles (opt-in): lets tests and users put an env in
   // an exact state, e.g. to compare with a reference implementation step by step.

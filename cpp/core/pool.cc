@@ -496,6 +496,32 @@ std::vector<std::pair<int, std::string>> EnvPool::TakeEnvErrors() {
   return out;
 }
 
+void EnvPool::Render(const int* env_ids, int n, uint8_t* frames) {
+  CheckUsable();
+  if (spec_.render_height <= 0 || spec_.render_width <= 0) {
+    throw std::invalid_argument(task_.id + " does not render");
+  }
+  const std::size_t frame_bytes =
+      static_cast<std::size_t>(spec_.render_height) * static_cast<std::size_t>(spec_.render_width) * 3;
+  for (int i = 0; i < n; ++i) {
+    const int id = env_ids ? env_ids[i] : i;
+    if (id < 0 || id >= num_envs_) {
+      throw std::invalid_argument("env_id[" + std::to_string(i) + "] = " + std::to_string(id) + " is out of range [0, " +
+                                  std::to_string(num_envs_) + ")");
+    }
+    const Status s = status_[static_cast<std::size_t>(id)];
+    if (s == Status::kInFlight) {
+      throw ProtocolError("env " + std::to_string(id) + " is in flight; recv() it before rendering");
+    }
+    if (s == Status::kNeedsReset && !slots_[static_cast<std::size_t>(id)].episode_over) {
+      throw ProtocolError("env " + std::to_string(id) + " has not been reset; call reset() before render()");
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    slots_[static_cast<std::size_t>(env_ids ? env_ids[i] : i)].env->Render(frames + static_cast<std::size_t>(i) * frame_bytes);
+  }
+}
+
 std::vector<double> EnvPool::GetState(int env_id) const {
   CheckUsable();
   if (env_id < 0 || env_id >= num_envs_) throw std::invalid_argument("env_id " + std::to_string(env_id) + " out of range");

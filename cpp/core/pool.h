@@ -116,6 +116,10 @@ class EnvPool {
   // Errors thrown by envs since the last call: (env_id, message).
   std::vector<std::pair<int, std::string>> TakeEnvErrors();
 
+  // Draws envs `env_ids` (nullptr: all) into `frames` (n frames of render_height x
+  // render_width x 3 bytes). The envs must not be in flight.
+  void Render(const int* env_ids, int n, uint8_t* frames);
+
   // Full internal state of an idle env (see Env::GetState / SetState).
   std::vector<double> GetState(int env_id) const;
   void SetState(int env_id, const std::vector<double>& state);

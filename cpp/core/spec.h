@@ -137,6 +137,11 @@ struct EnvSpec {
   std::vector<ArraySpec> obs;     // usually one array named "obs"
   std::vector<ArraySpec> action;  // usually one array named "action"
   std::vector<ArraySpec> info;    // extra per-step info arrays the env fills (may be empty)
+  // Several obs arrays form a gymnasium Tuple space when true (in order), else a Dict by name.
+  bool obs_is_tuple = false;
+  // Size of the frames Env::Render draws (0: the env does not render).
+  int render_height = 0;
+  int render_width = 0;
 };
 
 }  // namespace envpool

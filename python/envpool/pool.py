@@ -65,6 +65,7 @@ class PoolFrontEnd:
         seed: int = 42,
         max_episode_steps: int | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        render_mode: str | None = None,
         **kwargs: Any,
     ) -> None:
         num_envs = _check_int("num_envs", num_envs, 1)
@@ -101,6 +102,13 @@ class PoolFrontEnd:
         self.num_threads = num_threads
         self.max_episode_steps = self._pool.max_episode_steps or None
         self.autoreset_mode = autoreset_mode
+        if render_mode not in (None, "rgb_array"):
+            self._pool.close()
+            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        if render_mode == "rgb_array" and self.task_spec.render_shape is None:
+            self._pool.close()
+            raise ValueError(f"{task_id} does not render")
+        self.render_mode = render_mode
         self.config = dict(self.task_spec.config)
         self.config.update({key: values for key, values in packed.items() if len(values) > 1})
 
@@ -159,6 +167,15 @@ class PoolFrontEnd:
 
     def _step(self, actions, env_id):
         return self._pool.step(actions, env_id)
+
+    # -- rendering ---------------------------------------------------------------------------------
+
+    def render(self, env_ids=None) -> np.ndarray:
+        """Frames of envs ``env_ids`` (all when ``None``) as one ``(n, H, W, 3)`` uint8 array,
+        drawn in C++ (``render_mode="rgb_array"`` at ``make``). The envs must not be in flight."""
+        if self.render_mode != "rgb_array":
+            raise RuntimeError("render() needs render_mode='rgb_array' at make()")
+        return self._pool.render(env_ids)
 
     # -- state access (tests, reproducing situations) --------------------------------------------
 

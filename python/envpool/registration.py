@@ -74,6 +74,7 @@ class TaskSpec:
     max_episode_steps: int | None
     reward_threshold: float | None
     info_keys: tuple[str, ...]
+    render_shape: tuple[int, int, int] | None  # (height, width, 3) of rgb_array frames; None: no rendering
 
 
 def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
@@ -91,12 +92,13 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
     steps = task["max_episode_steps"] if max_episode_steps is None else max_episode_steps
     return TaskSpec(
         task_id=task_id,
-        observation_space=specs_to_space(raw["obs"]),
+        observation_space=specs_to_space(raw["obs"], raw["obs_is_tuple"]),
         action_space=specs_to_space(raw["action"]),
         config=dict(raw["config"]),
         max_episode_steps=steps or None,
         reward_threshold=task["reward_threshold"],
         info_keys=("env_id", "elapsed_step", *(i["name"] for i in raw["info"])),
+        render_shape=tuple(raw["render_shape"]) if raw["render_shape"][0] > 0 else None,
     )
 
 
@@ -109,6 +111,7 @@ def make(
     seed: int = 42,
     max_episode_steps: int | None = None,
     autoreset_mode: Any = "next_step",
+    render_mode: str | None = None,
     **kwargs: Any,
 ):
     """Create a pool of ``num_envs`` copies of ``task_id``.
@@ -129,6 +132,8 @@ def make(
             ``0`` disables it.
         autoreset_mode: a ``gymnasium.vector.AutoresetMode`` (or ``"next_step"``,
             ``"same_step"``, ``"disabled"``): what happens when an episode ends.
+        render_mode: ``"rgb_array"`` enables ``render()``, which returns a ``(n, H, W, 3)``
+            uint8 batch of frames drawn in C++.
         **kwargs: the env's own kwargs (e.g. ``g=9.81`` for Pendulum-v1); a sequence of
             ``num_envs`` values gives each env its own value.
 
@@ -156,6 +161,7 @@ def make(
         seed=seed,
         max_episode_steps=max_episode_steps,
         autoreset_mode=autoreset_mode,
+        render_mode=render_mode,
         **kwargs,
     )
 

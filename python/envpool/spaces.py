@@ -28,8 +28,10 @@ def _bound(values: list[float], unbounded: float, shape: tuple[int, ...]) -> np.
     return arr.reshape(shape)
 
 
-def specs_to_space(specs: list[dict[str, Any]]) -> spaces.Space:
-    """One array -> its space; several -> a Dict space keyed by array name."""
+def specs_to_space(specs: list[dict[str, Any]], as_tuple: bool = False) -> spaces.Space:
+    """One array -> its space; several -> a Tuple space (``as_tuple``) or a Dict keyed by name."""
     if len(specs) == 1:
         return array_spec_to_space(specs[0])
+    if as_tuple:
+        return spaces.Tuple([array_spec_to_space(s) for s in specs])
     return spaces.Dict({s["name"]: array_spec_to_space(s) for s in specs})

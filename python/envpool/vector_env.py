@@ -40,7 +40,11 @@ class EnvPoolVectorEnv(PoolFrontEnd, gymnasium.vector.VectorEnv):
 
     def __init__(self, task_id: str, **kwargs: Any):
         self._open_pool(task_id, **kwargs)
-        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
+        self.metadata = {
+            **type(self).metadata,
+            "autoreset_mode": self.autoreset_mode,
+            "render_modes": ["rgb_array"] if self.task_spec.render_shape else [],
+        }
         self.single_observation_space = self.task_spec.observation_space
         self.single_action_space = self.task_spec.action_space
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)

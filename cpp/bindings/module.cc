@@ -371,9 +371,8 @@ class PyPool {
     }
     if (result == EnvPool::WaitResult::kInterrupted) throw py::error_already_set();
     if (result == EnvPool::WaitResult::kTimeout) {
-      PyErr_SetString(PyExc_TimeoutError, ("recv() timed out after " + std::to_string(timeout) +
-                                           " s; the results are kept for the next recv()")
-                                              .c_str());
+      PyErr_Format(PyExc_TimeoutError, "no batch was complete within %g s; nothing is lost: the next recv() returns it",
+                   timeout);
       throw py::error_already_set();
     }
     const int pos = p.TakeBatch();
@@ -408,9 +407,15 @@ class PyPool {
 
     auto errors = p.TakeEnvErrors();
     if (!errors.empty()) {
-      std::string msg;
-      for (const auto& [id, what] : errors) msg += (msg.empty() ? "" : "; ") + ("env " + std::to_string(id) + ": " + what);
-      throw std::runtime_error("environment error (the env restarts on its next step): " + msg);
+      // envpool.EnvError carries the batch, so the other envs' results are not lost.
+      py::list ids, messages;
+      for (const auto& [id, what] : errors) {
+        ids.append(id);
+        messages.append(what);
+      }
+      py::object error = py::module_::import("envpool.errors").attr("EnvError")(ids, messages, result_tuple);
+      PyErr_SetObject(py::type::handle_of(error).ptr(), error.ptr());
+      throw py::error_already_set();
     }
     return result_tuple;
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -77,11 +78,10 @@ EnvPool::EnvPool(const TaskSpec& task, PoolOptions options)
   chunk_scratch_.reserve(static_cast<std::size_t>(num_envs_));
   caller_chunks_.reserve(static_cast<std::size_t>(num_envs_));
 
-  // In full-batch mode the caller thread steps envs too while it waits, so it counts as one
-  // of num_threads. In async mode the caller is busy elsewhere between send and recv.
-  const int workers = full_batch() ? num_threads_ - 1 : num_threads_;
+  // num_threads workers. In a full-batch step() of cheap envs the calling thread takes the
+  // place of one of them (see Dispatch), so num_threads threads step envs either way.
   threads_ = std::make_unique<ThreadPool>(
-      workers, num_envs_, /*caller_helps=*/full_batch(), [this](const Chunk& c) { RunChunk(c); }, options.spin);
+      num_threads_, num_envs_, [this](const Chunk& c) { RunChunk(c); }, options.spin);
 }
 
 EnvPool::~EnvPool() { Close(); }
@@ -226,12 +226,16 @@ void EnvPool::Dispatch(const int* env_ids, int n, bool wait_follows) {
     for (int i = 0; i < n; ++i) SetStatus(static_cast<std::size_t>(env_ids[i]), Status::kInFlight);
   }
   in_flight_ += n;
-  const int stepping = threads_->num_workers() + (full_batch() ? 1 : 0);
-  const int64_t ns_per_env = std::max<int64_t>(1, ns_per_env_.load(std::memory_order_relaxed));
+  const int stepping = num_threads_;
+  const int64_t estimate = ns_per_env_.load(std::memory_order_relaxed);
+  const int64_t ns_per_env = std::max<int64_t>(1, estimate);
+  // The caller steps envs itself only in a full-batch step() of envs known to be quick: it
+  // must stay free to notice Ctrl-C and timeouts, and it can only do so between env steps.
+  caller_helps_ = full_batch() && wait_follows && estimate > 0 && estimate < kCallerMaxStep.count();
   if (env_ids == nullptr) {
     // All envs: one contiguous part per thread, claimed in pieces of about kPieceWork.
     const int piece = static_cast<int>(std::clamp<int64_t>(kPieceWork.count() / ns_per_env, 1, n));
-    threads_->SubmitRange(n, stepping <= 1 ? n : piece);
+    threads_->SubmitRange(n, stepping <= 1 ? n : piece, caller_helps_);
     return;
   }
   // A set of env ids: linked chunks of about kChunkWork each through the queue, so a
@@ -251,7 +255,7 @@ void EnvPool::Dispatch(const int* env_ids, int n, bool wait_follows) {
     chunk_scratch_.push_back({env_ids[begin], end - begin, true});
     begin = end;
   }
-  if (full_batch() && wait_follows) {
+  if (caller_helps_) {
     // The caller will wait for this batch anyway: it keeps the first chunk for itself (no
     // hand-off at all for a small batch) and shares the rest.
     caller_chunks_.push_back(chunk_scratch_.front());
@@ -262,9 +266,10 @@ void EnvPool::Dispatch(const int* env_ids, int n, bool wait_follows) {
 }
 
 void EnvPool::RunChunk(const Chunk& chunk) {
-  // Time one chunk in eight per thread for the running estimate of one env step's cost.
+  // Time one step chunk in eight per thread for the running estimate of one env step's cost
+  // (resets are not timed: their cost says nothing about steps).
   thread_local unsigned chunks_run = 0;
-  if (++chunks_run % 8 != 0) {
+  if (OpFor(chunk, chunk.head) != Op::kStep || chunks_run++ % 8 != 0) {
     RunChunkEnvs(chunk);
     return;
   }
@@ -274,7 +279,7 @@ void EnvPool::RunChunk(const Chunk& chunk) {
   const int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
   const int64_t sample = ns / std::max(1, chunk.count);
   const int64_t old = ns_per_env_.load(std::memory_order_relaxed);
-  ns_per_env_.store(old + (sample - old) / 4, std::memory_order_relaxed);
+  ns_per_env_.store(old < 0 ? sample : old + (sample - old) / 4, std::memory_order_relaxed);
 }
 
 void EnvPool::RunChunkEnvs(const Chunk& chunk) {
@@ -379,7 +384,10 @@ void EnvPool::StepEnv(int env_id, std::size_t pos, std::size_t row, Op op) {
       }
     }
   } catch (const std::exception& e) {
-    // Keep the batch accounting intact; the env must be reset (kNextStep does so on its next step).
+    // The row still completes so the batch accounting holds. The episode is cut short: it
+    // reads as truncated, and the env restarts like after any episode end (kNextStep: on its
+    // next step; kDisabled: when the user resets it).
+    *truncated = true;
     slot.episode_over = true;
     std::lock_guard<std::mutex> lock(error_mu_);
     env_errors_.emplace_back(env_id, e.what());
@@ -431,16 +439,32 @@ EnvPool::WaitResult EnvPool::WaitBatch(double timeout_s, const std::function<boo
   const bool has_deadline = timeout_s >= 0;
   const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
                                     has_deadline ? timeout_s : 0.0));
-  // Help the workers while there is queued work, then spin briefly, then sleep in short
-  // slices so Ctrl-C and the timeout are noticed quickly.
-  while (!caller_chunks_.empty()) {
-    const Chunk chunk = caller_chunks_.back();
-    caller_chunks_.pop_back();
-    RunChunk(chunk);
+  // Help while this thread may (see Dispatch), checking the deadline and Ctrl-C between
+  // chunks; then spin briefly; then sleep in short slices, checking them after each.
+  auto check = [&](Clock::time_point now) -> std::optional<WaitResult> {
+    if (has_deadline && now >= deadline) return WaitResult::kTimeout;
+    if (interrupted && interrupted()) return WaitResult::kInterrupted;
+    return std::nullopt;
+  };
+  if (caller_helps_) {
+    auto next_check = start + kCheckInterval;
+    for (;;) {
+      if (!caller_chunks_.empty()) {
+        const Chunk chunk = caller_chunks_.back();
+        caller_chunks_.pop_back();
+        RunChunk(chunk);
+      } else if (!threads_->RunOne()) {
+        break;
+      }
+      const auto now = Clock::now();
+      if (now >= next_check) {
+        if (auto r = check(now)) return *r;
+        next_check = now + kCheckInterval;
+      }
+    }
   }
   for (unsigned i = 1;; ++i) {
     if (ready()) return WaitResult::kReady;
-    if (threads_->RunOne()) continue;
     SpinWait(i);
     if ((i & 255) != 0 && i < 2048) continue;
     const auto now = Clock::now();
@@ -449,13 +473,13 @@ EnvPool::WaitResult EnvPool::WaitBatch(double timeout_s, const std::function<boo
     waiter_sleeping_.store(true);
     {
       std::unique_lock<std::mutex> lock(done_mu_);
-      auto until = now + std::chrono::milliseconds(20);
+      auto until = now + kCheckInterval;
       if (has_deadline && deadline < until) until = deadline;
       done_cv_.wait_until(lock, until, ready);
     }
     waiter_sleeping_.store(false);
     if (ready()) return WaitResult::kReady;
-    if (interrupted && interrupted()) return WaitResult::kInterrupted;
+    if (auto r = check(Clock::now())) return *r;
   }
 }
 

@@ -216,7 +216,12 @@ class EnvPool {
   static constexpr int kMaxChunksPerThread = 4;
   // Pieces of a partitioned full batch: own-part claims are cheap, so pieces can be small.
   static constexpr std::chrono::nanoseconds kPieceWork{std::chrono::microseconds(4)};
-  alignas(64) std::atomic<int64_t> ns_per_env_{1000};  // running estimate of one env step's cost
+  // The caller steps envs only if one step is estimated below this (interrupts wait for it).
+  static constexpr std::chrono::nanoseconds kCallerMaxStep{std::chrono::milliseconds(1)};
+  // How often a waiting caller checks its deadline and Ctrl-C.
+  static constexpr std::chrono::milliseconds kCheckInterval{10};
+  bool caller_helps_ = false;  // the current dispatch lets the caller step envs
+  alignas(64) std::atomic<int64_t> ns_per_env_{-1};  // running estimate of one env step's cost (-1: unknown)
 
   // Batch-complete notification for a sleeping WaitBatch.
   std::mutex done_mu_;

@@ -9,7 +9,8 @@
 //  * a bounded lock-free queue (any set of env ids: async sends, partial batches).
 // Workers spin briefly when there is no work (a training loop sends again within
 // microseconds), then sleep on a condition variable so that an idle pool costs no CPU. A
-// thread waiting for results calls RunOne() to help; it is thread 0 of the partition.
+// range may let the submitting thread help (RunOne()): it then owns part 0 in place of the
+// last worker, which sits that range out.
 #pragma once
 
 #include <atomic>
@@ -118,7 +119,8 @@ class ChunkQueue {
 // A range [0, n) split into one part per thread, each claimed in pieces from its cursor.
 class PartitionedRange {
  public:
-  explicit PartitionedRange(int parts) : parts_(parts), cursor_(std::make_unique<Cursor[]>(static_cast<std::size_t>(parts))) {}
+  explicit PartitionedRange(int parts)
+      : parts_(parts > 0 ? parts : 1), cursor_(std::make_unique<Cursor[]>(static_cast<std::size_t>(parts_))) {}
 
   int parts() const { return parts_; }
 
@@ -165,15 +167,10 @@ class ThreadPool {
   using RunChunk = std::function<void(const Chunk&)>;
 
   // `capacity` bounds the chunks queued at once (the pool never has more than one per env).
-  // `caller_helps`: the submitting thread steps envs too (thread 0 of the partition).
-  ThreadPool(int num_workers, int capacity, bool caller_helps, RunChunk run, std::chrono::nanoseconds spin)
-      : run_(std::move(run)),
-        queue_(static_cast<std::size_t>(capacity)),
-        range_(num_workers + (caller_helps ? 1 : 0) > 0 ? num_workers + (caller_helps ? 1 : 0) : 1),
-        first_worker_part_(caller_helps ? 1 : 0),
-        spin_(spin) {
+  ThreadPool(int num_workers, int capacity, RunChunk run, std::chrono::nanoseconds spin)
+      : run_(std::move(run)), queue_(static_cast<std::size_t>(capacity)), range_(num_workers), spin_(spin) {
     threads_.reserve(static_cast<std::size_t>(num_workers));
-    for (int i = 0; i < num_workers; ++i) threads_.emplace_back([this, i] { WorkerLoop(first_worker_part_ + i); });
+    for (int i = 0; i < num_workers; ++i) threads_.emplace_back([this, i] { WorkerLoop(i); });
   }
 
   ~ThreadPool() { Stop(); }
@@ -207,15 +204,18 @@ class ThreadPool {
     WakeSleepers();
   }
 
-  // Hands out envs [0, n) in pieces of `piece` envs, one contiguous part per thread.
-  void SubmitRange(int n, int piece) {
+  // Hands out envs [0, n) in pieces of `piece` envs, one contiguous part per thread. With
+  // `caller_helps` the submitting thread takes part 0 through RunOne() and the last worker
+  // sits out (with one worker, the caller steps everything and no worker is woken).
+  void SubmitRange(int n, int piece, bool caller_helps) {
     range_.Start(n, piece);
+    range_caller_helps_.store(caller_helps);
     range_epoch_.fetch_add(1);
-    WakeSleepers();
+    if (!caller_helps || num_workers() > 1) WakeSleepers();
   }
 
-  // Runs one piece of the range or one queued chunk on the calling thread (thread 0 of the
-  // range); false when there is no work.
+  // Runs one piece of the range (as part 0) or one queued chunk on the calling thread; false
+  // when there is no work.
   bool RunOne() { return RunOneAs(0); }
 
  private:
@@ -241,25 +241,42 @@ class ThreadPool {
     return true;
   }
 
-  bool HasWork(uint64_t seen_epoch) const {
-    return pending_.load() > 0 || range_epoch_.load() != seen_epoch;
+  // The range part worker `worker` steps, or -1 when it sits the current range out.
+  int PartOf(int worker) const {
+    const int part = worker + (range_caller_helps_.load() ? 1 : 0);
+    return part < range_.parts() ? part : -1;
   }
 
-  void WorkerLoop(int part) {
+  bool HasWork(int worker, uint64_t seen_epoch) const {
+    return pending_.load() > 0 || (range_epoch_.load() != seen_epoch && PartOf(worker) >= 0);
+  }
+
+  bool WorkerRunOne(int worker) {
+    const int part = PartOf(worker);
+    if (part >= 0) return RunOneAs(part);
+    if (pending_.load(std::memory_order_acquire) <= 0) return false;
+    Chunk chunk;
+    if (!queue_.Pop(&chunk)) return false;
+    pending_.fetch_sub(1, std::memory_order_relaxed);
+    run_(chunk);
+    return true;
+  }
+
+  void WorkerLoop(int worker) {
     using Clock = std::chrono::steady_clock;
     uint64_t seen_epoch = 0;
     for (;;) {
       if (stop_.load(std::memory_order_relaxed)) return;
       // Read the epoch before claiming: a range started later bumps it and is not missed.
       const uint64_t epoch = range_epoch_.load(std::memory_order_acquire);
-      if (RunOneAs(part)) continue;
+      if (WorkerRunOne(worker)) continue;
       seen_epoch = epoch;
       // Spin for a while: the next batch usually arrives within microseconds.
       const auto spin_until = Clock::now() + spin_;
       bool work = false;
       for (unsigned i = 1;; ++i) {
         if (pending_.load(std::memory_order_relaxed) > 0 ||
-            range_epoch_.load(std::memory_order_relaxed) != seen_epoch) {
+            (range_epoch_.load(std::memory_order_relaxed) != seen_epoch && PartOf(worker) >= 0)) {
           work = true;
           break;
         }
@@ -272,7 +289,7 @@ class ThreadPool {
       if (work) continue;
       std::unique_lock<std::mutex> lock(sleep_mu_);
       sleeping_.fetch_add(1);
-      sleep_cv_.wait(lock, [&] { return stop_.load() || HasWork(seen_epoch); });
+      sleep_cv_.wait(lock, [&] { return stop_.load() || HasWork(worker, seen_epoch); });
       sleeping_.fetch_sub(1);
       if (stop_.load()) return;
     }
@@ -281,7 +298,7 @@ class ThreadPool {
   RunChunk run_;
   ChunkQueue queue_;
   PartitionedRange range_;
-  int first_worker_part_;
+  std::atomic<bool> range_caller_helps_{false};
   alignas(64) std::atomic<uint64_t> range_epoch_{0};
   alignas(64) std::atomic<int64_t> pending_{0};  // chunks queued or being queued
   alignas(64) std::atomic<int> sleeping_{0};

@@ -9,10 +9,13 @@
 //   info         "total_steps" (int64): steps taken across all episodes
 //   fail_at      throw from step() when total_steps reaches this value (0: never); the
 //                next failure comes `fail_at` steps later
+//   step_sleep_us   sleep this long in every step (for timeout and interrupt tests)
 #pragma once
 
+#include <chrono>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "core/env.h"
 
@@ -21,7 +24,10 @@ namespace envpool {
 class StepCounter : public Env {
  public:
   static Config DefaultConfig() {
-    return {{"terminate_at", int64_t{5}}, {"truncate_at", int64_t{0}}, {"fail_at", int64_t{0}}};
+    return {{"terminate_at", int64_t{5}},
+            {"truncate_at", int64_t{0}},
+            {"fail_at", int64_t{0}},
+            {"step_sleep_us", int64_t{0}}};
   }
 
   static EnvSpec Spec(const Config& /*config*/) {
@@ -33,9 +39,10 @@ class StepCounter : public Env {
   explicit StepCounter(const Config& config)
       : terminate_at_(config.Get<int64_t>("terminate_at")),
         truncate_at_(config.Get<int64_t>("truncate_at")),
-        fail_at_(config.Get<int64_t>("fail_at")) {
-    if (terminate_at_ < 0 || truncate_at_ < 0 || fail_at_ < 0) {
-      throw std::invalid_argument("StepCounter: terminate_at, truncate_at and fail_at must be >= 0");
+        fail_at_(config.Get<int64_t>("fail_at")),
+        sleep_us_(config.Get<int64_t>("step_sleep_us")) {
+    if (terminate_at_ < 0 || truncate_at_ < 0 || fail_at_ < 0 || sleep_us_ < 0) {
+      throw std::invalid_argument("StepCounter: terminate_at, truncate_at, fail_at and step_sleep_us must be >= 0");
     }
   }
 
@@ -47,6 +54,7 @@ class StepCounter : public Env {
   }
 
   void Step(const Action& action, Rng& /*rng*/, Output& out) override {
+    if (sleep_us_ > 0) std::this_thread::sleep_for(std::chrono::microseconds(sleep_us_));
     ++total_steps_;
     if (fail_at_ > 0 && total_steps_ % fail_at_ == 0) {
       throw std::runtime_error("StepCounter failed on purpose at total step " + std::to_string(total_steps_));
@@ -69,7 +77,7 @@ class StepCounter : public Env {
     *out.Info<int64_t>(0) = total_steps_;
   }
 
-  int64_t terminate_at_, truncate_at_, fail_at_;
+  int64_t terminate_at_, truncate_at_, fail_at_, sleep_us_;
   int64_t steps_ = 0, episodes_ = 0, last_action_ = 0, total_steps_ = 0;
 };
 

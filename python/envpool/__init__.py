@@ -11,12 +11,14 @@
 >>> envs.close()
 """
 
+from envpool.errors import EnvError
 from envpool.registration import list_all_envs, make, make_dm, make_gym, make_gymnasium, make_spec, register_envs
 from envpool.vector_env import EnvPoolGymEnv, EnvPoolVectorEnv
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "EnvError",
     "EnvPoolGymEnv",
     "EnvPoolVectorEnv",
     "__version__",

@@ -70,8 +70,8 @@ class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
         self._send_reset(None, None)
         return self._time_step(self._pool.recv())
 
-    def step(self, action, env_id=None) -> dm_env.TimeStep:
-        return self._time_step(self._step(action, env_id))
+    def step(self, action, env_id=None, timeout: float | None = None) -> dm_env.TimeStep:
+        return self._time_step(self._step(action, env_id, timeout))
 
     def recv(self, timeout: float | None = None) -> dm_env.TimeStep:
         return self._time_step(self._recv(timeout))

@@ -165,8 +165,8 @@ class PoolFrontEnd:
     def _recv(self, timeout: float | None):
         return self._pool.recv(-1.0 if timeout is None else float(timeout))
 
-    def _step(self, actions, env_id):
-        return self._pool.step(actions, env_id)
+    def _step(self, actions, env_id, timeout: float | None = None):
+        return self._pool.step(actions, env_id, -1.0 if timeout is None else float(timeout))
 
     # -- rendering ---------------------------------------------------------------------------------
 

@@ -67,14 +67,23 @@ class EnvPoolVectorEnv(PoolFrontEnd, gymnasium.vector.VectorEnv):
         obs, _, _, _, info = self._pool.recv()
         return obs, info
 
-    def step(self, actions, env_id=None):
+    def step(self, actions, env_id=None, timeout: float | None = None):
         """Step envs (all of them, or ``env_id``) and return the next batch of results:
-        ``(obs, reward, terminated, truncated, info)``."""
-        return self._pool.step(actions, env_id)
+        ``(obs, reward, terminated, truncated, info)``.
+
+        With ``timeout`` (seconds), raises ``TimeoutError`` if the batch is not complete by
+        then; the envs keep stepping and ``recv()`` returns the batch later.
+        """
+        return self._step(actions, env_id, timeout)
 
     def recv(self, timeout: float | None = None):
         """The first ``batch_size`` envs to finish: ``(obs, reward, terminated, truncated,
-        info)``, with ``info["env_id"]`` naming each row's env."""
+        info)``, with ``info["env_id"]`` naming each row's env.
+
+        With ``timeout`` (seconds), raises ``TimeoutError`` if no batch is complete by then;
+        nothing is lost: the next ``recv()`` returns it. Raises ``RuntimeError`` at once when
+        too few envs are in flight to ever fill a batch.
+        """
         return self._recv(timeout)
 
     def close_extras(self, **kwargs: Any) -> None:

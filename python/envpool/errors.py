@@ -1,0 +1,27 @@
+"""Exceptions the pool raises beyond Python's built-in ones."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class EnvError(RuntimeError):
+    """An environment raised while stepping or resetting.
+
+    Raised by the ``recv()`` / ``step()`` / ``reset()`` that returns the failed env's row. The
+    batch itself is not lost: ``result`` holds what that call would have returned, where the
+    failed envs' rows read ``truncated=True``; those envs restart like after any episode end
+    (with next-step autoreset, on their next step). The pool stays usable.
+
+    Attributes:
+        env_ids: the envs that failed.
+        messages: the error message of each.
+        result: the batch, as ``(obs, reward, terminated, truncated, info)``.
+    """
+
+    def __init__(self, env_ids: list[int], messages: list[str], result: tuple[Any, ...]):
+        self.env_ids = list(env_ids)
+        self.messages = list(messages)
+        self.result = result
+        details = "; ".join(f"env {i}: {m}" for i, m in zip(self.env_ids, self.messages))
+        super().__init__(f"environment error in {details} (the batch is in .result; the env restarts)")

@@ -173,3 +173,35 @@ def test_reset_while_envs_in_flight_raises(async_cartpole):
     with pytest.raises(RuntimeError, match="still stepping"):
         async_cartpole.reset()
     async_cartpole.recv()
+
+
+def test_per_env_kwargs_that_change_the_spaces_are_rejected():
+    with pytest.raises(ValueError, match="env 1 give it other observation/action spaces"):
+        envpool.make("FrozenLake-v1", num_envs=2, map_name=["4x4", "8x8"])
+    envs = envpool.make("FrozenLake-v1", num_envs=2, is_slippery=[True, False])  # same spaces: fine
+    envs.close()
+
+
+def test_none_kwargs_mean_not_given():
+    envs = envpool.make("FrozenLake-v1", desc=None, map_name="8x8")
+    assert envs.single_observation_space.n == 64
+    envs.close()
+    with pytest.raises(ValueError, match="'is_slippery' cannot be None"):
+        envpool.make("FrozenLake-v1", is_slippery=None)
+
+
+def test_pendulum_per_env_gravity():
+    """The example from the README: different g per env changes the dynamics of those envs."""
+    envs = envpool.make("Pendulum-v1", num_envs=4, g=[9.81, 9.81, 1.62, 1.62])
+    assert envs.config["g"] == [9.81, 9.81, 1.62, 1.62]
+    envs.reset()
+    for i in range(4):
+        envs.set_state(i, [1.0, 0.0])  # same state everywhere
+    obs, *_ = envs.step(np.zeros((4, 1), dtype=np.float32))
+    np.testing.assert_array_equal(obs[0], obs[1])
+    np.testing.assert_array_equal(obs[2], obs[3])
+    assert abs(obs[0, 2]) > abs(obs[2, 2])  # stronger gravity, faster swing
+    with pytest.raises(ValueError, match="'g' has 3 per-env values but num_envs is 4"):
+        envpool.make("Pendulum-v1", num_envs=4, g=[9.81, 1.62, 3.0])
+    with pytest.raises(ValueError, match="'g' must be float, got str"):
+        envpool.make("Pendulum-v1", num_envs=2, g=["a", "b"])

@@ -13,6 +13,22 @@ namespace {
 
 constexpr std::size_t kMaxFields = 32;  // obs or info arrays per env
 
+bool SameArrays(const std::vector<ArraySpec>& a, const std::vector<ArraySpec>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].name != b[i].name || a[i].dtype != b[i].dtype || a[i].shape != b[i].shape || a[i].low != b[i].low ||
+        a[i].high != b[i].high || a[i].discrete != b[i].discrete) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool SameArrays(const EnvSpec& a, const EnvSpec& b) {
+  return SameArrays(a.obs, b.obs) && SameArrays(a.action, b.action) && SameArrays(a.info, b.info) &&
+         a.obs_is_tuple == b.obs_is_tuple && a.render_height == b.render_height && a.render_width == b.render_width;
+}
+
 std::string RangeText(const ArraySpec& a) {
   std::ostringstream s;
   if (a.discrete) {
@@ -44,6 +60,15 @@ EnvPool::EnvPool(const TaskSpec& task, PoolOptions options)
   if (static_cast<int>(configs.size()) != num_envs_) throw std::invalid_argument("need one config per env");
 
   spec_ = task.spec(configs[0]);
+  // Per-env kwargs may change the dynamics, never the spaces: every batch has one layout.
+  for (int i = 1; i < num_envs_; ++i) {
+    const Config& c = configs[static_cast<std::size_t>(i)];
+    if (c.values() == configs[0].values()) continue;
+    if (!SameArrays(task.spec(c), spec_)) {
+      throw std::invalid_argument("the kwargs of env " + std::to_string(i) + " give it other observation/action " +
+                                  "spaces than env 0's; per-env kwargs must keep the spaces the same");
+    }
+  }
   if (spec_.obs.size() > kMaxFields || spec_.info.size() > kMaxFields || spec_.action.size() > kMaxFields) {
     throw std::invalid_argument("too many arrays in the env spec");
   }
@@ -197,7 +222,10 @@ void EnvPool::SendStep(const int* env_ids, int n, const std::vector<const void*>
   for (std::size_t f = 0; f < spec_.action.size(); ++f) {
     const std::size_t bytes = spec_.action[f].RowBytes();
     const char* src = static_cast<const char*>(actions[f]);
-    action_src_[f] = borrow ? src : action_data_[f].data();
+    // Written only when it changes, which happens only with nothing in flight (a borrow
+    // needs every env idle; so does the first send after a borrowed batch is taken).
+    const char* want = borrow ? src : action_data_[f].data();
+    if (action_src_[f] != want) action_src_[f] = want;
     if (borrow) continue;
     if (env_ids == nullptr) {
       std::memcpy(action_data_[f].data(), src, bytes * static_cast<std::size_t>(n));
@@ -587,6 +615,11 @@ std::vector<Config> MakeConfigs(const TaskSpec& task, int num_envs,
     for (std::size_t i = 0; i < configs.size(); ++i) {
       ConfigValue v = values[values.size() == 1 ? 0 : i];
       if (def.index() == 2 && v.index() == 1) v = static_cast<double>(std::get<int64_t>(v));  // int for float
+      // An empty list reads as list[float]; it is as good an empty list[str].
+      if (std::holds_alternative<std::vector<std::string>>(def) && std::holds_alternative<std::vector<double>>(v) &&
+          std::get<std::vector<double>>(v).empty()) {
+        v = std::vector<std::string>{};
+      }
       if (v.index() != def.index()) {
         throw std::invalid_argument("keyword argument '" + key + "' must be " + ConfigTypeName(def) + ", got " +
                                     ConfigTypeName(v));

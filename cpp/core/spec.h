@@ -17,11 +17,12 @@
 
 namespace envpool {
 
-enum class DType { kBool, kInt32, kInt64, kUInt8, kFloat32, kFloat64 };
+enum class DType { kBool, kInt8, kInt32, kInt64, kUInt8, kFloat32, kFloat64 };
 
 inline std::size_t DTypeSize(DType t) {
   switch (t) {
     case DType::kBool:
+    case DType::kInt8:
     case DType::kUInt8:
       return 1;
     case DType::kInt32:
@@ -41,6 +42,8 @@ inline const char* DTypeName(DType t) {
   switch (t) {
     case DType::kBool:
       return "bool";
+    case DType::kInt8:
+      return "int8";
     case DType::kInt32:
       return "int32";
     case DType::kInt64:

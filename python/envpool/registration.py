@@ -44,6 +44,12 @@ def pack_env_kwargs(task_id: str, kwargs: dict[str, Any], num_envs: int) -> dict
     packed: dict[str, list[Any]] = {}
     for key, value in kwargs.items():
         default = task["defaults"].get(key)
+        if value is None:
+            # gymnasium's None for "not given" (a map description, a map name): the empty value.
+            if isinstance(default, (str, list)):
+                value = type(default)()
+            else:
+                raise ValueError(f"keyword argument {key!r} cannot be None (its default is {default!r})")
         if isinstance(default, list):
             per_env = _is_sequence(value) and len(value) > 0 and all(_is_sequence(v) for v in value)
         else:

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Builds the extension with sanitizers and runs tests/stress_pool.py under each:
+#   address  ASan + UBSan (leak detection off: the interpreter itself is not instrumented)
+#   thread   TSan
+# Any sanitizer report fails the run. Usage: scripts/sanitize.sh [address|thread ...] [--quick]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+modes=()
+stress_args=()
+for arg in "$@"; do
+  case "$arg" in
+    --quick) stress_args+=(--quick) ;;
+    *) modes+=("$arg") ;;
+  esac
+done
+[[ ${#modes[@]} -gt 0 ]] || modes=(address thread)
+pybind11_dir=$(python3 -m pybind11 --cmakedir)
+for mode in "${modes[@]}"; do
+  build=build/sanitize-$mode
+  pkg=$build/pkg
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DENVPOOL_SANITIZE="$mode" \
+    -Dpybind11_DIR="$pybind11_dir" > "$build.cmake.log" 2>&1 || { cat "$build.cmake.log"; exit 1; }
+  cmake --build "$build" > "$build.build.log" 2>&1 || { tail -50 "$build.build.log"; exit 1; }
+  rm -rf "$pkg" && mkdir -p "$pkg"
+  cp -r python/envpool "$pkg/"
+  cp "$build"/_core*.so "$pkg/envpool/"
+  log=$build/stress.log
+  if [[ $mode == address ]]; then
+    # libstdc++ too: ASan's __cxa_throw interceptor must find it when the runtime starts, and
+    # the interpreter does not link it.
+    runtime="$(g++ -print-file-name=libasan.so) $(g++ -print-file-name=libstdc++.so)"
+    export_opts=(ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1)
+  else
+    runtime="$(g++ -print-file-name=libtsan.so) $(g++ -print-file-name=libstdc++.so)"
+    export_opts=(TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1)
+  fi
+  echo "== $mode: running tests/stress_pool.py ${stress_args[*]:-}"
+  if ! env "${export_opts[@]}" LD_PRELOAD="$runtime" PYTHONPATH="$pkg" python3 tests/stress_pool.py "${stress_args[@]}" > "$log" 2>&1; then
+    tail -60 "$log"
+    echo "sanitizer run '$mode' FAILED"
+    exit 1
+  fi
+  if grep -qE "ERROR: (AddressSanitizer|ThreadSanitizer|LeakSanitizer)|runtime error:|WARNING: ThreadSanitizer" "$log"; then
+    grep -nE -A20 "ERROR: |runtime error:|WARNING: ThreadSanitizer" "$log" | head -80
+    echo "sanitizer run '$mode' reported problems"
+    exit 1
+  fi
+  tail -1 "$log"
+done
+echo "sanitizers: clean"

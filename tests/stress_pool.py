@@ -1,0 +1,100 @@
+"""Exercises the engine's threading paths for sanitizer builds (scripts/sanitize.sh runs it
+under ASan+UBSan and under TSan): full batch, async, resets, every autoreset mode, env errors,
+timeouts, close while busy, many pools. Exits non-zero on any unexpected exception.
+
+    python tests/stress_pool.py [--quick]
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+import numpy as np
+
+import envpool
+
+QUICK = "--quick" in sys.argv
+STEPS = 200 if QUICK else 2000
+
+
+def full_batch(task: str, threads: int, mode: str) -> None:
+    envs = envpool.make(task, num_envs=33, num_threads=threads, autoreset_mode=mode, seed=threads)
+    envs.reset()
+    for i in range(STEPS):
+        obs, rew, term, trunc, info = envs.step(np.stack([envs.single_action_space.sample() for _ in range(33)]))
+        if mode == "disabled" and (term | trunc).any():
+            envs.reset(options={"reset_mask": term | trunc})
+        if i % 97 == 0:
+            envs.reset(seed=i)
+    envs.close()
+
+
+def async_loop(task: str, num_envs: int, batch: int, threads: int) -> None:
+    envs = envpool.make(task, num_envs=num_envs, batch_size=batch, num_threads=threads)
+    envs.async_reset()
+    actions = np.stack([envs.single_action_space.sample() for _ in range(batch)])
+    for _ in range(STEPS):
+        obs, rew, term, trunc, info = envs.recv()
+        envs.send(actions, info["env_id"])
+    envs.close()
+
+
+def env_errors() -> None:
+    envs = envpool.make("StepCounter-v0", num_envs=8, batch_size=4, num_threads=2, terminate_at=7, fail_at=5)
+    envs.async_reset()
+    for _ in range(STEPS):
+        try:
+            obs, rew, term, trunc, info = envs.recv()
+        except envpool.EnvError as err:
+            obs, rew, term, trunc, info = err.result
+        envs.send(np.zeros(4, dtype=np.int64), info["env_id"])
+    envs.close()
+
+
+def timeouts_and_close_while_busy() -> None:
+    for i in range(20):
+        envs = envpool.make("StepCounter-v0", num_envs=4, batch_size=2, num_threads=2, step_sleep_us=2000)
+        envs.async_reset()
+        try:
+            envs.recv(timeout=0.0005)
+        except TimeoutError:
+            pass
+        ids = envs.recv()[4]["env_id"]
+        envs.send(np.zeros(2, dtype=np.int64), ids)
+        envs.close()  # with envs in flight
+
+
+def many_pools_in_threads() -> None:
+    def work(seed: int) -> None:
+        for _ in range(5):
+            envs = envpool.make("CartPole-v1", num_envs=16, num_threads=2, seed=seed)
+            envs.reset()
+            for _ in range(STEPS // 5):
+                envs.step(np.zeros(16, dtype=np.int64))
+            del envs  # dropped without close()
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
+def main() -> int:
+    for task in ["CartPole-v1", "Pendulum-v1", "Acrobot-v1"]:
+        for threads in (1, 2, 3):
+            for mode in ("next_step", "same_step", "disabled"):
+                full_batch(task, threads, mode)
+    for num_envs, batch, threads in [(16, 8, 2), (64, 7, 3), (10, 1, 2), (8, 8, 2)]:
+        async_loop("CartPole-v1", num_envs, batch, threads)
+    async_loop("Pendulum-v1", 32, 16, 2)
+    env_errors()
+    timeouts_and_close_while_busy()
+    many_pools_in_threads()
+    print("stress: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

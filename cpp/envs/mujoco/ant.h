@@ -1,0 +1,115 @@
+// Ant-v5: gymnasium.envs.mujoco.ant_v5.AntEnv. `main_body` is a body name or number given as
+// a string ("1", the default, is gymnasium's main_body=1).
+#pragma once
+
+#include "envs/mujoco/mujoco_env.h"
+
+namespace envpool::mujoco {
+
+class Ant : public MujocoEnv {
+ public:
+  static Config DefaultConfig() {
+    Config c = BaseConfig("ant.xml", 5);
+    c.Set("forward_reward_weight", 1.0);
+    c.Set("ctrl_cost_weight", 0.5);
+    c.Set("contact_cost_weight", 5e-4);
+    c.Set("healthy_reward", 1.0);
+    c.Set("main_body", std::string("1"));
+    c.Set("terminate_when_unhealthy", true);
+    c.Set("healthy_z_range", std::vector<double>{0.2, 1.0});
+    c.Set("contact_force_range", std::vector<double>{-1.0, 1.0});
+    c.Set("reset_noise_scale", 0.1);
+    c.Set("exclude_current_positions_from_observation", true);
+    c.Set("include_cfrc_ext_in_observation", true);
+    return c;
+  }
+
+  static EnvSpec Spec(const Config& config) {
+    auto m = SpecModel(config);
+    int size = m->nq + m->nv - (config.Get<bool>("exclude_current_positions_from_observation") ? 2 : 0);
+    if (config.Get<bool>("include_cfrc_ext_in_observation")) size += (m->nbody - 1) * 6;
+    return MakeSpec(m.get(), size,
+                    {"x_position", "y_position", "distance_from_origin", "x_velocity", "y_velocity", "reward_forward",
+                     "reward_ctrl", "reward_contact", "reward_survive"});
+  }
+
+  explicit Ant(const Config& config)
+      : MujocoEnv(config),
+        forward_reward_weight_(config.Get<double>("forward_reward_weight")),
+        ctrl_cost_weight_(config.Get<double>("ctrl_cost_weight")),
+        contact_cost_weight_(config.Get<double>("contact_cost_weight")),
+        healthy_reward_(config.Get<double>("healthy_reward")),
+        main_body_(BodyId(m_, config.Get<std::string>("main_body"))),
+        terminate_when_unhealthy_(config.Get<bool>("terminate_when_unhealthy")),
+        z_range_(Range(config, "healthy_z_range")),
+        force_range_(Range(config, "contact_force_range")),
+        reset_noise_scale_(config.Get<double>("reset_noise_scale")),
+        skip_(config.Get<bool>("exclude_current_positions_from_observation") ? 2 : 0),
+        include_cfrc_ext_(config.Get<bool>("include_cfrc_ext_in_observation")),
+        contact_forces_(static_cast<std::size_t>(m_->nbody) * 6) {}
+
+  void Reset(Rng& rng, Output& out) override {
+    ResetData();
+    UniformNoise(rng, data_->qpos, init_qpos_, -reset_noise_scale_, reset_noise_scale_);
+    NormalNoise(rng, data_->qvel, init_qvel_, reset_noise_scale_);
+    Forward();
+    ClipContactForces();
+    WriteObs(out);
+    WriteInfo(out, {data_->qpos[0], data_->qpos[1], Norm(data_->qpos, 2), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0});
+  }
+
+  void Step(const Action& action, Rng& /*rng*/, Output& out) override {
+    const float* a = action.Get<float>();
+    const double x_before = data_->xpos[3 * main_body_], y_before = data_->xpos[3 * main_body_ + 1];
+    DoSimulation(a);
+    const double x_velocity = (data_->xpos[3 * main_body_] - x_before) / Dt();
+    const double y_velocity = (data_->xpos[3 * main_body_ + 1] - y_before) / Dt();
+    ClipContactForces();
+    WriteObs(out);
+    const double forward_reward = x_velocity * forward_reward_weight_;
+    const bool healthy = IsHealthy();
+    const double healthy_reward = healthy ? healthy_reward_ : 0.0;
+    const double ctrl_cost = ControlCost(a, m_->nu, ctrl_cost_weight_);
+    const double contact_cost = contact_cost_weight_ * SquaredSum(contact_forces_.data(), contact_forces_.size());
+    out.reward() = (forward_reward + healthy_reward) - (ctrl_cost + contact_cost);
+    out.terminated() = !healthy && terminate_when_unhealthy_;
+    WriteInfo(out, {data_->qpos[0], data_->qpos[1], Norm(data_->qpos, 2), x_velocity, y_velocity, forward_reward,
+                    -ctrl_cost, -contact_cost, healthy_reward});
+  }
+
+ private:
+  bool IsHealthy() const {
+    for (int i = 0; i < m_->nq; ++i) {
+      if (!std::isfinite(data_->qpos[i])) return false;
+    }
+    for (int i = 0; i < m_->nv; ++i) {
+      if (!std::isfinite(data_->qvel[i])) return false;
+    }
+    const double z = data_->qpos[2];
+    return z_range_.first <= z && z <= z_range_.second;
+  }
+
+  void ClipContactForces() {
+    for (std::size_t i = 0; i < contact_forces_.size(); ++i) {
+      contact_forces_[i] = Clip(data_->cfrc_ext[i], force_range_.first, force_range_.second);
+    }
+  }
+
+  void WriteObs(Output& out) const {
+    double* obs = out.Obs<double>();
+    obs = std::copy(data_->qpos + skip_, data_->qpos + m_->nq, obs);
+    obs = std::copy(data_->qvel, data_->qvel + m_->nv, obs);
+    if (include_cfrc_ext_) std::copy(contact_forces_.begin() + 6, contact_forces_.end(), obs);
+  }
+
+  double forward_reward_weight_, ctrl_cost_weight_, contact_cost_weight_, healthy_reward_;
+  int main_body_;
+  bool terminate_when_unhealthy_;
+  std::pair<double, double> z_range_, force_range_;
+  double reset_noise_scale_;
+  int skip_;
+  bool include_cfrc_ext_;
+  std::vector<double> contact_forces_;  // cfrc_ext clipped to contact_force_range
+};
+
+}  // namespace envpool::mujoco

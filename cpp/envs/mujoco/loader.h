@@ -1,0 +1,58 @@
+// MuJoCo, loaded at run time.
+//
+// The extension is compiled against the headers of the `mujoco-core` package (a build
+// requirement) but does not link libmujoco: the first MuJoCo task made dlopen()s the
+// libmujoco.so shipped inside the installed `mujoco` Python package and resolves the few
+// functions the envs call into a table. Without MuJoCo installed the non-MuJoCo tasks work
+// as before and making a MuJoCo task raises an error that says what to install.
+//
+// Never call an mj_* function directly from env code (that would reintroduce a link-time
+// dependency): go through Mj().
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <mujoco/mujoco.h>
+
+namespace envpool::mujoco {
+
+// The libmujoco functions the envs use.
+struct MjApi {
+  decltype(&::mj_loadXML) loadXML;
+  decltype(&::mj_deleteModel) deleteModel;
+  decltype(&::mj_makeData) makeData;
+  decltype(&::mj_deleteData) deleteData;
+  decltype(&::mj_resetData) resetData;
+  decltype(&::mj_step) step;
+  decltype(&::mj_forward) forward;
+  decltype(&::mj_rnePostConstraint) rnePostConstraint;
+  decltype(&::mj_name2id) name2id;
+  decltype(&::mj_version) version;
+  decltype(&::mj_versionString) versionString;
+  std::string library_path;
+};
+
+// The loaded library (loads it on first use; thread-safe). Throws std::runtime_error saying
+// how to install MuJoCo when it cannot be found, or when its version differs from the headers
+// the extension was built with (struct layouts would not match).
+//
+// Where the library is looked for, in order: $ENVPOOL_MUJOCO_LIB (a path to libmujoco.so*);
+// the `mujoco` package importlib finds in the running Python interpreter; a `mujoco` folder
+// next to the `envpool` package.
+const MjApi& Mj();
+
+// gymnasium's expand_model_path: "/..." and "./..." as given, "~..." expanded, anything else
+// relative to gymnasium's envs/mujoco/assets folder (found through importlib). Throws
+// std::invalid_argument when the file does not exist.
+std::string ResolveModelPath(const std::string& xml_file);
+
+// The compiled model of `xml_file` (resolved as above). Models are compiled once per process
+// and per resolved path, then shared read-only by every env and pool that uses them.
+std::shared_ptr<const mjModel> LoadModel(const std::string& xml_file);
+
+// A body's id by name, or by number when `name` is all digits (gymnasium's data.body(x)
+// accepts both). Throws std::invalid_argument naming the body when there is none.
+int BodyId(const mjModel* m, const std::string& name);
+
+}  // namespace envpool::mujoco

@@ -191,3 +191,22 @@ def test_autoreset_mode_spellings(name):
 def test_bad_autoreset_mode():
     with pytest.raises(ValueError, match="autoreset_mode must be"):
         envpool.make("CartPole-v1", autoreset_mode="sometimes")
+
+
+def test_make_vec_passes_kwargs_and_autoreset_mode_through():
+    import gymnasium
+
+    envs = gymnasium.make_vec(
+        "envpool/StepCounter-v0",
+        num_envs=3,
+        vectorization_mode="vector_entry_point",
+        autoreset_mode=AutoresetMode.SAME_STEP,
+        terminate_at=[1, 2, 3],
+    )
+    assert envs.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    assert envs.unwrapped.config["terminate_at"] == [1, 2, 3]
+    envs.reset()
+    obs, rew, term, trunc, info = envs.step(np.zeros(3, dtype=np.int64))
+    assert term.tolist() == [True, False, False]
+    assert info["_final_obs"].tolist() == [True, False, False]
+    envs.close()

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/env.h"
+#include "render/mountain_car.h"
 
 namespace envpool {
 
@@ -19,7 +20,10 @@ class MountainCar : public Env {
     // gymnasium builds the bounds in float32; round them the same way.
     const std::vector<double> lo = {static_cast<float>(kMinPosition), static_cast<float>(-kMaxSpeed)};
     const std::vector<double> hi = {static_cast<float>(kMaxPosition), static_cast<float>(kMaxSpeed)};
-    return {{ArraySpec::Box("obs", DType::kFloat32, {2}, lo, hi)}, {ArraySpec::Discrete("action", 3)}, {}};
+    EnvSpec spec{{ArraySpec::Box("obs", DType::kFloat32, {2}, lo, hi)}, {ArraySpec::Discrete("action", 3)}, {}};
+    spec.render_height = render::kMountainCarHeight;
+    spec.render_width = render::kMountainCarWidth;
+    return spec;
   }
 
   explicit MountainCar(const Config& config) : goal_velocity_(config.Get<double>("goal_velocity")) {}
@@ -47,6 +51,9 @@ class MountainCar : public Env {
     out.terminated() = terminated;
     WriteObs(out);
   }
+
+  // gymnasium's MountainCarEnv.render(): see render/mountain_car.h.
+  void Render(uint8_t* rgb) const override { render::DrawMountainCar(rgb, state_[0], kGoalPosition); }
 
   // The state is gymnasium's env.unwrapped.state: [position, velocity] (float64).
   std::vector<double> GetState() const override { return {state_, state_ + 2}; }

@@ -18,6 +18,7 @@
 
 #include "core/env.h"
 #include "envs/numpy_math.h"
+#include "render/mountain_car.h"
 
 namespace envpool {
 
@@ -30,10 +31,13 @@ class MountainCarContinuous : public Env {
     // gymnasium builds the bounds in float32; round them the same way.
     const std::vector<double> lo = {static_cast<float>(kMinPosition), static_cast<float>(-kMaxSpeed)};
     const std::vector<double> hi = {static_cast<float>(kMaxPosition), static_cast<float>(kMaxSpeed)};
-    return {{ArraySpec::Box("obs", DType::kFloat32, {2}, lo, hi)},
-            {ArraySpec::Box("action", DType::kFloat32, {1}, {static_cast<float>(kMinAction)},
-                            {static_cast<float>(kMaxAction)})},
-            {}};
+    EnvSpec spec{{ArraySpec::Box("obs", DType::kFloat32, {2}, lo, hi)},
+                 {ArraySpec::Box("action", DType::kFloat32, {1}, {static_cast<float>(kMinAction)},
+                                 {static_cast<float>(kMaxAction)})},
+                 {}};
+    spec.render_height = render::kMountainCarHeight;
+    spec.render_width = render::kMountainCarWidth;
+    return spec;
   }
 
   explicit MountainCarContinuous(const Config& config) : goal_velocity_(config.Get<double>("goal_velocity")) {}
@@ -105,6 +109,9 @@ class MountainCarContinuous : public Env {
     out.terminated() = terminated;
     WriteObs(out);
   }
+
+  // gymnasium's Continuous_MountainCarEnv.render(): see render/mountain_car.h.
+  void Render(uint8_t* rgb) const override { render::DrawMountainCar(rgb, state_[0], kGoalPosition); }
 
   // The state is gymnasium's env.unwrapped.state: [position, velocity]. SetState takes it as a
   // float64 array (what reset() leaves, or `env.unwrapped.state = np.array(s)`); after a step

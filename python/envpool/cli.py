@@ -3,6 +3,7 @@
     envpool list
     envpool info Pendulum-v1
     envpool run CartPole-v1 --num-envs 256 --batch-size 128 --threads 2 --steps 2000000
+    envpool run Pendulum-v1 --record pendulum.gif --record-steps 200
 """
 
 from __future__ import annotations
@@ -88,13 +89,76 @@ class Progress:
                 print(f"  {25 * quarter}% ({done:,} steps)", file=sys.stderr, flush=True)
 
 
+def _has_video_backend() -> bool:
+    import importlib.util
+
+    return any(importlib.util.find_spec(name) is not None for name in ("imageio_ffmpeg", "av"))
+
+
+class Recorder:
+    """Collects env 0's frames during ``run --record`` and writes them with imageio (GIF through
+    Pillow, MP4 and other video formats through imageio-ffmpeg). Time spent rendering is kept
+    apart so the reported throughput excludes it."""
+
+    def __init__(self, path: str, max_steps: int, fps: float):
+        try:
+            import imageio.v3  # noqa: F401  (fail before the run, not after it)
+        except ImportError as exc:
+            raise RuntimeError(
+                "--record needs imageio (GIF) and imageio-ffmpeg (MP4): pip install 'envpool[record]'"
+            ) from exc
+        if not path.lower().endswith(".gif") and not _has_video_backend():
+            raise RuntimeError(
+                f"--record {path}: video formats need imageio-ffmpeg (pip install 'envpool[record]'); "
+                "or record a .gif"
+            )
+        self.path = path
+        self.max_frames = max_steps + 1  # the first observation, then one frame per step
+        self.fps = fps
+        self.frames: list[np.ndarray] = []
+        self.seconds = 0.0
+
+    @property
+    def done(self) -> bool:
+        return len(self.frames) >= self.max_frames
+
+    def capture(self, envs, ids) -> None:
+        """Render env 0 if it is among ``ids`` (the envs just received, not yet sent)."""
+        if self.done or 0 not in ids:
+            return
+        start = time.perf_counter()
+        self.frames.append(envs.render([0])[0])
+        self.seconds += time.perf_counter() - start
+
+    def write(self) -> None:
+        import imageio.v3 as iio
+
+        if not self.frames:
+            raise RuntimeError("no frames were recorded")
+        frames = np.stack(self.frames)
+        if self.path.lower().endswith(".gif"):
+            kwargs: dict[str, Any] = {"duration": 1000.0 / self.fps, "loop": 0}
+        else:
+            kwargs = {"fps": self.fps, "macro_block_size": 2}
+        try:
+            iio.imwrite(self.path, frames, **kwargs)
+        except Exception as exc:  # imageio reports a missing backend in many ways
+            raise RuntimeError(
+                f"could not write {self.path}: {exc} (GIF needs pillow; MP4 and other video formats "
+                "need imageio-ffmpeg: pip install 'envpool[record]')"
+            ) from exc
+        print(f"recorded {len(self.frames)} frames of env 0 to {self.path}")
+
+
 def cmd_run(args: argparse.Namespace) -> int:
+    recorder = Recorder(args.record, args.record_steps, args.record_fps) if args.record else None
     envs = envpool.make(
         args.task,
         num_envs=args.num_envs,
         batch_size=args.batch_size,
         num_threads=args.threads,
         seed=args.seed,
+        render_mode="rgb_array" if recorder else None,
         **dict(args.env_kwarg),
     )
     batch = envs.batch_size
@@ -112,14 +176,20 @@ def cmd_run(args: argparse.Namespace) -> int:
         envs.async_reset()
     else:
         envs.reset()
+        if recorder:
+            recorder.capture(envs, [0])
     done_steps = 0
     i = 0
     while done_steps < args.steps:
         if async_mode:
             obs, reward, terminated, truncated, info = envs.recv()
+            if recorder:
+                recorder.capture(envs, info["env_id"])
             envs.send(actions[i % 64], info["env_id"])
         else:
             obs, reward, terminated, truncated, info = envs.step(actions[i % 64])
+            if recorder:
+                recorder.capture(envs, [0])
         ids = info["env_id"]
         returns[ids] += reward
         ended = terminated | truncated
@@ -132,6 +202,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         progress.update(done_steps)
     elapsed = time.perf_counter() - start
     envs.close()
+    if recorder:
+        elapsed = max(elapsed - recorder.seconds, 1e-9)  # throughput without the rendering
 
     print(f"{args.task}: {done_steps:,} steps in {elapsed:.2f} s = {done_steps / elapsed:,.0f} steps/s "
           f"(num_envs={envs.num_envs}, batch_size={batch}, threads={envs.num_threads})")
@@ -141,6 +213,8 @@ def cmd_run(args: argparse.Namespace) -> int:
               f"min {r.min():.2f}  max {r.max():.2f}")
     else:
         print("episodes: none finished (run more steps)")
+    if recorder:
+        recorder.write()
     return 0
 
 
@@ -166,6 +240,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--env-kwarg", "-k", type=_parse_kwarg, action="append", default=[], metavar="KEY=VALUE",
                      help="env keyword argument, e.g. -k g=9.81 (repeatable)")
     run.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    run.add_argument("--record", metavar="PATH", default=None,
+                     help="save env 0's frames as a GIF or video (.gif, .mp4, ...; needs envpool[record])")
+    run.add_argument("--record-steps", type=int, default=200, metavar="N",
+                     help="record env 0's first N steps (default 200)")
+    run.add_argument("--record-fps", type=float, default=30.0, metavar="FPS", help="frames per second (default 30)")
     run.set_defaults(func=cmd_run)
     return parser
 
@@ -175,6 +254,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if getattr(args, "steps", 1) is not None and getattr(args, "steps", 1) <= 0:
         parser.error("--steps must be positive")
+    if getattr(args, "record", None) is not None and (args.record_steps <= 0 or args.record_fps <= 0):
+        parser.error("--record-steps and --record-fps must be positive")
     try:
         return args.func(args)
     except (ValueError, TypeError, RuntimeError) as exc:

@@ -233,6 +233,10 @@ class ThreadPool {
       run_(Chunk{begin, end - begin, false});
       return true;
     }
+    return RunQueued();
+  }
+
+  bool RunQueued() {
     if (pending_.load(std::memory_order_acquire) <= 0) return false;
     Chunk chunk;
     if (!queue_.Pop(&chunk)) return false;
@@ -253,13 +257,7 @@ class ThreadPool {
 
   bool WorkerRunOne(int worker) {
     const int part = PartOf(worker);
-    if (part >= 0) return RunOneAs(part);
-    if (pending_.load(std::memory_order_acquire) <= 0) return false;
-    Chunk chunk;
-    if (!queue_.Pop(&chunk)) return false;
-    pending_.fetch_sub(1, std::memory_order_relaxed);
-    run_(chunk);
-    return true;
+    return part >= 0 ? RunOneAs(part) : RunQueued();
   }
 
   void WorkerLoop(int worker) {

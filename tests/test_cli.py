@@ -1,0 +1,51 @@
+"""The `envpool` command line: list, info, run (the README's main job), errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from envpool import cli
+
+
+def test_list_shows_every_task(capsys):
+    assert cli.main(["list"]) == 0
+    out = capsys.readouterr().out
+    import envpool
+
+    for task in envpool.list_all_envs():
+        assert task in out
+    assert "sutton_barto_reward=False" in out
+
+
+def test_info_shows_spaces_and_config(capsys):
+    assert cli.main(["info", "Pendulum-v1", "-k", "g=9.81"]) == 0
+    out = capsys.readouterr().out
+    assert "Box(-2.0, 2.0, (1,), float32)" in out
+    assert "max episode steps:   200" in out
+    assert "g = 9.81" in out
+
+
+@pytest.mark.parametrize("args", [["--num-envs", "8"], ["--num-envs", "16", "--batch-size", "4", "--threads", "2"]])
+def test_run_reports_throughput_and_returns(capsys, args):
+    assert cli.main(["run", "CartPole-v1", "--steps", "20000", "-q", *args]) == 0
+    out = capsys.readouterr().out
+    assert "steps/s" in out
+    assert "episodes:" in out and "return mean" in out
+
+
+def test_errors_exit_2_with_a_message(capsys):
+    assert cli.main(["run", "CartPol-v1", "--steps", "10"]) == 2
+    assert "did you mean 'CartPole-v1'" in capsys.readouterr().err
+    assert cli.main(["run", "CartPole-v1", "--num-envs", "0"]) == 2
+    assert "num_envs must be >= 1" in capsys.readouterr().err
+    assert cli.main(["info", "CartPole-v1", "-k", "gravity=3"]) == 2
+    assert "unknown keyword argument 'gravity'" in capsys.readouterr().err
+
+
+def test_python_dash_m_and_console_script_entry():
+    result = subprocess.run([sys.executable, "-m", "envpool", "info", "CartPole-v1"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "Discrete(2)" in result.stdout

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "core/env.h"
+#include "render/toy_text.h"
 
 namespace envpool {
 
@@ -46,6 +47,8 @@ class Blackjack : public Env {
                  {ArraySpec::Discrete("action", 2)},
                  {}};
     spec.obs_is_tuple = true;
+    spec.render_height = render::toy_text::kBlackjackHeight;
+    spec.render_width = render::toy_text::kBlackjackWidth;
     return spec;
   }
 
@@ -82,6 +85,18 @@ class Blackjack : public Env {
     out.reward() = reward;
     out.terminated() = terminated;
     WriteObs(out);
+  }
+
+  // gymnasium's BlackjackEnv.render() (rgb_array): see render/toy_text.h. gymnasium draws the
+  // showing card's suit (and J / Q / K for a ten) at random at reset; here they follow from
+  // the hands, without using the Rng: suit "CDHS"[(hidden + player's first two cards) % 4],
+  // face "JQK"[(hidden + player's first card) % 3] (missing cards count 0).
+  void Render(uint8_t* rgb) const override {
+    const int shown = dealer_.cards[0], hidden = dealer_.cards[1];
+    const int p0 = player_.cards[0], p1 = player_.cards[1];
+    const char rank = shown == 1 ? 'A' : shown == 10 ? "JQK"[(hidden + p0) % 3] : static_cast<char>('0' + shown);
+    const char suit = "CDHS"[(hidden + p0 + p1) % 4];
+    render::toy_text::DrawBlackjack(rgb, player_.Sum(), shown, player_.UsableAce(), rank, suit);
   }
 
   std::vector<double> GetState() const override {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/env.h"
+#include "render/toy_text.h"
 
 namespace envpool {
 
@@ -33,6 +34,8 @@ class CliffWalking : public Env {
     EnvSpec spec{{ArraySpec::Discrete("obs", kRows * kCols)},
                  {ArraySpec::Discrete("action", 4)},
                  {ArraySpec::Box("prob", DType::kFloat64, {}, {0.0}, {1.0})}};
+    spec.render_height = render::toy_text::kCliffWalkingHeight;
+    spec.render_width = render::toy_text::kCliffWalkingWidth;
     return spec;
   }
 
@@ -81,6 +84,18 @@ class CliffWalking : public Env {
     out.reward() = reward;
     out.terminated() = terminated;
     *out.Info<double>(0) = prob;
+  }
+
+  // gymnasium's CliffWalkingEnv.render() (rgb_array): see render/toy_text.h.
+  void Render(uint8_t* rgb) const override { render::toy_text::DrawCliffWalking(rgb, s_); }
+
+  std::vector<double> GetState() const override { return {static_cast<double>(s_)}; }
+  void SetState(const std::vector<double>& state) override {
+    CheckStateSize(state, 1);
+    if (!(state[0] >= 0 && state[0] < kRows * kCols && state[0] == std::floor(state[0]))) {
+      throw std::invalid_argument("CliffWalking: state must be an integer in [0, 48), got " + std::to_string(state[0]));
+    }
+    s_ = static_cast<int64_t>(state[0]);
   }
 
  private:

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "core/env.h"
+#include "render/toy_text.h"
 
 namespace envpool {
 
@@ -59,6 +60,8 @@ class FrozenLake : public Env {
     EnvSpec spec{{ArraySpec::Discrete("obs", static_cast<int64_t>(map.nrow) * map.ncol)},
                  {ArraySpec::Discrete("action", 4)},
                  {ArraySpec::Box("prob", DType::kFloat64, {}, {0.0}, {1.0})}};
+    spec.render_height = render::toy_text::FrozenLakeHeight(map.nrow);
+    spec.render_width = render::toy_text::FrozenLakeWidth(map.ncol);
     return spec;
   }
 
@@ -113,6 +116,11 @@ class FrozenLake : public Env {
     out.reward() = reward;
     out.terminated() = terminated;
     *out.Info<double>(0) = prob;
+  }
+
+  // gymnasium's FrozenLakeEnv.render() (rgb_array): see render/toy_text.h.
+  void Render(uint8_t* rgb) const override {
+    render::toy_text::DrawFrozenLake(rgb, map_.nrow, map_.ncol, map_.tiles, s_);
   }
 
   std::vector<double> GetState() const override { return {static_cast<double>(s_)}; }

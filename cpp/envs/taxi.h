@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "core/env.h"
+#include "render/toy_text.h"
 
 namespace envpool {
 
@@ -48,10 +49,13 @@ class Taxi : public Env {
 
   static EnvSpec Spec(const Config& config) {
     CheckConfig(config);
-    return {{ArraySpec::Discrete("obs", kNumStates)},
-            {ArraySpec::Discrete("action", 6)},
-            {ArraySpec::Box("prob", DType::kFloat64, {}, {0.0}, {1.0}),
-             ArraySpec::Box("action_mask", DType::kInt8, {6}, {0.0}, {1.0})}};
+    EnvSpec spec{{ArraySpec::Discrete("obs", kNumStates)},
+                 {ArraySpec::Discrete("action", 6)},
+                 {ArraySpec::Box("prob", DType::kFloat64, {}, {0.0}, {1.0}),
+                  ArraySpec::Box("action_mask", DType::kInt8, {6}, {0.0}, {1.0})}};
+    spec.render_height = render::toy_text::kTaxiHeight;
+    spec.render_width = render::toy_text::kTaxiWidth;
+    return spec;
   }
 
   explicit Taxi(const Config& config)
@@ -69,11 +73,13 @@ class Taxi : public Env {
     const int cell = k / 12, pass = k % 12 / 3, d = k % 3;
     s_ = Encode(cell / 5, cell % 5, pass, d < pass ? d : d + 1);
     fickle_step_ = fickle_passenger_ && rng.Uniform() < fickle_probability_;
+    orientation_ = 0;
     Write(out, 1.0);
   }
 
   void Step(const Action& action, Rng& rng, Output& out) override {
     const int a = static_cast<int>(action.Get<int64_t>()[0]);
+    if (a <= 3) orientation_ = a;  // rendering only: the taxi faces its last move action
     const int row = Row(s_), col = Col(s_), pass = Pass(s_), dest = Dest(s_);
     struct Entry {
       double p;
@@ -156,6 +162,13 @@ class Taxi : public Env {
     out.reward() = e.r;
     out.terminated() = e.t;
     Write(out, e.p);
+  }
+
+  // gymnasium's TaxiEnv.render() (rgb_array): see render/toy_text.h. gymnasium turns the taxi
+  // to the last move action when it renders; here it turns at every move (the same frames when
+  // every step is rendered).
+  void Render(uint8_t* rgb) const override {
+    render::toy_text::DrawTaxi(rgb, Row(s_), Col(s_), Pass(s_), Dest(s_), orientation_);
   }
 
   std::vector<double> GetState() const override {
@@ -256,6 +269,7 @@ class Taxi : public Env {
   double rainy_probability_, rainy_lateral_probability_, fickle_probability_;
   int64_t s_ = 0;
   bool fickle_step_ = false;
+  int orientation_ = 0;  // rendering only: 0 south, 1 north, 2 east, 3 west
 };
 
 }  // namespace envpool

@@ -1,9 +1,9 @@
 // envpool._core: the C++ pool as a Python extension.
 //
 // Besides argument conversion, this file owns result memory. Each batch is written straight
-// into NumPy arrays lent to the pool (EnvPool::ArmBuffers). recv() returns those arrays to the
-// user and arms the ring position with another set: a set handed out earlier whose arrays
-// nobody else references any more (refcount 1), or a new one. Results a user keeps are
+// into NumPy arrays lent to the pool (EnvPool::ArmBuffers, then TakeBatch). recv() returns
+// those arrays to the user and re-arms the ring position with another set: a set handed out
+// earlier whose arrays nobody else references any more (refcount 1), or a new one. Results a user keeps are
 // therefore never overwritten, and a loop that drops them reuses memory without copies.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -262,10 +262,14 @@ class PyPool {
     return set;
   }
 
-  void Arm(int pos, ArraySet set) {
+  static BatchBuffers BuffersOf(ArraySet& set) {
     BatchBuffers buffers;
     for (auto& a : set) buffers.data.push_back(static_cast<char*>(a.mutable_data()));
-    pool_->ArmBuffers(pos, std::move(buffers));
+    return buffers;
+  }
+
+  void Arm(int pos, ArraySet set) {
+    pool_->ArmBuffers(pos, BuffersOf(set));
     ring_sets_[static_cast<std::size_t>(pos)] = std::move(set);
   }
 
@@ -375,10 +379,11 @@ class PyPool {
                    timeout);
       throw py::error_already_set();
     }
-    const int pos = p.TakeBatch();
+    ArraySet fresh = FreeSet();
+    const int pos = p.TakeBatch(BuffersOf(fresh));
     sent_actions_.clear();
     ArraySet out = std::move(ring_sets_[static_cast<std::size_t>(pos)]);
-    Arm(pos, FreeSet());
+    ring_sets_[static_cast<std::size_t>(pos)] = std::move(fresh);
 
     const BatchLayout& layout = p.layout();
     py::object obs;

@@ -56,6 +56,7 @@ EnvPool::EnvPool(const TaskSpec& task, PoolOptions options)
                                 std::to_string(batch_size_));
   }
   if (num_threads_ < 1) throw std::invalid_argument("num_threads must be >= 1, got " + std::to_string(num_threads_));
+  if (static_cast<uint64_t>(batch_size_) > kRowMask) throw std::invalid_argument("batch_size must be < 2^24");
   std::vector<Config> configs = options.configs.empty() ? MakeConfigs(task, num_envs_, {}) : options.configs;
   if (static_cast<int>(configs.size()) != num_envs_) throw std::invalid_argument("need one config per env");
 
@@ -326,7 +327,9 @@ void EnvPool::RunChunkEnvs(const Chunk& chunk) {
   }
   // Async: the chunk reserves its rows with one compare-and-swap, then fills them in order
   // (crossing into the next batch where one fills up); each batch's share is published once.
-  auto [pos, row] = ReserveRows(chunk.count);
+  auto [batch, row] = ReserveRows(chunk.count);
+  AwaitArmed(batch);
+  std::size_t pos = static_cast<std::size_t>(batch % ring_.size());
   int run = 0;
   for (int i = 0; i < chunk.count; ++i) {
     const int next = chunk.linked ? sent_[static_cast<std::size_t>(id)].next : id + 1;
@@ -337,23 +340,30 @@ void EnvPool::RunChunkEnvs(const Chunk& chunk) {
       run = 0;
       row = 0;
       pos = pos + 1 == ring_.size() ? 0 : pos + 1;
+      if (i + 1 < chunk.count) AwaitArmed(++batch);
     }
     id = next;
   }
   if (run > 0) PublishRows(pos, run);
 }
 
-std::pair<std::size_t, std::size_t> EnvPool::ReserveRows(int count) {
-  // next_row_ packs (ring position << 32 | row).
+std::pair<uint64_t, std::size_t> EnvPool::ReserveRows(int count) {
+  // next_row_ packs (batch index << 24 | row); batch_size < 2^24 (checked at construction).
   const auto b = static_cast<uint64_t>(batch_size_);
   uint64_t cur = next_row_.load(std::memory_order_relaxed);
   uint64_t nxt;
   do {
-    const uint64_t row = (cur & 0xffffffffULL) + static_cast<uint64_t>(count);
-    const uint64_t pos = ((cur >> 32) + row / b) % ring_.size();
-    nxt = (pos << 32) | (row % b);
+    const uint64_t row = (cur & kRowMask) + static_cast<uint64_t>(count);
+    nxt = (((cur >> 24) + row / b) << 24) | (row % b);
   } while (!next_row_.compare_exchange_weak(cur, nxt, std::memory_order_relaxed));
-  return {static_cast<std::size_t>(cur >> 32), static_cast<std::size_t>(cur & 0xffffffffULL)};
+  return {cur >> 24, static_cast<std::size_t>(cur & kRowMask)};
+}
+
+void EnvPool::AwaitArmed(uint64_t batch) const {
+  // Batch `batch` reuses the position of batch `batch - ring size`, re-armed when that batch
+  // was taken. Unreturned rows never exceed num_envs, so it was taken before this chunk could
+  // reserve rows here: the loop exits at once unless the load is stale.
+  for (unsigned i = 0; taken_batches_.load(std::memory_order_acquire) + ring_.size() <= batch; ++i) SpinWait(i);
 }
 
 void EnvPool::PublishRows(std::size_t pos, int count) {
@@ -511,11 +521,12 @@ EnvPool::WaitResult EnvPool::WaitBatch(double timeout_s, const std::function<boo
   }
 }
 
-int EnvPool::TakeBatch() {
+int EnvPool::TakeBatch(BatchBuffers fresh) {
   const std::size_t pos = taken_pos_;
   if (written_[pos].value.load(std::memory_order_acquire) != batch_size_) {
     throw ProtocolError("TakeBatch: the batch is not complete");
   }
+  if (fresh.data.size() != layout_.fields.size()) throw std::invalid_argument("TakeBatch: wrong field count");
   const BatchBuffers& buf = ring_[pos];
   const int32_t* ids = buf.Row<int32_t>(layout_, layout_.env_id, 0);
   if (autoreset_ == AutoresetMode::kDisabled) {
@@ -534,6 +545,9 @@ int EnvPool::TakeBatch() {
   }
   in_flight_ -= batch_size_;
   written_[pos].value.store(0, std::memory_order_relaxed);
+  ring_[pos] = std::move(fresh);
+  // release: a worker that acquires this count sees the position re-armed (see AwaitArmed).
+  taken_batches_.fetch_add(1, std::memory_order_release);
   taken_pos_ = pos + 1 == ring_.size() ? 0 : pos + 1;
   // Full batch: the next batch is written at the next position. Workers read this after
   // taking a chunk from the queue, whose mutex orders it after this store.

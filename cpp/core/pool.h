@@ -3,7 +3,8 @@
 // Protocol (all calls from one user thread at a time; only WaitBatch blocks):
 //   SendReset / SendStep  hand a set of envs to the workers (each env at most once in flight);
 //   WaitBatch             waits until the next batch of `batch_size` results is complete;
-//   TakeBatch             returns that batch's ring position and marks its envs idle again.
+//   TakeBatch             returns that batch's ring position (re-armed with fresh memory) and
+//                         marks its envs idle again.
 //
 // Batches: the k-th batch holds the k-th group of `batch_size` envs that workers pick up, i.e.
 // the first to finish up to the chunk each worker has in hand. A chunk of envs reserves its
@@ -88,7 +89,7 @@ class EnvPool {
   bool closed() const { return closed_; }
 
   // Lends memory for ring position `pos` (one pointer per layout field, batch_size rows each).
-  // Every position must be armed before the first send, and re-armed after TakeBatch.
+  // Every position must be armed before the first send; later, TakeBatch re-arms them.
   void ArmBuffers(int pos, BatchBuffers buffers);
 
   // Starts new episodes for `env_ids` (nullptr: all envs, n == num_envs). With `seeds`, env
@@ -110,8 +111,9 @@ class EnvPool {
   // module checks for Ctrl-C there). Throws ProtocolError when nothing could complete it.
   WaitResult WaitBatch(double timeout_s, const std::function<bool()>& interrupted);
 
-  // After WaitBatch returned kReady: the batch's ring position; its envs become idle.
-  int TakeBatch();
+  // After WaitBatch returned kReady: the batch's ring position; its envs become idle. The
+  // caller now owns the batch's memory, and the position is re-armed with `fresh`.
+  int TakeBatch(BatchBuffers fresh);
 
   // Errors thrown by envs since the last call: (env_id, message).
   std::vector<std::pair<int, std::string>> TakeEnvErrors();
@@ -158,7 +160,10 @@ class EnvPool {
   void Dispatch(const int* env_ids, int n, bool wait_follows);
   void RunChunk(const Chunk& chunk);      // runs and times a chunk
   void RunChunkEnvs(const Chunk& chunk);
-  std::pair<std::size_t, std::size_t> ReserveRows(int count);  // async: first (ring position, row)
+  std::pair<uint64_t, std::size_t> ReserveRows(int count);  // async: first (batch index, row)
+  // Async: waits until the ring position of batch `batch` has been re-armed for it (it always
+  // has, but acquiring taken_batches_ is what orders the re-arming before the worker's writes).
+  void AwaitArmed(uint64_t batch) const;
   void PublishRows(std::size_t pos, int count);
   void StepEnv(int env_id, std::size_t pos, std::size_t row, Op op);
   void ResetEnv(EnvSlot& slot, Output& out);
@@ -195,7 +200,9 @@ class EnvPool {
     std::atomic<int> value{0};
   };
   std::unique_ptr<RowCounter[]> written_;  // rows written per ring position
-  alignas(64) std::atomic<uint64_t> next_row_{0};  // async: next free (ring position << 32 | row)
+  alignas(64) std::atomic<uint64_t> next_row_{0};  // async: next free (batch index << 24 | row)
+  static constexpr uint64_t kRowMask = (uint64_t{1} << 24) - 1;
+  alignas(64) std::atomic<uint64_t> taken_batches_{0};  // batches taken (and their positions re-armed)
   std::size_t full_batch_pos_ = 0;     // full batch: the position being filled
   Op range_op_ = Op::kPerEnv;          // the op of a dispatch of all envs
 

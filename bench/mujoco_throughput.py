@@ -1,20 +1,31 @@
 #!/usr/bin/env python3
-"""MuJoCo throughput: env steps per second for a few gymnasium v5 tasks.
+"""MuJoCo throughput: env steps per second for a few gymnasium v5 tasks, against the raw physics.
 
-Peers, each timed in a fresh subprocess by the same loop (reset, warm up, then step with
-pre-generated random actions for a fixed wall time):
+Peers, each timed in a fresh subprocess (reset, warm up, then step with pre-generated random
+actions for a fixed wall time):
 
-  * ours-1t / ours-2t: ``envpool.make(task, num_envs=N, num_threads=1 or 2)`` (full batch);
-  * gymnasium-sync: ``gymnasium.make_vec(task, N, vectorization_mode="sync")``;
-  * raw-mj_step: the physics alone, one thread: ``mujoco.mj_step(m, d, nstep=frame_skip)`` and
-    ``mj_rnePostConstraint`` on N MjData from the mujoco Python bindings (no rewards,
-    observations or Python env logic: the floor a gymnasium env cannot beat per core);
-  * peer-1t / peer-2t: the reference EnvPool release, if ``--peer-python`` names its
-    interpreter (it imports as ``envpool`` too, hence the subprocess).
+  * raw-1T / raw-2T: the physics limit, a C++ loop with no pool and no Python per step
+    (``envpool._core._mujoco_raw_steps_per_second``, cpp/envs/mujoco/raw_benchmark.h): 8 MjData
+    on one shared MjModel of the task's model file, split over 1 or 2 threads, a random ctrl
+    and ``frame_skip`` mj_step calls per env step, a reset to qpos0 when the sim time passes
+    10 s (our envs reset when an episode ends, so Hopper, Ant and Humanoid visit other states).
+    raw+rne-2T also calls mj_rnePostConstraint once per env step, as gymnasium's
+    ``do_simulation`` (and ours) do; raw-2T N=16 steps 16 MjData;
+  * ours N=8 / N=16, 1T / 2T: ``envpool.make(task, num_envs=N, num_threads=T)``, full batch
+    ``step()``;
+  * ours async 16/8 2T: ``num_envs=16, batch_size=8, num_threads=2``, a ``recv()`` /
+    ``send(actions, info["env_id"])`` loop;
+  * gymnasium-sync x8: ``gymnasium.make_vec(task, 8, vectorization_mode="sync")``;
+  * ref async 16/8 2T and ref N=8 2T: the reference EnvPool release (``--peer-python``, its
+    interpreter, default /root/.cache/peer-envpool/bin/python; it imports as ``envpool`` too,
+    hence a subprocess without PYTHONPATH).
 
-    python bench/mujoco_throughput.py [--seconds 3] [--num-envs 8] [--peer-python PATH]
+Rounds interleave all peers (in a rotated order each round); the table shows medians. Ratios:
+ours / raw-2T (the physics limit on 2 threads) and ours / ref.
 
-Prints a markdown table (steps/s, median over --rounds, peers interleaved per round).
+    PYTHONPATH=... python bench/mujoco_throughput.py [--rounds 3] [--seconds 3] [--tasks ...]
+
+Prints a markdown table and writes it to bench/results/mujoco.md (--out).
 """
 
 from __future__ import annotations
@@ -22,52 +33,55 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 MARK = "@@MJ_BENCH@@ "
 TASKS = ["HalfCheetah-v5", "Hopper-v5", "Ant-v5", "Humanoid-v5"]
+PEER_PYTHON = "/root/.cache/peer-envpool/bin/python"
 
 WORKER = r'''
 import json, sys, time
 import numpy as np
 a = json.loads(sys.argv[1])
-task, n, kind = a["task"], a["num_envs"], a["kind"]
+task, n, kind, threads = a["task"], a["num_envs"], a["kind"], a["threads"]
+batch = a.get("batch_size") or n
 rng = np.random.default_rng(0)
 
 if kind == "raw":
-    import mujoco
+    import envpool
+    cfg = envpool._core.env_spec(task, {})["config"]
+    sps = envpool._core._mujoco_raw_steps_per_second(cfg["xml_file"], n, threads, a["warmup"], cfg["frame_skip"],
+                                                   a.get("rne", False))
+    sps = envpool._core._mujoco_raw_steps_per_second(cfg["xml_file"], n, threads, a["seconds"], cfg["frame_skip"],
+                                                   a.get("rne", False))
+    print("@@MJ_BENCH@@ " + json.dumps({"steps_per_s": sps}), flush=True)
+    sys.exit(0)
+
+if kind == "gym":
     import gymnasium as gym
-    ref = gym.make(task).unwrapped          # for the model file and frame_skip only
-    m = mujoco.MjModel.from_xml_path(ref.fullpath)
-    datas = [mujoco.MjData(m) for _ in range(n)]
-    skip = ref.frame_skip
-    lo, hi = m.actuator_ctrlrange.T
-    acts = rng.uniform(lo, hi, size=(64, n, m.nu))
-    def step(k):
-        for d, u in zip(datas, acts[k % 64]):
-            d.ctrl[:] = u
-            mujoco.mj_step(m, d, nstep=skip)
-            mujoco.mj_rnePostConstraint(m, d)
-            if d.time > 10.0:
-                mujoco.mj_resetData(m, d)
+    env = gym.make_vec(task, num_envs=n, vectorization_mode="sync")
+    space = env.single_action_space
 else:
-    if kind == "gym":
-        import gymnasium as gym
-        env = gym.make_vec(task, num_envs=n, vectorization_mode="sync")
-        space = env.single_action_space
+    import envpool
+    if kind == "peer":
+        env = envpool.make_gymnasium(task, num_envs=n, batch_size=batch, num_threads=threads, seed=0)
+        space = env.action_space  # the old gym-style API: one env's space
     else:
-        import envpool
-        if kind == "peer":
-            env = envpool.make_gymnasium(task, num_envs=n, batch_size=n, num_threads=a["threads"], seed=0)
-            space = env.action_space  # the old gym-style API: one env's space
-        else:
-            env = envpool.make(task, num_envs=n, num_threads=a["threads"], seed=0)
-            space = env.single_action_space
-    acts = rng.uniform(space.low, space.high, size=(64, n, *space.shape)).astype(np.float32)
+        env = envpool.make(task, num_envs=n, batch_size=batch, num_threads=threads, seed=0)
+        space = env.single_action_space
+acts = rng.uniform(space.low, space.high, size=(64, batch, *space.shape)).astype(np.float32)
+if batch < n:
+    env.async_reset()
+    def step(k):
+        out = env.recv()
+        env.send(acts[k % 64], out[-1]["env_id"])
+else:
     env.reset()
     def step(k):
         env.step(acts[k % 64])
@@ -83,60 +97,183 @@ while time.perf_counter() < t_end:
     for _ in range(8):
         step(k); k += 1
 dt = time.perf_counter() - t0
-print("@@MJ_BENCH@@ " + json.dumps({"steps_per_s": k * n / dt}), flush=True)
+print("@@MJ_BENCH@@ " + json.dumps({"steps_per_s": k * batch / dt}), flush=True)
 '''
 
+# (name, kind, num_envs, batch_size, threads, extra)
+OURS = [
+    ("ours N=8 1T", "ours", 8, 8, 1, {}),
+    ("ours N=8 2T", "ours", 8, 8, 2, {}),
+    ("ours N=16 1T", "ours", 16, 16, 1, {}),
+    ("ours N=16 2T", "ours", 16, 16, 2, {}),
+    ("ours async 16/8 2T", "ours", 16, 8, 2, {}),
+]
+RAW = [
+    ("raw-1T", "raw", 8, 8, 1, {}),
+    ("raw-2T", "raw", 8, 8, 2, {}),
+    ("raw+rne-2T", "raw", 8, 8, 2, {"rne": True}),
+    ("raw-2T N=16", "raw", 16, 16, 2, {}),
+]
+GYM = [("gymnasium-sync x8", "gym", 8, 8, 1, {})]
+PEER = [
+    ("ref N=8 2T", "peer", 8, 8, 2, {}),
+    ("ref async 16/8 2T", "peer", 16, 8, 2, {}),
+]
 
-def run(python: str, args: dict, env: dict) -> float | None:
-    out = subprocess.run([python, "-c", WORKER, json.dumps(args)], capture_output=True, text=True, env=env,
-                         timeout=120 + 2 * args["seconds"])
+
+def cpu_jiffies() -> tuple[int, int]:
+    """(busy, total) jiffies of all CPUs from /proc/stat ((0, 0) where there is none)."""
+    try:
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return 0, 0
+    idle = v[3] + (v[4] if len(v) > 4 else 0)
+    return sum(v[:8]) - idle, sum(v[:8])
+
+
+def children_cpu_s() -> float:
+    import resource
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def wait_idle(max_wait: float, threshold: float = 0.15) -> float:
+    """Waits (up to max_wait s) until other processes use < `threshold` cores; returns their use."""
+    hz = os.sysconf("SC_CLK_TCK")
+    deadline = time.monotonic() + max_wait
+    while True:
+        b0, t0 = cpu_jiffies()
+        time.sleep(0.5)
+        b1, t1 = cpu_jiffies()
+        foreign = (b1 - b0) / hz / 0.5 if t1 > t0 else 0.0
+        if foreign < threshold or time.monotonic() >= deadline:
+            return foreign
+
+
+def run(python: str, args: dict, env: dict) -> tuple[float | None, float]:
+    """(steps/s or None, cores used by other processes meanwhile)."""
+    hz = os.sysconf("SC_CLK_TCK")
+    b0, _ = cpu_jiffies()
+    c0, w0 = children_cpu_s(), time.monotonic()
+    try:
+        out = subprocess.run([python, "-c", WORKER, json.dumps(args)], capture_output=True, text=True, env=env,
+                             timeout=120 + 4 * args["seconds"])
+    except subprocess.TimeoutExpired:
+        sys.stderr.write(f"{args['kind']} {args['task']} timed out\n")
+        return None, 0.0
+    b1, _ = cpu_jiffies()
+    wall = time.monotonic() - w0
+    foreign = max(0.0, ((b1 - b0) / hz - (children_cpu_s() - c0)) / wall) if wall > 0 else 0.0
     for line in out.stdout.splitlines():
         if line.startswith(MARK):
-            return json.loads(line[len(MARK):])["steps_per_s"]
+            return json.loads(line[len(MARK):])["steps_per_s"], foreign
     sys.stderr.write(f"{args['kind']} {args['task']} failed:\n{out.stderr[-2000:]}\n")
-    return None
+    return None, foreign
+
+
+def loadavg() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "?"
+
+
+def fmt(v: float | None) -> str:
+    return f"{v:,.0f}" if v else "—"
+
+
+def ratio(a: float | None, b: float | None) -> str:
+    return f"{a / b:.2f}" if a and b else "—"
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--tasks", nargs="+", default=TASKS)
-    p.add_argument("--num-envs", type=int, default=8)
     p.add_argument("--seconds", type=float, default=3.0)
     p.add_argument("--warmup", type=float, default=0.5)
-    p.add_argument("--rounds", type=int, default=1)
-    p.add_argument("--peer-python", default=None, help="interpreter of the reference EnvPool release")
-    p.add_argument("--json", default=None, help="also write the medians here")
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--peer-python", default=PEER_PYTHON if Path(PEER_PYTHON).exists() else None,
+                   help="interpreter of the reference EnvPool release ('' to skip)")
+    p.add_argument("--no-gym", action="store_true", help="skip gymnasium's SyncVectorEnv")
+    p.add_argument("--verbose", action="store_true", help="print every sample")
+    p.add_argument("--peers", nargs="+", default=None, help="only peers whose name contains one of these")
+    p.add_argument("--wait-idle", type=float, default=0.0,
+                   help="before each sample wait up to this many seconds for other processes to go idle")
+    p.add_argument("--out", default=str(REPO_ROOT / "bench" / "results" / "mujoco.md"))
+    p.add_argument("--json", default=None, help="also write all samples here")
     a = p.parse_args()
 
     env = dict(os.environ)
-    peers = [("ours-1t", sys.executable, "ours", 1), ("ours-2t", sys.executable, "ours", 2),
-             ("gymnasium-sync", sys.executable, "gym", 1), ("raw-mj_step", sys.executable, "raw", 1)]
-    if a.peer_python:
-        peers += [("peer-1t", a.peer_python, "peer", 1), ("peer-2t", a.peer_python, "peer", 2)]
-    results: dict[str, dict[str, float | None]] = {}
-    for task in a.tasks:
-        samples: dict[str, list[float]] = {name: [] for name, *_ in peers}
-        for _ in range(a.rounds):
-            for name, python, kind, threads in peers:
-                peer_env = env
-                if kind == "peer":  # keep our package off the peer's path
-                    peer_env = {k: v for k, v in env.items() if k != "PYTHONPATH"}
-                sps = run(python, {"task": task, "num_envs": a.num_envs, "kind": kind, "threads": threads,
-                                   "seconds": a.seconds, "warmup": a.warmup}, peer_env)
-                if sps is not None:
-                    samples[name].append(sps)
-        results[task] = {name: (statistics.median(s) if s else None) for name, s in samples.items()}
-        print(task, {k: (round(v) if v else None) for k, v in results[task].items()}, flush=True)
-
+    peer_env = {k: v for k, v in env.items() if k != "PYTHONPATH"}  # keep our package off the peer's path
+    peers = RAW + OURS + ([] if a.no_gym else GYM) + (PEER if a.peer_python else [])
+    if a.peers:
+        peers = [p for p in peers if any(f in p[0] for f in a.peers)]
     names = [name for name, *_ in peers]
-    print(f"\nenv steps/s, num_envs={a.num_envs}, median of {a.rounds} round(s) of {a.seconds:g} s, "
-          f"{os.cpu_count()} CPUs\n")
-    print("| task | " + " | ".join(names) + " |")
-    print("|---|" + "---:|" * len(names))
-    for task, row in results.items():
-        print(f"| {task} | " + " | ".join(f"{row[n]:,.0f}" if row[n] else "—" for n in names) + " |")
+    foreign_all: list[float] = []
+    loads = [loadavg()]
+    t_start = time.time()
+    samples: dict[str, dict[str, list[float]]] = {t: {name: [] for name in names} for t in a.tasks}
+    for r in range(a.rounds):
+        for task in a.tasks:
+            shift = (r * 3) % len(peers)  # rotate the order so no peer always runs first/last
+            for name, kind, n, batch, threads, extra in peers[shift:] + peers[:shift]:
+                python = a.peer_python if kind == "peer" else sys.executable
+                if a.wait_idle > 0:
+                    wait_idle(a.wait_idle)
+                sps, foreign = run(python, {"task": task, "num_envs": n, "batch_size": batch, "kind": kind, "threads": threads,
+                                   "seconds": a.seconds, "warmup": a.warmup, **extra},
+                          peer_env if kind == "peer" else env)
+                foreign_all.append(foreign)
+                if a.verbose:
+                    print(f"  {task} {name}: {fmt(sps)} (others used {foreign:.2f} cores)", flush=True)
+                if sps is not None:
+                    samples[task][name].append(sps)
+            med = {k: round(statistics.median(v)) for k, v in samples[task].items() if v}
+            print(f"round {r + 1}/{a.rounds} {task} (load {loadavg()}): {med}", flush=True)
+        loads.append(loadavg())
+    med = {t: {k: (statistics.median(v) if v else None) for k, v in s.items()} for t, s in samples.items()}
+
+    lines = [
+        f"# MuJoCo throughput (env steps/s)\n",
+        f"{time.strftime('%Y-%m-%d %H:%M')}, {platform.node()}, {os.cpu_count()} CPUs, median of {a.rounds} "
+        f"interleaved round(s) of {a.seconds:g} s (+{a.warmup:g} s warm-up) per peer; "
+        f"load average (1/5/15 min) at start and after each round: {' | '.join(loads)}; "
+        f"other processes used {statistics.median(foreign_all):.2f} cores (median over samples, max "
+        f"{max(foreign_all):.2f}) while peers ran; "
+        f"{(time.time() - t_start) / 60:.1f} min.\n",
+        "| peer | " + " | ".join(a.tasks) + " |",
+        "|---|" + "---:|" * len(a.tasks),
+    ]
+    for name in names:
+        cells = []
+        for t in a.tasks:
+            s = samples[t][name]
+            cells.append(f"{fmt(med[t][name])}" + (f" ({min(s) / 1000:.1f}–{max(s) / 1000:.1f}k)" if len(s) > 1 else ""))
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines += ["", "Ratios of medians:", "", "| ratio | " + " | ".join(a.tasks) + " |", "|---|" + "---:|" * len(a.tasks)]
+    pairs = [("ours N=8 2T / raw-2T", "ours N=8 2T", "raw-2T"),
+             ("ours N=16 2T / raw-2T", "ours N=16 2T", "raw-2T"),
+             ("ours N=16 2T / raw-2T N=16", "ours N=16 2T", "raw-2T N=16"),
+             ("ours async 16/8 2T / raw-2T", "ours async 16/8 2T", "raw-2T"),
+             ("ours N=8 2T / raw+rne-2T", "ours N=8 2T", "raw+rne-2T"),
+             ("ours N=8 1T / raw-1T", "ours N=8 1T", "raw-1T"),
+             ("raw-2T / raw-1T", "raw-2T", "raw-1T")]
+    if a.peer_python:
+        pairs += [("ours async 16/8 2T / ref async 16/8 2T", "ours async 16/8 2T", "ref async 16/8 2T"),
+                  ("ours N=8 2T / ref N=8 2T", "ours N=8 2T", "ref N=8 2T")]
+    if not a.no_gym:
+        pairs += [("ours N=8 1T / gymnasium-sync x8", "ours N=8 1T", "gymnasium-sync x8")]
+    for label, x, y in pairs:
+        if x in names and y in names:
+            lines.append(f"| {label} | " + " | ".join(ratio(med[t][x], med[t][y]) for t in a.tasks) + " |")
+    text = "\n".join(lines) + "\n"
+    print("\n" + text)
+    if a.out:
+        Path(a.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(a.out).write_text(text)
     if a.json:
-        Path(a.json).write_text(json.dumps(results, indent=2))
+        Path(a.json).write_text(json.dumps({"samples": samples, "median": med}, indent=2))
 
 
 if __name__ == "__main__":

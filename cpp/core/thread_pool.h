@@ -211,7 +211,14 @@ class ThreadPool {
     range_.Start(n, piece);
     range_caller_helps_.store(caller_helps);
     range_epoch_.fetch_add(1);
-    if (!caller_helps || num_workers() > 1) WakeSleepers();
+    // The worker that sits out is not woken: a futex wake per batch would cost this thread a
+    // syscall and put a third runnable thread on the cores that step envs.
+    if (!caller_helps) {
+      WakeSleepers();
+    } else if (num_workers() > 1 && sleeping_with_part_.load() > 0) {  // seq_cst, as WakeSleepers
+      { std::lock_guard<std::mutex> lock(sleep_mu_); }
+      sleep_cv_.notify_all();
+    }
   }
 
   // Runs one piece of the range (as part 0) or one queued chunk on the calling thread; false
@@ -286,8 +293,12 @@ class ThreadPool {
       }
       if (work) continue;
       std::unique_lock<std::mutex> lock(sleep_mu_);
+      // The last worker has no part in a range the caller helps with (see SubmitRange).
+      const bool has_part = worker + 1 < range_.parts();
       sleeping_.fetch_add(1);
+      if (has_part) sleeping_with_part_.fetch_add(1);
       sleep_cv_.wait(lock, [&] { return stop_.load() || HasWork(worker, seen_epoch); });
+      if (has_part) sleeping_with_part_.fetch_sub(1);
       sleeping_.fetch_sub(1);
       if (stop_.load()) return;
     }
@@ -300,6 +311,7 @@ class ThreadPool {
   alignas(64) std::atomic<uint64_t> range_epoch_{0};
   alignas(64) std::atomic<int64_t> pending_{0};  // chunks queued or being queued
   alignas(64) std::atomic<int> sleeping_{0};
+  std::atomic<int> sleeping_with_part_{0};  // sleepers other than the last worker
   std::atomic<bool> stop_{false};
   std::mutex sleep_mu_;
   std::condition_variable sleep_cv_;

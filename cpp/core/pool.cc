@@ -501,13 +501,21 @@ EnvPool::WaitResult EnvPool::WaitBatch(double timeout_s, const std::function<boo
       }
     }
   }
+  // Asynchronous loops (another batch's worth of envs in flight behind this one): when the
+  // batch is far from complete, sleep at once rather than spin, leaving the cores to the
+  // workers; the envs still stepping hide the wake-up latency.
+  const int64_t remaining = batch_size_ - written_[pos].value.load(std::memory_order_relaxed);
+  const bool sleep_at_once = !caller_helps_ && in_flight_ >= 2 * batch_size_ &&
+                             ns_per_env_.load(std::memory_order_relaxed) * remaining / num_threads_ > kSpinMax.count();
   for (unsigned i = 1;; ++i) {
     if (ready()) return WaitResult::kReady;
-    SpinWait(i);
-    if ((i & 255) != 0 && i < 2048) continue;
+    if (!sleep_at_once) {
+      SpinWait(i);
+      if ((i & 255) != 0 && i < 2048) continue;
+    }
     const auto now = Clock::now();
     if (has_deadline && now >= deadline) return WaitResult::kTimeout;
-    if (now - start < std::chrono::microseconds(200)) continue;
+    if (!sleep_at_once && now - start < std::chrono::microseconds(200)) continue;
     waiter_sleeping_.store(true);
     {
       std::unique_lock<std::mutex> lock(done_mu_);

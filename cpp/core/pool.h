@@ -225,6 +225,9 @@ class EnvPool {
   static constexpr std::chrono::nanoseconds kPieceWork{std::chrono::microseconds(4)};
   // The caller steps envs only if one step is estimated below this (interrupts wait for it).
   static constexpr std::chrono::nanoseconds kCallerMaxStep{std::chrono::milliseconds(1)};
+  // Async loops: a waiting caller sleeps at once when its batch is estimated further than
+  // this from complete (see WaitBatch).
+  static constexpr std::chrono::nanoseconds kSpinMax{std::chrono::microseconds(50)};
   // How often a waiting caller checks its deadline and Ctrl-C.
   static constexpr std::chrono::milliseconds kCheckInterval{10};
   bool caller_helps_ = false;  // the current dispatch lets the caller step envs

@@ -14,7 +14,8 @@
 #include <vector>
 
 #include "core/pool.h"
-#include "envs/registry.h"
+#include "core/registry.h"
+#include "envs/builtin_tasks.h"
 #ifdef ENVPOOL_WITH_MUJOCO
 #include "envs/mujoco/raw_benchmark.h"
 #endif
@@ -495,14 +496,17 @@ PYBIND11_MODULE(_core, m) {
     }
   });
 
+  RegisterBuiltinTasks();
+
   m.def("tasks", [] {
     py::list out;
-    for (const auto& t : AllTasks()) {
+    for (const TaskSpec* t : AllTasks()) {
       py::dict d;
-      d["id"] = t.id;
-      d["max_episode_steps"] = t.max_episode_steps;
-      d["reward_threshold"] = std::isnan(t.reward_threshold) ? py::object(py::none()) : py::object(py::float_(t.reward_threshold));
-      d["defaults"] = ConfigToDict(t.defaults);
+      d["id"] = t->id;
+      d["max_episode_steps"] = t->max_episode_steps;
+      d["reward_threshold"] = std::isnan(t->reward_threshold) ? py::object(py::none()) : py::object(py::float_(t->reward_threshold));
+      d["defaults"] = ConfigToDict(t->defaults);
+      d["origin"] = t->origin;
       out.append(d);
     }
     return out;
@@ -547,7 +551,7 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("in_flight", &PyPool::in_flight)
       .def_property_readonly("num_envs", [](const PyPool& p) { return p.core().num_envs(); })
       .def_property_readonly("batch_size", [](const PyPool& p) { return p.core().batch_size(); })
-      .def_property_readonly("num_threads", [](const PyPool& p) { return p.core().num_threads(); })
+      .def_property_readonly("num_threads", [](PyPool& p) { return p.pool().executor().parallelism(); })
       .def_property_readonly("max_episode_steps", [](const PyPool& p) { return p.core().max_episode_steps(); })
       .def_property_readonly("spec", [](const PyPool& p) { return EnvSpecToDict(p.core().spec()); });
 }

@@ -10,7 +10,7 @@
 //   explicit MyEnv(const Config& config);
 //   void Reset(Rng& rng, Output& out) override;
 //   void Step(const Action& action, Rng& rng, Output& out) override;
-// plus one line in cpp/envs/registry.cc.
+// plus its entry in cpp/envs/builtin_tasks.cc.
 #pragma once
 
 #include <cstddef>

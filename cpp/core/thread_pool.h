@@ -24,6 +24,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/spin.h"
+
 namespace envpool {
 
 struct Chunk {
@@ -31,25 +33,6 @@ struct Chunk {
   int count = 0;
   bool linked = false;  // the rest follow through the pool's next[] links; else head+1, head+2, ...
 };
-
-inline void CpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield" ::: "memory");
-#endif
-}
-
-// One iteration of a wait loop: a pause instruction for the first iterations (the answer
-// usually comes within a microsecond or two), then a yield of the core, so that a spinning
-// thread gives way when there are more runnable threads than cores.
-inline void SpinWait(unsigned iteration) {
-  if (iteration < 2048) {
-    CpuRelax();
-  } else {
-    std::this_thread::yield();
-  }
-}
 
 // Bounded multi-producer multi-consumer queue of chunks (D. Vyukov's design): a cell's
 // sequence number says whether it is free for the push of round `pos` or holds the chunk

@@ -1,6 +1,6 @@
 """Entry points: envpool.make / make_gymnasium / make_spec / list_all_envs, and gymnasium registration.
 
-Every task comes from the C++ registry (cpp/envs/registry.cc), so a new env needs no
+Every task comes from the C++ registry (cpp/core/registry.h; built-in tasks in cpp/envs/builtin_tasks.cc), so a new env needs no
 Python change: it appears here, in the CLI and as ``envpool/<task>`` in gymnasium.
 """
 

@@ -1,11 +1,16 @@
-// The task registry: every task id the package offers, read by the C++ pool and, through
+// The task registry: every task id a pool can be made for, read by the C++ pool and, through
 // the bindings, by Python (envpool.list_all_envs, gymnasium registration, the CLI).
+//
+// The registry is open: built-in envs register at module load (cpp/envs/builtin_tasks.cc),
+// and anything else (a plugin, a test) can add tasks at run time with RegisterTask. Entries
+// are never removed, so a `const TaskSpec&` stays valid for the life of the process.
 #pragma once
 
 #include <cmath>
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/env.h"
@@ -20,6 +25,7 @@ struct TaskSpec {
   Config defaults;                 // the env's kwargs with this id's defaults
   std::function<EnvSpec(const Config&)> spec;
   std::function<std::unique_ptr<Env>(const Config&)> make;
+  std::string origin = "built-in";  // where the task came from (built-in, a plugin's name, ...)
 };
 
 // Registry entry for env class E under `id`; `overrides` change E's default kwargs for this id.
@@ -32,10 +38,20 @@ TaskSpec Task(std::string id, int max_episode_steps, double reward_threshold = N
                   [](const Config& c) -> std::unique_ptr<Env> { return std::make_unique<E>(c); }};
 }
 
-// All registered tasks, in registration order.
-const std::vector<TaskSpec>& AllTasks();
+// Adds a task; throws std::invalid_argument if the id is taken or the entry is incomplete.
+// Thread-safe.
+const TaskSpec& RegisterTask(TaskSpec task);
+
+// All registered tasks, in registration order (a snapshot: pointers stay valid).
+std::vector<const TaskSpec*> AllTasks();
 
 // The task with this id; throws std::invalid_argument naming close matches when there is none.
 const TaskSpec& FindTask(const std::string& id);
+
+// Per-env configs from a task's defaults and the user's kwargs: `kwargs` maps a key to either
+// one value for all envs or one value per env. Throws std::invalid_argument naming an unknown
+// key (with the keys closest to it first) or a value of the wrong type or length.
+std::vector<Config> MakeConfigs(const TaskSpec& task, int num_envs,
+                                const std::vector<std::pair<std::string, std::vector<ConfigValue>>>& kwargs);
 
 }  // namespace envpool

@@ -1,0 +1,82 @@
+// The send/recv protocol: which envs may be sent, stepped, rendered or inspected now, and
+// whether an action batch fits the action spec. Everything is checked before anything
+// changes, so a refused call leaves the pool as it was.
+//
+// An env is, from the user thread's point of view:
+//   kNotReset     never reset (or restarted): it must be reset before it can step;
+//   kEpisodeOver  its episode ended with autoreset disabled: it must be reset first;
+//   kIdle         it may be sent;
+//   kInFlight     sent, and its result not yet taken by recv().
+// Only the user thread reads or writes this table.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/spec.h"
+
+namespace envpool {
+
+// A call that breaks the send/recv protocol (stepping an env that is in flight, ...).
+class ProtocolError : public std::logic_error {
+  using std::logic_error::logic_error;
+};
+// An argument of the wrong type (e.g. a float array for a discrete action).
+class InputTypeError : public std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+enum class EnvStatus : uint8_t { kNotReset, kEpisodeOver, kIdle, kInFlight };
+
+class Protocol {
+ public:
+  explicit Protocol(int num_envs);
+
+  int num_envs() const { return num_envs_; }
+  int in_flight() const { return in_flight_; }
+  EnvStatus status(int env_id) const { return status_[static_cast<std::size_t>(env_id)]; }
+
+  // Throws unless envs `env_ids` (nullptr: all) can be sent now: ids in range, no duplicate,
+  // none in flight, and for a step each one reset and not over.
+  void CheckSendable(const int* env_ids, int n, bool for_step);
+  // Throws unless env `env_id` exists and is not in flight; `what` names the call ("rendering").
+  void CheckIdle(int env_id, const char* what) const;
+
+  void MarkInFlight(const int* env_ids, int n);
+  // A batch of `n` rows for envs `ids` was taken; `over(row)` says whether that env's
+  // episode is over and must be reset before its next step (autoreset disabled).
+  template <class Over>
+  void MarkReturned(const int32_t* ids, int n, Over&& over) {
+    in_flight_ -= n;
+    for (int i = 0; i < n; ++i) Set(static_cast<std::size_t>(ids[i]), over(i) ? EnvStatus::kEpisodeOver : EnvStatus::kIdle);
+  }
+  // Fast path: a full batch came back and no episode needs an explicit reset.
+  void MarkAllReturned() {
+    in_flight_ = 0;
+    status_.assign(status_.size(), EnvStatus::kIdle);
+    idle_count_ = num_envs_;
+  }
+  void SetIdle(int env_id) { Set(static_cast<std::size_t>(env_id), EnvStatus::kIdle); }
+
+  // Throws std::invalid_argument naming the first row whose action is outside the spec:
+  // discrete or integer actions out of [low, high], floating actions that are not finite.
+  // `data` holds n rows of the spec's dtype (int64 for discrete actions).
+  static void ValidateActions(const ArraySpec& spec, const void* data, const int* env_ids, int n);
+
+ private:
+  void Set(std::size_t env_id, EnvStatus status) {
+    idle_count_ += (status == EnvStatus::kIdle) - (status_[env_id] == EnvStatus::kIdle);
+    status_[env_id] = status;
+  }
+
+  int num_envs_;
+  std::vector<EnvStatus> status_;
+  std::vector<uint32_t> seen_;  // duplicate detection stamps
+  uint32_t stamp_ = 0;
+  int in_flight_ = 0;   // envs sent and not yet returned by a taken batch
+  int idle_count_ = 0;  // envs with status kIdle (lets a full batch skip per-env checks)
+};
+
+}  // namespace envpool

@@ -1,0 +1,158 @@
+#include "core/thread_executor.h"
+
+#include <algorithm>
+#include <string>
+
+namespace envpool {
+
+ThreadExecutor::ThreadExecutor(ExecutorContext context, const TaskSpec& task, const std::vector<Config>& configs,
+                               uint64_t seed, int num_threads, std::chrono::nanoseconds spin)
+    : Executor(context), num_threads_(num_threads) {
+  slots_ = std::vector<EnvSlot>(static_cast<std::size_t>(ctx_.num_envs));
+  for (int i = 0; i < ctx_.num_envs; ++i) {
+    auto& slot = slots_[static_cast<std::size_t>(i)];
+    slot.env = task.make(configs[static_cast<std::size_t>(i)]);
+    slot.rng.Seed(seed + static_cast<uint64_t>(i));
+  }
+  chunk_scratch_.reserve(static_cast<std::size_t>(ctx_.num_envs));
+  caller_chunks_.reserve(static_cast<std::size_t>(ctx_.num_envs));
+  // num_threads workers. In a full-batch step() of cheap envs the calling thread takes the
+  // place of one of them (see Dispatch), so num_threads threads step envs either way.
+  threads_ = std::make_unique<ThreadPool>(
+      num_threads, ctx_.num_envs, [this](const Chunk& c) { RunChunk(c); }, spin);
+}
+
+void ThreadExecutor::SetState(int env_id, const std::vector<double>& state) {
+  auto& slot = slots_[static_cast<std::size_t>(env_id)];
+  slot.env->SetState(state);
+  // The env is now mid-episode in the given state: no pending autoreset.
+  slot.episode.episode_over = false;
+}
+
+void ThreadExecutor::Dispatch(const int* env_ids, int n, bool wait_follows) {
+  const int stepping = num_threads_;
+  const int64_t estimate = ns_per_env_.load(std::memory_order_relaxed);
+  // The caller steps envs itself only in a full-batch step() of envs known to be quick: it
+  // must stay free to notice Ctrl-C and timeouts, and it can only do so between env steps.
+  caller_helps_ = ctx_.full_batch() && wait_follows && estimate > 0 && estimate < kCallerMaxStep.count();
+  if (env_ids == nullptr) {
+    // All envs: one contiguous part per thread, claimed in pieces of about kPieceWork (one
+    // env at a time while the cost of a step is unknown: it may be seconds).
+    const int piece = estimate <= 0 ? 1 : static_cast<int>(std::clamp<int64_t>(kPieceWork.count() / estimate, 1, n));
+    threads_->SubmitRange(n, stepping <= 1 ? n : piece, caller_helps_);
+    return;
+  }
+  // A set of env ids: linked chunks of about kChunkWork each through the queue, so a
+  // hand-off to another core is only paid for when the work amortizes it, and up to
+  // kMaxChunksPerThread per thread keep the threads' finishing times close. While the cost
+  // of a step is unknown, every env is a chunk of its own (up to that many chunks).
+  const int64_t per_chunk = estimate <= 0 ? 1 : std::max<int64_t>(1, kChunkWork.count() / estimate);
+  int num_chunks = static_cast<int>(std::min<int64_t>((n + per_chunk - 1) / per_chunk, kMaxChunksPerThread * stepping));
+  if (stepping <= 1) num_chunks = 1;
+  num_chunks = std::max(1, std::min(num_chunks, n));
+  chunk_scratch_.clear();
+  int begin = 0;
+  for (int c = 0; c < num_chunks; ++c) {
+    const int end = static_cast<int>(static_cast<int64_t>(n) * (c + 1) / num_chunks);
+    for (int i = begin; i < end; ++i) ctx_.orders[env_ids[i]].next = i + 1 < end ? env_ids[i + 1] : -1;
+    chunk_scratch_.push_back({env_ids[begin], end - begin, true});
+    begin = end;
+  }
+  if (caller_helps_) {
+    // The caller will wait for this batch anyway: it keeps the first chunk for itself (no
+    // hand-off at all for a small batch) and shares the rest.
+    caller_chunks_.push_back(chunk_scratch_.front());
+    threads_->Submit(chunk_scratch_.data() + 1, static_cast<int>(chunk_scratch_.size()) - 1);
+  } else {
+    threads_->Submit(chunk_scratch_.data(), static_cast<int>(chunk_scratch_.size()));
+  }
+}
+
+bool ThreadExecutor::Help() {
+  if (!caller_helps_) return false;
+  if (!caller_chunks_.empty()) {
+    const Chunk chunk = caller_chunks_.back();
+    caller_chunks_.pop_back();
+    RunChunk(chunk);
+    return true;
+  }
+  if (threads_->RunOne()) return true;
+  caller_helps_ = false;
+  return false;
+}
+
+void ThreadExecutor::RunChunk(const Chunk& chunk) {
+  // Time one step chunk in eight per thread for the running estimate of one env step's cost
+  // (resets are not timed: their cost says nothing about steps).
+  thread_local unsigned chunks_run = 0;
+  if (ctx_.orders.OpFor(chunk.head, chunk.linked) != Op::kStep || chunks_run++ % 8 != 0) {
+    RunChunkEnvs(chunk);
+    return;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  RunChunkEnvs(chunk);
+  // Relaxed: a lost update only delays the estimate.
+  const int64_t ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
+  const int64_t sample = std::max<int64_t>(1, ns / std::max(1, chunk.count));
+  const int64_t old = ns_per_env_.load(std::memory_order_relaxed);
+  ns_per_env_.store(old < 0 ? sample : old + (sample - old) / 4, std::memory_order_relaxed);
+}
+
+void ThreadExecutor::RunChunkEnvs(const Chunk& chunk) {
+  BatchAssembler& batches = ctx_.batches;
+  int id = chunk.head;
+  if (ctx_.full_batch()) {
+    // Row = env id in the one batch being filled: no shared counter per env.
+    const std::size_t pos = batches.FullBatchPos();
+    for (int i = 0; i < chunk.count; ++i) {
+      // Read the link first: once the env's result is written it may be received and re-sent.
+      const int next = chunk.linked ? ctx_.orders[id].next : id + 1;
+      StepEnv(id, pos, static_cast<std::size_t>(id), ctx_.orders.OpFor(id, chunk.linked));
+      id = next;
+    }
+    batches.Publish(pos, chunk.count);
+    return;
+  }
+  // Async: the chunk reserves its rows with one compare-and-swap, then fills them in order
+  // (crossing into the next batch where one fills up); each batch's share is published once.
+  auto [batch, row] = batches.Reserve(chunk.count);
+  batches.AwaitArmed(batch);
+  std::size_t pos = batches.PosOf(batch);
+  int run = 0;
+  for (int i = 0; i < chunk.count; ++i) {
+    const int next = chunk.linked ? ctx_.orders[id].next : id + 1;
+    StepEnv(id, pos, row, ctx_.orders.OpFor(id, chunk.linked));
+    ++run;
+    if (++row == static_cast<std::size_t>(ctx_.batch_size)) {
+      batches.Publish(pos, run);
+      run = 0;
+      row = 0;
+      pos = batches.NextPos(pos);
+      if (i + 1 < chunk.count) batches.AwaitArmed(++batch);
+    }
+    id = next;
+  }
+  if (run > 0) batches.Publish(pos, run);
+}
+
+void ThreadExecutor::StepEnv(int env_id, std::size_t pos, std::size_t row, Op op) {
+  EnvSlot& slot = slots_[static_cast<std::size_t>(env_id)];
+  const Order& order = ctx_.orders[env_id];
+  std::string error;
+  ctx_.rules.Run(
+      slot.episode, env_id, op, ctx_.batches.Buffers(pos), row,
+      [&](Output& out) {
+        if (op == Op::kReset && order.reseed) slot.rng.Seed(order.seed);
+        slot.env->Reset(slot.rng, out);
+      },
+      [&](Output& out) {
+        const void* act[EpisodeRules::kMaxFields];
+        for (std::size_t f = 0; f < ctx_.orders.num_action_fields(); ++f) act[f] = ctx_.orders.ActionRow(f, env_id);
+        slot.env->Step(Action(act), slot.rng, out);
+      },
+      &error);
+  if (!error.empty()) ctx_.errors.Add(env_id, std::move(error));
+}
+
+}  // namespace envpool

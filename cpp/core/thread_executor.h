@@ -1,0 +1,80 @@
+// ThreadExecutor: native C++ envs stepped by a thread pool (thread_pool.h), each env's
+// result written straight into its row of the batch being assembled.
+//
+// Dispatch without per-env locks or queue operations: a dispatch of all envs is one
+// partitioned range (envs stay on one core batch after batch); a set of env ids goes out as
+// linked chunks of about kChunkWork each through the lock-free queue, and each chunk reserves
+// its rows with one compare-and-swap when a worker starts it. In a full-batch step() of envs
+// known to be quick the calling thread steps envs too (Help); it never takes work whose
+// cost it does not know yet, so it stays free to notice Ctrl-C and timeouts.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/env.h"
+#include "core/executor.h"
+#include "core/registry.h"
+#include "core/rng.h"
+#include "core/thread_pool.h"
+
+namespace envpool {
+
+class ThreadExecutor final : public Executor {
+ public:
+  // Makes env i from configs[i] with its RNG seeded from seed + i, and starts num_threads
+  // workers that spin for `spin` before sleeping.
+  ThreadExecutor(ExecutorContext context, const TaskSpec& task, const std::vector<Config>& configs, uint64_t seed,
+                 int num_threads, std::chrono::nanoseconds spin);
+  ~ThreadExecutor() override { Stop(); }
+
+  void Dispatch(const int* env_ids, int n, bool wait_follows) override;
+  bool Help() override;
+  int64_t NsPerEnv() const override { return ns_per_env_.load(std::memory_order_relaxed); }
+  int parallelism() const override { return num_threads_; }
+  EpisodeState& Episode(int env_id) override { return slots_[static_cast<std::size_t>(env_id)].episode; }
+  void Render(int env_id, uint8_t* rgb) override { slots_[static_cast<std::size_t>(env_id)].env->Render(rgb); }
+  std::vector<double> GetState(int env_id) const override {
+    return slots_[static_cast<std::size_t>(env_id)].env->GetState();
+  }
+  void SetState(int env_id, const std::vector<double>& state) override;
+  void Stop() override {
+    if (threads_) threads_->Stop();
+  }
+
+ private:
+  // Per-env state written by the thread stepping the env; cache-line aligned so envs stepped
+  // by different threads never share a line.
+  struct alignas(64) EnvSlot {
+    std::unique_ptr<Env> env;
+    Rng rng;
+    EpisodeState episode;
+  };
+
+  void RunChunk(const Chunk& chunk);  // runs and times a chunk
+  void RunChunkEnvs(const Chunk& chunk);
+  void StepEnv(int env_id, std::size_t pos, std::size_t row, Op op);
+
+  std::vector<EnvSlot> slots_;
+  int num_threads_;
+  std::vector<Chunk> chunk_scratch_;
+  std::vector<Chunk> caller_chunks_;  // chunks the waiting caller runs itself
+  bool caller_helps_ = false;         // the current dispatch lets the caller step envs
+  alignas(64) std::atomic<int64_t> ns_per_env_{-1};  // running estimate of one env step's cost (-1: unknown)
+
+  // Work per chunk handed to a thread: large enough to amortize a hand-off between cores
+  // (~0.1-1 us), small enough that threads finish a batch at nearly the same time.
+  static constexpr std::chrono::nanoseconds kChunkWork{std::chrono::microseconds(20)};
+  static constexpr int kMaxChunksPerThread = 4;
+  // Pieces of a partitioned full batch: own-part claims are cheap, so pieces can be small.
+  static constexpr std::chrono::nanoseconds kPieceWork{std::chrono::microseconds(4)};
+  // The caller steps envs only if one step is estimated below this (interrupts wait for it).
+  static constexpr std::chrono::nanoseconds kCallerMaxStep{std::chrono::milliseconds(1)};
+
+  std::unique_ptr<ThreadPool> threads_;  // last: its workers stop before the rest is destroyed
+};
+
+}  // namespace envpool

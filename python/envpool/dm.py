@@ -29,10 +29,18 @@ from envpool.pool import PoolFrontEnd
 
 
 def _space_to_spec(space: spaces.Space, name: str):
+    """The dm_env spec of one env's ``space``; Tuple and Dict spaces give a tuple / dict of specs,
+    the structure of the observations."""
     if isinstance(space, spaces.Discrete):
-        return specs.DiscreteArray(num_values=int(space.n), dtype=np.int64, name=name)
+        start = int(space.start)
+        if start == 0:
+            return specs.DiscreteArray(num_values=int(space.n), dtype=np.int64, name=name)
+        # DiscreteArray always starts at 0: keep the range [start, start + n - 1] as bounds.
+        return specs.BoundedArray((), np.int64, minimum=start, maximum=start + int(space.n) - 1, name=name)
     if isinstance(space, spaces.Box):
         return specs.BoundedArray(space.shape, space.dtype, space.low, space.high, name=name)
+    if isinstance(space, spaces.Tuple):
+        return tuple(_space_to_spec(sub, f"{name}_{i}") for i, sub in enumerate(space.spaces))
     if isinstance(space, spaces.Dict):
         return {key: _space_to_spec(sub, key) for key, sub in space.spaces.items()}
     raise TypeError(f"no dm_env spec for {space}")
@@ -77,7 +85,8 @@ class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
         return self._time_step(self._recv(timeout))
 
     def observation_spec(self):
-        """Spec of one env's observation (the ``obs`` field of ``TimeStep.observation``)."""
+        """Spec of one env's observation (the ``obs`` field of ``TimeStep.observation``): one
+        spec, or a tuple (dict) of specs when ``obs`` is a tuple (dict) of arrays."""
         return _space_to_spec(self.task_spec.observation_space, "obs")
 
     def action_spec(self):

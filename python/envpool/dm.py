@@ -25,7 +25,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
-from envpool.pool import PoolFrontEnd
+from envpool.pool import PoolFrontEnd, parse_autoreset_mode
 
 
 def _space_to_spec(space: spaces.Space, name: str):
@@ -62,10 +62,9 @@ class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
 
     def __init__(self, task_id: str, **kwargs: Any):
         mode = kwargs.get("autoreset_mode", AutoresetMode.NEXT_STEP)
-        self._open_pool(task_id, **kwargs)
-        if self.autoreset_mode != AutoresetMode.NEXT_STEP:
-            self._pool.close()
+        if parse_autoreset_mode(mode) != AutoresetMode.NEXT_STEP:  # checked before the pool starts threads
             raise ValueError(f"env_type='dm' restarts episodes on the step after LAST; autoreset_mode {mode!r} is not supported")
+        self._open_pool(task_id, **kwargs)
         info_names = [name for name in self.task_spec.info_keys if name not in ("env_id", "elapsed_step")]
         self._state_type = collections.namedtuple("State", ["obs", "env_id", "elapsed_step", *info_names])
         self._closed = False

@@ -67,7 +67,6 @@ class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
         self._open_pool(task_id, **kwargs)
         info_names = [name for name in self.task_spec.info_keys if name not in ("env_id", "elapsed_step")]
         self._state_type = collections.namedtuple("State", ["obs", "env_id", "elapsed_step", *info_names])
-        self._closed = False
 
     # -- dm_env.Environment --------------------------------------------------------------------
 
@@ -99,7 +98,6 @@ class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
 
     def close(self) -> None:
         self._pool.close()
-        self._closed = True
 
     # -- helpers -----------------------------------------------------------------------------------
 

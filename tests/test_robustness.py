@@ -127,6 +127,8 @@ def test_env_error_names_the_env_keeps_the_batch_and_the_env_restarts():
         envs.step(np.zeros(4, dtype=np.int64))
     err = exc_info.value
     assert err.env_ids == [1]
+    # The C++ exception's type, demangled, comes before its message.
+    assert err.messages == ["std::runtime_error: StepCounter failed on purpose at total step 3"]
     obs, rew, term, trunc, info = err.result
     assert trunc.tolist() == [False, True, False, False]
     assert info["elapsed_step"][[0, 2, 3]].tolist() == [3, 3, 3]  # the others stepped normally

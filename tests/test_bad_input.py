@@ -154,6 +154,38 @@ def test_bad_make_arguments(kwargs, error, match):
         envpool.make("CartPole-v1", **kwargs)
 
 
+@pytest.fixture
+def no_pool_allowed(monkeypatch):
+    """Fail the test if a C++ pool (and so its worker threads) gets built."""
+    import envpool.pool
+
+    real = envpool.pool._core
+
+    class Core:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def Pool(self, *args, **kwargs):  # noqa: N802 - the name of the attribute it stands in for
+            raise AssertionError("a pool was built before every argument was checked")
+
+    monkeypatch.setattr(envpool.pool, "_core", Core())
+
+
+@pytest.mark.parametrize(
+    "task_id, kwargs, match",
+    [
+        ("CartPole-v1", {"render_mode": "human"}, "render_mode must be None or 'rgb_array'"),
+        ("StepCounter-v0", {"render_mode": "rgb_array"}, "StepCounter-v0 does not render"),
+        ("CartPole-v1", {"env_type": "dm", "autoreset_mode": "same_step"}, "not supported"),
+        ("CartPole-v1", {"autoreset_mode": "sometimes"}, "autoreset_mode must be"),
+        ("CartPole-v1", {"gravity": 3.0}, "unknown keyword argument 'gravity'"),
+    ],
+)
+def test_bad_arguments_are_rejected_before_the_pool_is_built(no_pool_allowed, task_id, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        envpool.make(task_id, num_envs=2, num_threads=2, **kwargs)
+
+
 def test_per_env_kwargs_are_applied():
     envs = envpool.make("CartPole-v1", num_envs=2, sutton_barto_reward=[True, False])
     envs.reset()

@@ -96,6 +96,41 @@ def test_dm_env_rejects_other_autoreset_modes():
         envpool.make("CartPole-v1", env_type="dm", autoreset_mode="same_step")
 
 
+def test_dm_env_tuple_observation_spec():
+    """Blackjack's Tuple(Discrete(32), Discrete(11), Discrete(2)) becomes a tuple of specs that
+    each env's row of the TimeStep observation validates against."""
+    env = envpool.make("Blackjack-v1", env_type="dm", num_envs=3, seed=0)
+    obs_spec = env.observation_spec()
+    assert isinstance(obs_spec, tuple) and len(obs_spec) == 3
+    assert [s.num_values for s in obs_spec] == [32, 11, 2]
+    assert all(isinstance(s, specs.DiscreteArray) for s in obs_spec)
+    ts = env.reset()
+    assert isinstance(ts.observation.obs, tuple) and len(ts.observation.obs) == len(obs_spec)
+    for _ in range(5):
+        for spec, column in zip(obs_spec, ts.observation.obs):
+            assert column.shape == (3,)
+            for value in column:
+                spec.validate(value)
+        ts = env.step(np.ones(3, dtype=np.int64))
+    env.close()
+
+
+def test_dm_spec_keeps_discrete_start():
+    from envpool.dm import _space_to_spec
+
+    assert _space_to_spec(gymnasium.spaces.Discrete(4), "a") == specs.DiscreteArray(4, dtype=np.int64, name="a")
+    spec = _space_to_spec(gymnasium.spaces.Discrete(3, start=-1), "a")
+    assert isinstance(spec, specs.BoundedArray)
+    assert spec.shape == () and spec.dtype == np.int64 and spec.name == "a"
+    assert (spec.minimum, spec.maximum) == (-1, 1)
+    for value in (-1, 0, 1):
+        spec.validate(np.int64(value))
+    with pytest.raises(ValueError):
+        spec.validate(np.int64(2))
+    nested = _space_to_spec(gymnasium.spaces.Tuple([gymnasium.spaces.Discrete(2, start=5)]), "obs")
+    assert (nested[0].minimum, nested[0].maximum) == (5, 6)
+
+
 @pytest.mark.parametrize("module", ["envpool", "envpool.registration", "envpool.vector_env", "envpool.dm"])
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.NORMALIZE_WHITESPACE)

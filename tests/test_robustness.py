@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import subprocess
@@ -10,6 +11,7 @@ import textwrap
 import threading
 import time
 
+import gymnasium
 import numpy as np
 import pytest
 
@@ -125,6 +127,8 @@ def test_env_error_names_the_env_keeps_the_batch_and_the_env_restarts():
         envs.step(np.zeros(4, dtype=np.int64))
     err = exc_info.value
     assert err.env_ids == [1]
+    # The C++ exception's type, demangled, comes before its message.
+    assert err.messages == ["std::runtime_error: StepCounter failed on purpose at total step 3"]
     obs, rew, term, trunc, info = err.result
     assert trunc.tolist() == [False, True, False, False]
     assert info["elapsed_step"][[0, 2, 3]].tolist() == [3, 3, 3]  # the others stepped normally
@@ -183,6 +187,38 @@ def test_dropping_pools_and_exiting_with_live_pools_does_not_hang():
     )
     assert result.returncode == 0, result.stderr
     assert "exiting" in result.stdout
+
+
+@pytest.mark.parametrize("env_type", ["gymnasium", "gym", "dm"])
+@pytest.mark.parametrize(
+    "kwargs", [{"gravity": 3.0}, {"render_mode": "human"}, {"num_envs": 2, "sutton_barto_reward": [True] * 3}]
+)
+def test_failed_make_leaves_nothing_that_raises_on_collection(monkeypatch, env_type, kwargs):
+    """A make() that fails part-way must raise only its own error: collecting the half-built
+    front end (gymnasium's VectorEnv.__del__ -> close -> close_extras) must not raise too."""
+    if "__del__" not in gymnasium.vector.VectorEnv.__dict__:  # gymnasium >= 1.3 dropped it; 1.1-1.2 have:
+
+        def __del__(self):  # noqa: N807
+            if not getattr(self, "closed", True):
+                self.close()
+
+        monkeypatch.setattr(gymnasium.vector.VectorEnv, "__del__", __del__, raising=False)
+    unraisable = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+    with pytest.raises(ValueError):
+        envpool.make("CartPole-v1", env_type=env_type, **kwargs)
+    gc.collect()
+    assert not unraisable, [(u.exc_type, u.exc_value, u.object) for u in unraisable]
+
+
+@pytest.mark.parametrize("cls", ["EnvPoolVectorEnv", "EnvPoolGymEnv", "EnvPoolDmEnv"])
+def test_close_of_a_half_built_front_end_is_a_no_op(cls):
+    from envpool import dm, vector_env
+
+    front_end = getattr(dm if cls == "EnvPoolDmEnv" else vector_env, cls)
+    env = front_end.__new__(front_end)  # as if __init__ raised before the pool existed
+    env.close()
+    env.close()
 
 
 def _threads_and_fds():

@@ -10,7 +10,7 @@
 //   explicit MyEnv(const Config& config);
 //   void Reset(Rng& rng, Output& out) override;
 //   void Step(const Action& action, Rng& rng, Output& out) override;
-// plus its entry in cpp/envs/builtin_tasks.cc.
+// plus two lines in cpp/envs/builtin_tasks.cc: its #include and its Task<> entry.
 #pragma once
 
 #include <cstddef>

@@ -25,14 +25,22 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
-from envpool.pool import PoolFrontEnd
+from envpool.pool import PoolFrontEnd, parse_autoreset_mode
 
 
 def _space_to_spec(space: spaces.Space, name: str):
+    """The dm_env spec of one env's ``space``; Tuple and Dict spaces give a tuple / dict of specs,
+    the structure of the observations."""
     if isinstance(space, spaces.Discrete):
-        return specs.DiscreteArray(num_values=int(space.n), dtype=np.int64, name=name)
+        start = int(space.start)
+        if start == 0:
+            return specs.DiscreteArray(num_values=int(space.n), dtype=np.int64, name=name)
+        # DiscreteArray always starts at 0: keep the range [start, start + n - 1] as bounds.
+        return specs.BoundedArray((), np.int64, minimum=start, maximum=start + int(space.n) - 1, name=name)
     if isinstance(space, spaces.Box):
         return specs.BoundedArray(space.shape, space.dtype, space.low, space.high, name=name)
+    if isinstance(space, spaces.Tuple):
+        return tuple(_space_to_spec(sub, f"{name}_{i}") for i, sub in enumerate(space.spaces))
     if isinstance(space, spaces.Dict):
         return {key: _space_to_spec(sub, key) for key, sub in space.spaces.items()}
     raise TypeError(f"no dm_env spec for {space}")
@@ -54,13 +62,11 @@ class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
 
     def __init__(self, task_id: str, **kwargs: Any):
         mode = kwargs.get("autoreset_mode", AutoresetMode.NEXT_STEP)
-        self._open_pool(task_id, **kwargs)
-        if self.autoreset_mode != AutoresetMode.NEXT_STEP:
-            self._pool.close()
+        if parse_autoreset_mode(mode) != AutoresetMode.NEXT_STEP:  # checked before the pool starts threads
             raise ValueError(f"env_type='dm' restarts episodes on the step after LAST; autoreset_mode {mode!r} is not supported")
+        self._open_pool(task_id, **kwargs)
         info_names = [name for name in self.task_spec.info_keys if name not in ("env_id", "elapsed_step")]
         self._state_type = collections.namedtuple("State", ["obs", "env_id", "elapsed_step", *info_names])
-        self._closed = False
 
     # -- dm_env.Environment --------------------------------------------------------------------
 
@@ -77,7 +83,8 @@ class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
         return self._time_step(self._recv(timeout))
 
     def observation_spec(self):
-        """Spec of one env's observation (the ``obs`` field of ``TimeStep.observation``)."""
+        """Spec of one env's observation (the ``obs`` field of ``TimeStep.observation``): one
+        spec, or a tuple (dict) of specs when ``obs`` is a tuple (dict) of arrays."""
         return _space_to_spec(self.task_spec.observation_space, "obs")
 
     def action_spec(self):
@@ -90,8 +97,9 @@ class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
         return specs.BoundedArray(shape=(), dtype=np.float64, minimum=0.0, maximum=1.0, name="discount")
 
     def close(self) -> None:
-        self._pool.close()
-        self._closed = True
+        pool = getattr(self, "_pool", None)  # None: __init__ raised before the pool was built
+        if pool is not None:
+            pool.close()
 
     # -- helpers -----------------------------------------------------------------------------------
 

@@ -15,7 +15,8 @@ class EnvError(RuntimeError):
 
     Attributes:
         env_ids: the envs that failed.
-        messages: the error message of each.
+        messages: the error of each, as ``"<C++ exception type>: <message>"`` (e.g.
+            ``"std::runtime_error: ..."``).
         result: the batch, as ``(obs, reward, terminated, truncated, info)``.
     """
 

@@ -82,8 +82,15 @@ class PoolFrontEnd:
         if max_episode_steps is not None:
             max_episode_steps = _check_int("max_episode_steps", max_episode_steps, 0)
         autoreset_mode = parse_autoreset_mode(autoreset_mode)
-
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        # Env kwargs are checked by make_spec (names and types, as the pool checks them) and the
+        # spaces come from it; all before the pool, whose constructor starts the worker threads.
         packed = pack_env_kwargs(task_id, kwargs, num_envs)
+        # Spaces are those of env 0 (all envs share them); config lists per-env kwargs whole.
+        task_spec = make_spec(task_id, **{key: values[0] for key, values in packed.items()})
+        if render_mode == "rgb_array" and task_spec.render_shape is None:
+            raise ValueError(f"{task_id} does not render")
         self._pool = _core.Pool(
             task_id,
             num_envs,
@@ -94,20 +101,13 @@ class PoolFrontEnd:
             packed,
             _CORE_AUTORESET[autoreset_mode],
         )
-        # Spaces are those of env 0 (all envs share them); config lists per-env kwargs whole.
-        self.task_spec: TaskSpec = make_spec(task_id, **{key: values[0] for key, values in packed.items()})
+        self.task_spec: TaskSpec = task_spec
         self.task_id = task_id
         self.num_envs = num_envs
         self.batch_size = batch_size
         self.num_threads = num_threads
         self.max_episode_steps = self._pool.max_episode_steps or None
         self.autoreset_mode = autoreset_mode
-        if render_mode not in (None, "rgb_array"):
-            self._pool.close()
-            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
-        if render_mode == "rgb_array" and self.task_spec.render_shape is None:
-            self._pool.close()
-            raise ValueError(f"{task_id} does not render")
         self.render_mode = render_mode
         self.config = dict(self.task_spec.config)
         self.config.update({key: values for key, values in packed.items() if len(values) > 1})

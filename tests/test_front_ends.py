@@ -131,7 +131,7 @@ def test_dm_spec_keeps_discrete_start():
     assert (nested[0].minimum, nested[0].maximum) == (5, 6)
 
 
-@pytest.mark.parametrize("module", ["envpool", "envpool.registration", "envpool.vector_env", "envpool.dm"])
+@pytest.mark.parametrize("module", ["envpool", "envpool.tasks", "envpool.registration", "envpool.vector_env", "envpool.dm"])
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "core/pool.h"
+#include "core/process_channel.h"
+#include "core/process_executor.h"
 #include "core/registry.h"
 #include "envs/builtin_tasks.h"
 #ifdef ENVPOOL_WITH_MUJOCO
@@ -127,30 +129,105 @@ const char* KindName(char kind) {
   }
 }
 
+AutoresetMode ParseAutoreset(const std::string& mode) {
+  if (mode == "next_step") return AutoresetMode::kNextStep;
+  if (mode == "same_step") return AutoresetMode::kSameStep;
+  if (mode == "disabled") return AutoresetMode::kDisabled;
+  throw std::invalid_argument("autoreset_mode must be next_step, same_step or disabled, got '" + mode + "'");
+}
+
+DType DTypeFromName(const std::string& name) {
+  for (DType t : {DType::kBool, DType::kInt8, DType::kInt32, DType::kInt64, DType::kUInt8, DType::kFloat32,
+                  DType::kFloat64}) {
+    if (name == DTypeName(t)) return t;
+  }
+  throw std::invalid_argument("unsupported dtype '" + name +
+                              "' (supported: bool, int8, int32, int64, uint8, float32, float64)");
+}
+
+ArraySpec DictToArraySpec(const py::handle& d) {
+  ArraySpec a;
+  a.name = d["name"].cast<std::string>();
+  a.dtype = DTypeFromName(d["dtype"].cast<std::string>());
+  a.shape = d["shape"].cast<std::vector<int>>();
+  a.low = d["low"].cast<std::vector<double>>();
+  a.high = d["high"].cast<std::vector<double>>();
+  a.discrete = d["discrete"].cast<bool>();
+  return a;
+}
+
+// The inverse of EnvSpecToDict (render_shape aside): envs described from Python.
+EnvSpec DictToEnvSpec(const py::dict& d) {
+  EnvSpec spec;
+  for (auto a : d["obs"]) spec.obs.push_back(DictToArraySpec(a));
+  for (auto a : d["action"]) spec.action.push_back(DictToArraySpec(a));
+  if (d.contains("info")) {
+    for (auto a : d["info"]) spec.info.push_back(DictToArraySpec(a));
+  }
+  spec.obs_is_tuple = d.contains("obs_is_tuple") && d["obs_is_tuple"].cast<bool>();
+  return spec;
+}
+
+py::dict LayoutToDict(const ProcessLayout& l) {
+  py::dict d;
+  d["num_envs"] = l.num_envs;
+  d["num_workers"] = l.num_workers;
+  d["worker_start"] = l.worker_start;
+  d["info_capacity"] = l.info_capacity;
+  d["error_capacity"] = l.error_capacity;
+  d["workers"] = l.workers;
+  d["worker_bytes"] = ProcessLayout::kWorkerBytes;
+  d["commands"] = l.commands;
+  d["envs"] = l.envs;
+  d["env_stride"] = l.env_stride;
+  d["action"] = l.action;
+  d["obs_step"] = l.obs_step;
+  d["obs_reset"] = l.obs_reset;
+  d["info_step"] = l.info_step;
+  d["info_reset"] = l.info_reset;
+  d["error"] = l.error;
+  d["total_bytes"] = l.total_bytes;
+  py::dict env;  // fixed fields of an env block
+  env["op"] = ProcessLayout::kOp;
+  env["reseed"] = ProcessLayout::kReseed;
+  env["time_limit"] = ProcessLayout::kTimeLimit;
+  env["failed"] = ProcessLayout::kFailed;
+  env["info_step_len"] = ProcessLayout::kInfoStepLen;
+  env["info_reset_len"] = ProcessLayout::kInfoResetLen;
+  env["error_len"] = ProcessLayout::kErrorLen;
+  env["seed"] = ProcessLayout::kSeed;
+  env["reward"] = ProcessLayout::kReward;
+  env["terminated"] = ProcessLayout::kTerminated;
+  env["truncated"] = ProcessLayout::kTruncated;
+  d["env_fields"] = env;
+  return d;
+}
+
+ProcessLayout LayoutFromDict(const py::dict& d) {
+  ProcessLayout l;
+  l.num_envs = d["num_envs"].cast<std::size_t>();
+  l.num_workers = d["num_workers"].cast<std::size_t>();
+  l.worker_start = d["worker_start"].cast<std::vector<int>>();
+  l.info_capacity = d["info_capacity"].cast<std::size_t>();
+  l.error_capacity = d["error_capacity"].cast<std::size_t>();
+  l.workers = d["workers"].cast<std::size_t>();
+  l.commands = d["commands"].cast<std::size_t>();
+  l.envs = d["envs"].cast<std::size_t>();
+  l.env_stride = d["env_stride"].cast<std::size_t>();
+  l.action = d["action"].cast<std::vector<std::size_t>>();
+  l.obs_step = d["obs_step"].cast<std::vector<std::size_t>>();
+  l.obs_reset = d["obs_reset"].cast<std::vector<std::size_t>>();
+  l.info_step = d["info_step"].cast<std::size_t>();
+  l.info_reset = d["info_reset"].cast<std::size_t>();
+  l.error = d["error"].cast<std::size_t>();
+  l.total_bytes = d["total_bytes"].cast<std::size_t>();
+  if (l.worker_start.size() != l.num_workers + 1) throw std::invalid_argument("bad process layout");
+  return l;
+}
+
 class PyPool {
  public:
-  PyPool(const std::string& task_id, int num_envs, int batch_size, int num_threads, uint64_t seed,
-         int max_episode_steps, const py::dict& kwargs, const std::string& autoreset_mode, double spin_us) {
-    const TaskSpec& task = FindTask(task_id);
-    PoolOptions options;
-    options.num_envs = num_envs;
-    options.batch_size = batch_size;
-    options.num_threads = num_threads;
-    options.seed = seed;
-    options.max_episode_steps = max_episode_steps;
-    if (num_envs < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(num_envs));
-    options.configs = MakeConfigs(task, num_envs, ToKwargs(kwargs));
-    options.spin = std::chrono::nanoseconds(static_cast<int64_t>(spin_us * 1000));
-    if (autoreset_mode == "next_step") {
-      options.autoreset = AutoresetMode::kNextStep;
-    } else if (autoreset_mode == "same_step") {
-      options.autoreset = AutoresetMode::kSameStep;
-    } else if (autoreset_mode == "disabled") {
-      options.autoreset = AutoresetMode::kDisabled;
-    } else {
-      throw std::invalid_argument("autoreset_mode must be next_step, same_step or disabled, got '" + autoreset_mode + "'");
-    }
-    pool_ = std::make_unique<EnvPool>(task, std::move(options));
+  explicit PyPool(std::unique_ptr<EnvPool> pool) : pool_(std::move(pool)) {
     const auto& layout = pool_->layout();
     for (const auto& f : layout.fields) {
       dtypes_.push_back(ToNumpy(f.dtype));
@@ -161,6 +238,49 @@ class PyPool {
     ring_sets_.resize(static_cast<std::size_t>(pool_->ring_size()));
     for (int pos = 0; pos < pool_->ring_size(); ++pos) Arm(pos, NewSet());
     for (const auto& a : pool_->spec().action) action_specs_.push_back(a);
+  }
+
+  // A pool of a registered native task.
+  static std::unique_ptr<PyPool> Native(const std::string& task_id, int num_envs, int batch_size, int num_threads,
+                                        uint64_t seed, int max_episode_steps, const py::dict& kwargs,
+                                        const std::string& autoreset_mode, double spin_us) {
+    const TaskSpec& task = FindTask(task_id);
+    PoolOptions options;
+    options.num_envs = num_envs;
+    options.batch_size = batch_size;
+    options.num_threads = num_threads;
+    options.seed = seed;
+    options.max_episode_steps = max_episode_steps;
+    if (num_envs < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(num_envs));
+    options.configs = MakeConfigs(task, num_envs, ToKwargs(kwargs));
+    options.spin = std::chrono::nanoseconds(static_cast<int64_t>(spin_us * 1000));
+    options.autoreset = ParseAutoreset(autoreset_mode);
+    return std::make_unique<PyPool>(std::make_unique<EnvPool>(task, std::move(options)));
+  }
+
+  // A pool whose envs live in worker processes (envpool.make_python): the workers attach
+  // to the shared memory given by shm_path() and layout().
+  static std::unique_ptr<PyPool> Processes(const std::string& name, const py::dict& spec, int num_envs, int batch_size,
+                                           int max_episode_steps, const std::string& autoreset_mode,
+                                           const std::vector<int>& worker_start, std::size_t info_capacity,
+                                           std::size_t error_capacity) {
+    PoolOptions options;
+    options.num_envs = num_envs;
+    options.batch_size = batch_size;
+    options.max_episode_steps = max_episode_steps;
+    options.autoreset = ParseAutoreset(autoreset_mode);
+    EnvSpec env_spec = DictToEnvSpec(spec);
+    ProcessLayout layout = ProcessLayout::For(env_spec, num_envs, worker_start, info_capacity, error_capacity);
+    auto pool = std::make_unique<EnvPool>(name, env_spec, std::move(options), [&](ExecutorContext ctx) {
+      return std::make_unique<ProcessExecutor>(ctx, layout);
+    });
+    return std::make_unique<PyPool>(std::move(pool));
+  }
+
+  ProcessExecutor& processes() {
+    auto* p = dynamic_cast<ProcessExecutor*>(&pool().executor());
+    if (!p) throw std::invalid_argument("this pool has no worker processes");
+    return *p;
   }
 
   ~PyPool() {
@@ -534,7 +654,7 @@ PYBIND11_MODULE(_core, m) {
 #endif
 
   py::class_<PyPool>(m, "Pool")
-      .def(py::init<const std::string&, int, int, int, uint64_t, int, const py::dict&, const std::string&, double>(),
+      .def(py::init(&PyPool::Native),
            py::arg("task_id"), py::arg("num_envs"), py::arg("batch_size"), py::arg("num_threads"), py::arg("seed"),
            py::arg("max_episode_steps"), py::arg("kwargs"), py::arg("autoreset_mode") = "next_step",
            py::arg("spin_us") = 50.0)
@@ -553,5 +673,52 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("batch_size", [](const PyPool& p) { return p.core().batch_size(); })
       .def_property_readonly("num_threads", [](PyPool& p) { return p.pool().executor().parallelism(); })
       .def_property_readonly("max_episode_steps", [](const PyPool& p) { return p.core().max_episode_steps(); })
-      .def_property_readonly("spec", [](const PyPool& p) { return EnvSpecToDict(p.core().spec()); });
+      .def_property_readonly("spec", [](const PyPool& p) { return EnvSpecToDict(p.core().spec()); })
+      // Pools of worker processes (envpool.make_python).
+      .def_static("for_processes", &PyPool::Processes, py::arg("name"), py::arg("spec"), py::arg("num_envs"),
+                  py::arg("batch_size"), py::arg("max_episode_steps"), py::arg("autoreset_mode"),
+                  py::arg("worker_start"), py::arg("info_capacity"), py::arg("error_capacity"))
+      .def_property_readonly("shm_fd", [](PyPool& p) { return p.processes().mapping().fd(); })
+      .def_property_readonly("process_layout", [](PyPool& p) { return LayoutToDict(p.processes().layout()); })
+      .def("worker_died", [](PyPool& p, int worker, const std::string& reason) {
+        return p.processes().WorkerDied(worker, reason);
+      }, py::arg("worker"), py::arg("reason"),
+           "Reports a dead worker: its unfinished envs complete as error rows at the next recv(). False if already reported.")
+      .def("death_settled", [](PyPool& p, int worker) { return p.processes().DeathSettled(worker); })
+      .def("revived", [](PyPool& p, int worker) { p.processes().Revived(worker); })
+      .def("worker_busy", [](PyPool& p, int worker) { return p.processes().Busy(worker); })
+      .def("wake_worker", [](PyPool& p, int worker) { p.processes().Wake(worker); },
+           "Wakes a sleeping worker without a command (a control message waits for it).")
+      .def("shm_buffer", [](PyPool& p) {
+        const auto& map = p.processes().mapping();
+        return py::memoryview::from_memory(map.data(), static_cast<py::ssize_t>(map.size()));
+      })
+      .def("worker_activity", [](PyPool& p, int worker) {
+        // (env id it runs, steady-clock ns when it started; -1 and 0 when idle)
+        const auto& map = p.processes().mapping();
+        const std::size_t block = p.processes().layout().Worker(worker);
+        return py::make_tuple(map.Atomic<int32_t>(block + ProcessLayout::kBusyEnv).load(),
+                              map.Atomic<int64_t>(block + ProcessLayout::kBusySince).load());
+      });
+
+  m.def("steady_clock_ns", [] {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }, "The clock worker activity is stamped with.");
+
+  py::class_<WorkerChannel>(m, "WorkerChannel", "A worker process's end of a process pool's shared memory.")
+      .def(py::init([](const std::string& path, const py::dict& layout, int worker) {
+             return std::make_unique<WorkerChannel>(path, LayoutFromDict(layout), worker);
+           }),
+           py::arg("path"), py::arg("layout"), py::arg("worker"))
+      .def("wait", [](WorkerChannel& c, double timeout_s, double spin_us) {
+        py::gil_scoped_release release;
+        return c.Wait(std::chrono::nanoseconds(static_cast<int64_t>(timeout_s * 1e9)),
+                      std::chrono::nanoseconds(static_cast<int64_t>(spin_us * 1e3)));
+      }, py::arg("timeout_s"), py::arg("spin_us") = 50.0)
+      .def("next", &WorkerChannel::Next)
+      .def("done", &WorkerChannel::Done)
+      .def("buffer", [](WorkerChannel& c) {
+        return py::memoryview::from_memory(c.mapping().data(), static_cast<py::ssize_t>(c.mapping().size()));
+      }, "The shared memory as a writable memoryview (for NumPy views).");
 }

@@ -12,7 +12,9 @@
 """
 
 from envpool.errors import EnvError
-from envpool.registration import list_all_envs, make, make_dm, make_gym, make_gymnasium, make_spec, register_envs
+from envpool.registration import make, make_dm, make_gym, make_gymnasium, register_envs
+from envpool.tasks import list_all_envs, make_spec
+from envpool.python_envs import make_python
 from envpool.vector_env import EnvPoolGymEnv, EnvPoolVectorEnv
 
 __version__ = "0.1.0"
@@ -27,6 +29,7 @@ __all__ = [
     "make_dm",
     "make_gym",
     "make_gymnasium",
+    "make_python",
     "make_spec",
     "register_envs",
 ]

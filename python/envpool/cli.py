@@ -33,7 +33,7 @@ def _parse_kwarg(text: str) -> tuple[str, Any]:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from envpool.registration import _tasks
+    from envpool.tasks import _tasks
 
     print(f"{'task':<28} {'max steps':>9}  kwargs")
     for task_id, task in _tasks().items():

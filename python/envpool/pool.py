@@ -14,7 +14,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from envpool import _core
-from envpool.registration import TaskSpec, make_spec, pack_env_kwargs
+from envpool.tasks import TaskSpec, make_spec, pack_env_kwargs
 
 _CORE_AUTORESET = {
     AutoresetMode.NEXT_STEP: "next_step",
@@ -51,7 +51,7 @@ class PoolFrontEnd:
 
     Attributes: ``task_id``, ``num_envs``, ``batch_size``, ``num_threads``,
     ``max_episode_steps`` (``None``: no limit), ``autoreset_mode``, ``config`` (the env kwargs;
-    per-env kwargs as lists) and ``task_spec`` (a :class:`envpool.registration.TaskSpec`).
+    per-env kwargs as lists) and ``task_spec`` (a :class:`envpool.tasks.TaskSpec`).
     """
 
     _pool: _core.Pool
@@ -68,6 +68,10 @@ class PoolFrontEnd:
         render_mode: str | None = None,
         **kwargs: Any,
     ) -> None:
+        if not isinstance(task_id, str) and hasattr(task_id, "open_pool"):
+            # A pool built elsewhere (envpool.make_python): same attributes, same protocol.
+            self._attach(task_id.open_pool())
+            return
         num_envs = _check_int("num_envs", num_envs, 1)
         batch_size = num_envs if batch_size is None else _check_int("batch_size", batch_size, 1)
         if batch_size > num_envs:
@@ -111,6 +115,19 @@ class PoolFrontEnd:
         self.render_mode = render_mode
         self.config = dict(self.task_spec.config)
         self.config.update({key: values for key, values in packed.items() if len(values) > 1})
+
+    def _attach(self, opened: Any) -> None:
+        """Adopt a pool opened by a pool source (see ``envpool.python_envs``)."""
+        self._pool = opened.pool
+        self.task_spec = opened.task_spec
+        self.task_id = opened.task_spec.task_id
+        self.num_envs = opened.num_envs
+        self.batch_size = opened.batch_size
+        self.num_threads = opened.num_threads
+        self.max_episode_steps = opened.max_episode_steps
+        self.autoreset_mode = opened.autoreset_mode
+        self.render_mode = opened.render_mode
+        self.config = dict(opened.task_spec.config)
 
     # -- resetting -------------------------------------------------------------------------------
 

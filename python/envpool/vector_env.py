@@ -43,7 +43,7 @@ class EnvPoolVectorEnv(PoolFrontEnd, gymnasium.vector.VectorEnv):
         self.metadata = {
             **type(self).metadata,
             "autoreset_mode": self.autoreset_mode,
-            "render_modes": ["rgb_array"] if self.task_spec.render_shape else [],
+            "render_modes": ["rgb_array"] if self.task_spec.render_shape or self.render_mode == "rgb_array" else [],
         }
         self.single_observation_space = self.task_spec.observation_space
         self.single_action_space = self.task_spec.action_space
@@ -85,6 +85,30 @@ class EnvPoolVectorEnv(PoolFrontEnd, gymnasium.vector.VectorEnv):
         too few envs are in flight to ever fill a batch.
         """
         return self._recv(timeout)
+
+    # -- Python envs (envpool.make_python): their own methods and attributes -------------------
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Calls ``name(*args, **kwargs)`` on every env (or reads it, if not callable) and
+        returns the results in env order, as gymnasium's ``AsyncVectorEnv.call``. Python envs only;
+        every env must be idle."""
+        return self._python_pool("call").call(name, *args, **kwargs)
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """Attribute ``name`` of every env, in env order (Python envs only)."""
+        return self._python_pool("get_attr").get_attr(name)
+
+    def set_attr(self, name: str, values: Any) -> None:
+        """Sets attribute ``name`` of every env: ``values`` is one value per env, or one for all."""
+        self._python_pool("set_attr").set_attr(name, values)
+
+    def _python_pool(self, what: str):
+        if not hasattr(self._pool, "get_attr"):
+            raise AttributeError(
+                f"{what}() reaches into Python envs (envpool.make_python); native envs have no Python "
+                "attributes: use get_state()/set_state() or the task's spec"
+            )
+        return self._pool
 
     def close_extras(self, **kwargs: Any) -> None:
         # No pool when __init__ raised before building it; gymnasium < 1.3 still closes such a

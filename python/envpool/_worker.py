@@ -1,0 +1,321 @@
+"""The loop of one worker process of a Python-env pool (see ``envpool.python_envs``).
+
+A worker hosts a contiguous block of envs. It sleeps on its command ring in shared memory
+(``_core.WorkerChannel``), runs each command - reset or step one env - and stages the result in
+that env's block: observations and actions as raw arrays, info dicts pickled only when they
+are not empty, failures as text. Control messages (call, get_attr, set_attr, render, close)
+arrive on a pipe, only while none of its envs is in flight.
+
+The worker ignores SIGINT (Ctrl-C is the parent's to handle) and exits when the pool shuts
+down or the parent process is gone.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import pickle
+import signal
+import sys
+import traceback
+from typing import Any, Callable
+
+import numpy as np
+
+# Ops, as cpp/core/orders.h numbers them.
+OP_STEP, OP_RESET = 0, 1
+
+
+def _die_with_parent() -> None:
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: killed when the parent process dies
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        pass
+
+
+def _parent_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - exists, another user
+        return True
+    return True
+
+
+class _EnvSlot:
+    """One hosted env: the env itself and NumPy views of its block in shared memory."""
+
+    def __init__(self, buf: np.ndarray, layout: dict, env_id: int, obs_leaves, action_leaves):
+        base = layout["envs"] + env_id * layout["env_stride"]
+        f = layout["env_fields"]
+        mem = buf.data
+
+        def view(offset: int, dtype, shape=()):
+            return np.ndarray(shape, dtype=dtype, buffer=mem, offset=base + offset)
+
+        self.env_id = env_id
+        self.fixed = view(0, np.uint8, (64,))  # op, reseed, time_limit, failed, ... as bytes
+        self.seed = view(f["seed"], np.uint64)
+        self.reward = view(f["reward"], np.float64)
+        self.info_step_len = view(f["info_step_len"], np.int32)
+        self.info_reset_len = view(f["info_reset_len"], np.int32)
+        self.error_len = view(f["error_len"], np.int32)
+        self.f = f
+        self.actions = [view(off, dtype, shape) for off, (_, dtype, shape, _) in zip(layout["action"], action_leaves)]
+        self.obs_step = [view(off, dtype, shape) for off, (_, dtype, shape, _) in zip(layout["obs_step"], obs_leaves)]
+        self.obs_reset = [view(off, dtype, shape) for off, (_, dtype, shape, _) in zip(layout["obs_reset"], obs_leaves)]
+        cap = layout["info_capacity"]
+        self.info_step = buf[base + layout["info_step"] : base + layout["info_step"] + cap]
+        self.info_reset = buf[base + layout["info_reset"] : base + layout["info_reset"] + cap]
+        self.error = buf[base + layout["error"] : base + layout["error"] + layout["error_capacity"]]
+        self.env: Any = None
+        self.restarts = 0
+        self.pending_seed: int | None = None  # the seed of its first reset
+        self.needs_reset = True  # not reset since it was made
+        self.broken: str | None = None  # why it can no longer run (too many restarts)
+
+
+class Worker:
+    def __init__(self, args: dict):
+        from envpool import _core
+
+        self.args = args
+        self.main_pid = args["main_pid"]
+        layout = args["layout"]
+        self.layout = layout
+        self.channel = _core.WorkerChannel(f"/proc/{self.main_pid}/fd/{args['shm_fd']}", layout, args["worker"])
+        self.buf = np.frombuffer(self.channel.buffer(), dtype=np.uint8)
+        self.same_step = args["autoreset_mode"] == "same_step"
+        self.obs_leaves = args["obs_leaves"]  # [(path, dtype, shape, is_discrete)]
+        self.action_leaves = args["action_leaves"]
+        self.single_obs = len(self.obs_leaves) == 1 and self.obs_leaves[0][0] == ()
+        self.single_action = len(self.action_leaves) == 1 and self.action_leaves[0][0] == ()
+        self.info_capacity = layout["info_capacity"]
+        self.error_capacity = layout["error_capacity"]
+        self.env_fns: list[Callable] = pickle.loads(args["env_fns"])
+        self.first_env = layout["worker_start"][args["worker"]]
+        self.slots: dict[int, _EnvSlot] = {}
+        for k, fn in enumerate(self.env_fns):
+            env_id = self.first_env + k
+            slot = _EnvSlot(self.buf, layout, env_id, self.obs_leaves, self.action_leaves)
+            slot.pending_seed = args["seeds"][k]
+            self.slots[env_id] = slot
+
+    # -- envs -------------------------------------------------------------------------------------
+
+    def make_env(self, slot: _EnvSlot) -> None:
+        fn = self.env_fns[slot.env_id - self.first_env]
+        slot.env = fn()
+        slot.needs_reset = True
+
+    def make_all(self) -> None:
+        for slot in self.slots.values():
+            if self.args.get("broken"):
+                slot.broken = self.args["broken"]
+                continue
+            self.make_env(slot)
+
+    def restart(self, slot: _EnvSlot, reason: str) -> str:
+        """Re-creates a failed env (up to max_restarts); returns text to add to the error."""
+        try:
+            if slot.env is not None:
+                slot.env.close()
+        except Exception:  # noqa: BLE001 - a broken env may fail to close too
+            pass
+        slot.env = None
+        slot.restarts += 1
+        if slot.restarts > self.args["max_restarts"]:
+            slot.broken = (
+                f"env {slot.env_id} failed {slot.restarts} times, more than max_restarts="
+                f"{self.args['max_restarts']}; it is not restarted again. Last failure:\n{reason}"
+            )
+            return "\n(not restarted: max_restarts exceeded)"
+        try:
+            self.make_env(slot)
+            # Reproducible after a restart too: the k-th incarnation gets its own seed.
+            base = self.args["seeds"][slot.env_id - self.first_env]
+            slot.pending_seed = None if base is None else base + slot.restarts * self.layout["num_envs"]
+        except Exception:  # noqa: BLE001
+            slot.broken = f"env {slot.env_id} could not be re-created:\n{traceback.format_exc()}"
+            return "\n(re-creating it failed too)"
+        return ""
+
+    # -- staging ------------------------------------------------------------------------------------
+
+    def write_obs(self, views: list[np.ndarray], obs: Any) -> None:
+        if self.single_obs:
+            views[0][...] = obs
+            return
+        for view, (path, _, _, _) in zip(views, self.obs_leaves):
+            value = obs
+            for key in path:
+                value = value[key]
+            view[...] = value
+
+    def write_info(self, area: np.ndarray, length: np.ndarray, info: dict) -> None:
+        if not info:
+            length[()] = 0
+            return
+        data = pickle.dumps(info, protocol=pickle.HIGHEST_PROTOCOL)
+        if len(data) > self.info_capacity:
+            raise ValueError(
+                f"the info dict pickles to {len(data)} bytes, more than info_bytes={self.info_capacity} "
+                f"(pass a larger info_bytes to make_python); keys: {sorted(info)}"
+            )
+        area[: len(data)] = np.frombuffer(data, dtype=np.uint8)
+        length[()] = len(data)
+
+    def fail(self, slot: _EnvSlot, text: str) -> None:
+        data = text.encode("utf-8", "replace")[: self.error_capacity]
+        slot.error[: len(data)] = np.frombuffer(data, dtype=np.uint8)
+        slot.error_len[()] = len(data)
+        slot.fixed[3] = 1  # failed
+        slot.info_step_len[()] = 0
+        slot.info_reset_len[()] = 0
+
+    def action_of(self, slot: _EnvSlot) -> Any:
+        if self.single_action:
+            _, dtype, shape, discrete = self.action_leaves[0]
+            view = slot.actions[0]
+            return int(view) if discrete else view.copy()
+        out: dict = {}
+        values = {}
+        for view, (path, _, _, discrete) in zip(slot.actions, self.action_leaves):
+            values[path] = int(view) if discrete else view.copy()
+        return _nest(self.args["action_structure"], values, out)
+
+    def reset_env(self, slot: _EnvSlot, seed: int | None) -> None:
+        if seed is None and slot.pending_seed is not None:
+            seed = slot.pending_seed
+        slot.pending_seed = None
+        obs, info = slot.env.reset(seed=seed)
+        self.write_obs(slot.obs_reset, obs)
+        self.write_info(slot.info_reset, slot.info_reset_len, info)
+        slot.needs_reset = False
+
+    def run(self, env_id: int) -> None:
+        slot = self.slots[env_id]
+        fixed = slot.fixed
+        op = fixed[0]
+        fixed[3] = 0  # not failed
+        try:
+            if slot.broken is not None:
+                raise _Broken(slot.broken)
+            if op == OP_RESET:
+                slot.info_step_len[()] = -1  # no step: the row's info is the reset's
+                self.reset_env(slot, int(slot.seed) if fixed[1] else None)
+            else:
+                if slot.needs_reset:
+                    raise _Broken(
+                        f"env {env_id} was re-created (its worker process was replaced) and its episode was lost; "
+                        "it starts a new episode"
+                    )
+                obs, reward, terminated, truncated, info = slot.env.step(self.action_of(slot))
+                self.write_obs(slot.obs_step, obs)
+                slot.reward[()] = reward
+                fixed[32] = bool(terminated)
+                fixed[33] = bool(truncated)
+                self.write_info(slot.info_step, slot.info_step_len, info)
+                if self.same_step and (terminated or truncated or fixed[2]):
+                    self.reset_env(slot, None)
+                else:
+                    slot.info_reset_len[()] = -1
+        except _Broken as exc:
+            self.fail(slot, str(exc))
+            slot.needs_reset = slot.broken is None
+            if slot.broken is None and slot.env is None:
+                self.make_env(slot)
+        except Exception as exc:  # noqa: BLE001 - any env failure is reported, then the env restarts
+            text = f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"
+            text += self.restart(slot, text)
+            self.fail(slot, text)
+
+    # -- control messages ------------------------------------------------------------------------
+
+    def control(self, conn) -> bool:
+        """Handles one control message; False when the worker should exit."""
+        message = conn.recv()
+        kind = message[0]
+        if kind == "close":
+            return False
+        try:
+            if kind == "call":
+                _, name, args, kwargs = message
+                result = []
+                for slot in self.slots.values():
+                    attr = getattr(slot.env, name)
+                    result.append(attr(*args, **kwargs) if callable(attr) else attr)
+            elif kind == "get_attr":
+                result = [getattr(slot.env, message[1]) for slot in self.slots.values()]
+            elif kind == "set_attr":
+                _, name, values = message
+                for slot, value in zip(self.slots.values(), values):
+                    setattr(slot.env, name, value)
+                result = None
+            elif kind == "render":
+                ids = message[1]
+                result = [np.asarray(self.slots[i].env.render()) for i in ids]
+            else:
+                raise ValueError(f"unknown control message {kind!r}")
+            conn.send(("ok", result))
+        except Exception as exc:  # noqa: BLE001 - reported to the caller
+            conn.send(("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"))
+        return True
+
+    def loop(self, conn) -> None:
+        spin_us = self.args["spin_us"]
+        channel = self.channel
+        while True:
+            n = channel.wait(0.1, spin_us)
+            if n < 0:
+                return
+            for _ in range(n):
+                env_id = channel.next()
+                self.run(env_id)
+                channel.done()
+            if n == 0:
+                if not _parent_alive(self.main_pid):
+                    return
+                while conn.poll():
+                    if not self.control(conn):
+                        return
+
+
+class _Broken(Exception):
+    """An env that cannot run its command (its text says why)."""
+
+
+def _nest(structure: Any, values: dict, _unused: Any, path: tuple = ()) -> Any:
+    """Rebuilds a nested action from its leaves: ``structure`` is ("dict", {key: sub}),
+    ("tuple", [sub, ...]) or None for a leaf."""
+    if structure is None:
+        return values[path]
+    kind, children = structure
+    if kind == "dict":
+        return {key: _nest(sub, values, None, (*path, key)) for key, sub in children.items()}
+    return tuple(_nest(sub, values, None, (*path, i)) for i, sub in enumerate(children))
+
+
+def main(args: dict, conn) -> None:
+    """Entry point of a worker process."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
+    try:
+        worker = Worker(args)
+        worker.make_all()
+    except BaseException:  # noqa: BLE001 - reported to the parent, which raises it
+        conn.send(("error", traceback.format_exc()))
+        return
+    conn.send(("ready", os.getpid()))
+    try:
+        worker.loop(conn)
+    finally:
+        for slot in worker.slots.values():
+            try:
+                if slot.env is not None:
+                    slot.env.close()
+            except Exception:  # noqa: BLE001 - closing at exit
+                pass
+        sys.stdout.flush()

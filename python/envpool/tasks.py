@@ -1,0 +1,107 @@
+"""Tasks: what the registry offers (``list_all_envs``, ``make_spec``) and env kwargs packing.
+
+Every task comes from the C++ registry (cpp/core/registry.h; built-in tasks in
+cpp/envs/builtin_tasks.cc), so a new env needs no Python change: it appears here, in the CLI
+and as ``envpool/<task>`` in gymnasium. This module imports no front end.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from envpool import _core
+from envpool.spaces import specs_to_space
+
+
+@functools.cache
+def _tasks() -> dict[str, dict[str, Any]]:
+    return {t["id"]: t for t in _core.tasks()}
+
+
+def list_all_envs() -> list[str]:
+    """All task ids, e.g. ``['CartPole-v0', 'CartPole-v1', ...]``."""
+    return list(_tasks())
+
+
+def _is_sequence(value: Any) -> bool:
+    return isinstance(value, (list, tuple, np.ndarray))
+
+
+def pack_env_kwargs(task_id: str, kwargs: dict[str, Any], num_envs: int) -> dict[str, list[Any]]:
+    """Env kwargs -> ``{key: [value]}`` (one value for all envs) or ``{key: [v0, v1, ...]}``.
+
+    A kwarg whose default is a scalar may be given as a sequence of ``num_envs`` values, one
+    per env. For list-valued kwargs (e.g. a map description) a per-env value is a sequence of
+    such lists. The core checks names, types and lengths.
+    """
+    task = _task(task_id)
+    packed: dict[str, list[Any]] = {}
+    for key, value in kwargs.items():
+        default = task["defaults"].get(key)
+        if value is None:
+            # gymnasium's None for "not given" (a map description, a map name): the empty value.
+            if isinstance(default, (str, list)):
+                value = type(default)()
+            else:
+                raise ValueError(f"keyword argument {key!r} cannot be None (its default is {default!r})")
+        if isinstance(default, list):
+            per_env = _is_sequence(value) and len(value) > 0 and all(_is_sequence(v) for v in value)
+        else:
+            per_env = _is_sequence(value)
+        if isinstance(value, np.ndarray):
+            value = value.tolist()
+        packed[key] = list(value) if per_env else [value]
+    return packed
+
+
+def _task(task_id: str) -> dict[str, Any]:
+    if not isinstance(task_id, str):
+        raise TypeError(f"task_id must be a str, got {type(task_id).__name__}")
+    tasks = _tasks()
+    if task_id not in tasks:
+        _core.env_spec(task_id, {})  # raises ValueError with close matches
+    return tasks[task_id]
+
+
+@dataclasses.dataclass(frozen=True)
+class TaskSpec:
+    """What ``make_spec`` returns: a task's spaces and full config, without starting threads."""
+
+    task_id: str
+    observation_space: spaces.Space
+    action_space: spaces.Space
+    config: dict[str, Any]
+    max_episode_steps: int | None
+    reward_threshold: float | None
+    info_keys: tuple[str, ...]
+    render_shape: tuple[int, int, int] | None  # (height, width, 3) of rgb_array frames; None: no rendering
+
+
+def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
+    """Spaces and config of one env of ``task_id`` with env kwargs applied.
+
+    >>> spec = make_spec("Pendulum-v1", g=9.81)
+    >>> spec.action_space
+    Box(-2.0, 2.0, (1,), float32)
+    >>> spec.config["g"]
+    9.81
+    """
+    task = _task(task_id)
+    max_episode_steps = kwargs.pop("max_episode_steps", None)
+    raw = _core.env_spec(task_id, pack_env_kwargs(task_id, kwargs, 1))
+    steps = task["max_episode_steps"] if max_episode_steps is None else max_episode_steps
+    return TaskSpec(
+        task_id=task_id,
+        observation_space=specs_to_space(raw["obs"], raw["obs_is_tuple"]),
+        action_space=specs_to_space(raw["action"]),
+        config=dict(raw["config"]),
+        max_episode_steps=steps or None,
+        reward_threshold=task["reward_threshold"],
+        info_keys=("env_id", "elapsed_step", *(i["name"] for i in raw["info"])),
+        render_shape=tuple(raw["render_shape"]) if raw["render_shape"][0] > 0 else None,
+    )

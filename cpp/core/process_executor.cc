@@ -34,7 +34,8 @@ void ProcessExecutor::Dispatch(const int* env_ids, int n, bool /*wait_follows*/)
   for (int i = 0; i < n; ++i) {
     const int id = env_ids ? env_ids[i] : i;
     const EpisodeState& st = episodes_[static_cast<std::size_t>(id)];
-    const Op op = ctx_.rules.Effective(st, ctx_.orders.OpFor(id, env_ids != nullptr));
+    const Op ordered = ctx_.orders.OpFor(id, env_ids != nullptr);
+    const Op op = ctx_.rules.Effective(st, ordered);
     sent_op_[static_cast<std::size_t>(id)] = op;
     if (op == Op::kRepeat) {  // nothing for the worker to do: the row repeats the last obs
       const std::size_t e = layout_.Env(id);
@@ -47,7 +48,8 @@ void ProcessExecutor::Dispatch(const int* env_ids, int n, bool /*wait_follows*/)
     const std::size_t e = layout_.Env(id);
     const Order& order = ctx_.orders[id];
     map_.At<uint8_t>(e + ProcessLayout::kOp) = static_cast<uint8_t>(op);
-    map_.At<uint8_t>(e + ProcessLayout::kReseed) = op == Op::kReset && order.reseed;
+    // Only a reset the user asked for reseeds (an autoreset continues the env's RNG).
+    map_.At<uint8_t>(e + ProcessLayout::kReseed) = ordered == Op::kReset && order.reseed;
     map_.At<uint64_t>(e + ProcessLayout::kSeed) = order.seed;
     map_.At<uint8_t>(e + ProcessLayout::kTimeLimit) = op == Op::kStep && ctx_.rules.StepHitsTimeLimit(st);
     if (op == Op::kStep) {

@@ -302,6 +302,9 @@ def main(args: dict, conn) -> None:
     """Entry point of a worker process."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent()
+    for entry in reversed(args["sys_path"]):
+        if entry not in sys.path:
+            sys.path.insert(0, entry)
     try:
         worker = Worker(args)
         worker.make_all()

@@ -15,6 +15,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import sys
 import threading
 import time
 import weakref
@@ -358,6 +359,7 @@ class ProcessPool:
         act = [(p, leaves.leaf_dtype(sp), sp.shape, isinstance(sp, spaces.Discrete)) for p, sp in self.action_leaves]
         restarts = self._restarts[w]
         return {
+            "sys_path": list(sys.path),  # so that envs defined in the user's modules unpickle
             "main_pid": os.getpid(),
             "shm_fd": self.core.shm_fd,
             "layout": self.layout,

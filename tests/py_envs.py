@@ -1,0 +1,121 @@
+"""Small Python envs for the make_python tests: nested spaces, uneven step times, and faults
+on purpose. Deterministic given their seeds, so gymnasium's SyncVectorEnv running the same
+classes is an exact oracle."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import time
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+
+class NestedEnv(gymnasium.Env):
+    """Dict observations (with a nested Tuple, Discrete with a start, MultiBinary,
+    MultiDiscrete) and Dict actions; random episode ends; info with numbers and arrays."""
+
+    metadata = {"render_modes": ["rgb_array"]}
+
+    def __init__(self, end_prob: float = 0.1, render_mode: str | None = None):
+        self.observation_space = spaces.Dict(
+            {
+                "pos": spaces.Box(-10.0, 10.0, (2,), np.float32),
+                "flags": spaces.MultiBinary(3),
+                "nested": spaces.Tuple((spaces.Discrete(5, start=1), spaces.MultiDiscrete([3, 4]))),
+                "big": spaces.Box(-1.0, 1.0, (2, 3), np.float64),
+            }
+        )
+        self.action_space = spaces.Dict({"move": spaces.Discrete(3), "force": spaces.Box(-1.0, 1.0, (2,), np.float32)})
+        self.end_prob = end_prob
+        self.render_mode = render_mode
+        self.pos = np.zeros(2, np.float32)
+        self.t = 0
+
+    def _obs(self):
+        r = self.np_random
+        return {
+            "pos": self.pos.copy(),
+            "flags": r.integers(0, 2, 3).astype(np.int8),
+            "nested": (int(r.integers(1, 6)), r.integers(0, [3, 4]).astype(np.int64)),
+            "big": r.uniform(-1, 1, (2, 3)),
+        }
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        self.pos = self.np_random.uniform(-1, 1, 2).astype(np.float32)
+        self.t = 0
+        return self._obs(), {"start": float(self.pos[0])}
+
+    def step(self, action):
+        move = int(action["move"]) - 1
+        self.pos = np.clip(self.pos + move * 0.1 + np.asarray(action["force"], np.float32), -10, 10).astype(np.float32)
+        self.t += 1
+        terminated = bool(self.np_random.random() < self.end_prob)
+        truncated = bool(self.np_random.random() < self.end_prob / 2)
+        info = {"t": self.t, "vec": self.pos.astype(np.float64)} if self.t % 3 == 0 else {}
+        return self._obs(), float(self.pos.sum()), terminated, truncated, info
+
+    def render(self):
+        frame = np.zeros((8, 8, 3), np.uint8)
+        frame[..., 0] = self.t % 256
+        return frame
+
+
+class SlowEnv(gymnasium.Env):
+    """Counts steps; each step takes `delay` seconds (sleeping, so it costs no CPU)."""
+
+    def __init__(self, delay: float = 0.0, end_at: int = 0):
+        self.observation_space = spaces.Box(0, 1e9, (1,), np.float64)
+        self.action_space = spaces.Discrete(2)
+        self.delay = delay
+        self.end_at = end_at
+        self.t = 0
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        self.t = 0
+        return np.array([0.0]), {}
+
+    def step(self, action):
+        if self.delay:
+            time.sleep(self.delay)
+        self.t += 1
+        return np.array([float(self.t)]), 1.0, self.end_at > 0 and self.t >= self.end_at, False, {}
+
+
+class FaultyEnv(gymnasium.Env):
+    """Behaves like SlowEnv until step `at` of an episode, where it does `fault`:
+    "raise" (ValueError), "reset_raise" (raises in reset after the first), "exit" (os._exit),
+    "segfault", "hang" (sleeps an hour)."""
+
+    def __init__(self, fault: str = "raise", at: int = 3):
+        self.observation_space = spaces.Box(0, 1e9, (1,), np.float64)
+        self.action_space = spaces.Discrete(2)
+        self.fault = fault
+        self.at = at
+        self.t = 0
+        self.resets = 0
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        self.resets += 1
+        if self.fault == "reset_raise" and self.resets == 2:
+            raise KeyError("reset failed on purpose")
+        self.t = 0
+        return np.array([0.0]), {}
+
+    def step(self, action):
+        self.t += 1
+        if self.t == self.at:
+            if self.fault == "raise":
+                raise ValueError(f"step {self.t} failed on purpose")
+            if self.fault == "exit":
+                os._exit(3)
+            if self.fault == "segfault":
+                ctypes.string_at(0)
+            if self.fault == "hang":
+                time.sleep(3600)
+        return np.array([float(self.t)]), 1.0, self.fault == "reset_raise" and self.t >= 2, False, {}

@@ -1,0 +1,685 @@
+#!/usr/bin/env python3
+"""Python-env throughput: envpool.make_python vs. gymnasium vector envs vs. PufferLib 3.0.
+
+Run from the repository root::
+
+    PUFFER=$(bench/peers/pufferlib.sh)                       # venv with pufferlib 3.0
+    python bench/python_envs.py --puffer-python "$PUFFER"   # full run, ~8-10 minutes
+    python bench/python_envs.py --quick --puffer-python "$PUFFER"   # smoke run, ~1 minute
+
+Environments are gymnasium's own *Python* envs (``CartPole-v1``, ``LunarLander-v3``, ...) and a
+synthetic ``burn_env:BurnStep-v0`` (bench/burn_env.py) whose step burns 50 µs of CPU in half of
+the envs and 500 µs in the other half (the "varying step time" scenario). Each is run by:
+
+| peer | what runs |
+|---|---|
+| ``gym-sync`` | ``gymnasium.vector.SyncVectorEnv``, full-batch ``step()`` |
+| ``gym-async`` | ``gymnasium.vector.AsyncVectorEnv(shared_memory=True)`` (a process per env) |
+| ``puffer`` | ``pufferlib.vector.make(GymnasiumPufferEnv creator, backend=Multiprocessing,
+  num_envs=N, num_workers=W, batch_size=N)``, driven by ``async_reset``/``recv``/``send``;
+  W = ``--puffer-workers`` (default: CPU count, PufferLib's own cap without overwork=True) |
+| ``puffer-w1`` | same with ``num_workers=1`` (one worker process stepping all N envs) |
+| ``puffer-async`` | W workers with ``batch_size=N/2`` |
+| ``ours`` | ``envpool.make_python(task, num_envs=N, seed=...)``, full-batch ``step()`` |
+| ``ours-async`` | same with ``batch_size=N/2``, driven by ``recv()``/``send(actions, env_id)`` |
+
+Our rows run only when the interpreter's ``envpool`` has ``make_python`` (otherwise they are
+reported as skipped). PufferLib runs under ``--puffer-python`` (its own venv: it pins numpy<2 and
+gymnasium<=0.29.1, so it cannot share ours); without it the puffer rows are skipped.
+
+Conventions follow bench/throughput.py: every sample is a fresh subprocess running the same timing
+script (``WORKER_SOURCE``): build, reset, warm up, then step with pre-generated random actions
+(fixed seed) for a fixed wall time and report env steps/s (steps actually returned to the caller).
+Peers of one row are interleaved in rounds (A B C ... A B C ...) and the median over rounds is
+reported with the spread. Each task also gets an in-process baseline (``own``): K single gymnasium
+envs stepped round-robin in one process, with the same next-step autoreset, giving the env's own
+cost per step; the *per-step overhead* reported is ``1e6 / (steps/s) - own µs``. On a machine with
+more than one core a parallel peer can go below the env's own cost, so the overhead can be negative.
+
+Outputs (``--out``, default ``bench/results``): ``python_envs.json`` (raw samples, medians, machine
+info), ``python_envs.md`` (tables) and ``python_envs.png`` (if matplotlib is importable).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+BENCH_DIR = REPO_ROOT / "bench"
+RESULT_MARK = "@@BENCH_RESULT@@ "
+BURN_TASK = "burn_env:BurnStep-v0"
+
+# --------------------------------------------------------------------------------------
+# The timing script, run verbatim (python -c WORKER_SOURCE '<json>') by our interpreter and by
+# PufferLib's. Self-contained: standard library, numpy, gymnasium and the package under test.
+# --------------------------------------------------------------------------------------
+WORKER_SOURCE = r'''
+import functools, json, os, sys, time, warnings
+warnings.filterwarnings("ignore")
+import numpy as np
+
+MARK = "@@BENCH_RESULT@@ "
+
+
+def emit(obj):
+    print(MARK + json.dumps(obj), flush=True)
+
+
+def random_action_block(space, batch, n_batches, seed):
+    """n_batches pre-generated batches of random actions (RNG cost is not timed)."""
+    rng = np.random.default_rng(seed)
+    if hasattr(space, "n"):  # Discrete
+        start = int(getattr(space, "start", 0))
+        acts = rng.integers(start, start + int(space.n), size=(n_batches, batch))
+    else:  # Box
+        low = np.broadcast_to(space.low, space.shape)
+        high = np.broadcast_to(space.high, space.shape)
+        acts = rng.uniform(low, high, size=(n_batches, batch) + tuple(space.shape))
+    return [np.ascontiguousarray(x, dtype=space.dtype) for x in acts]
+
+
+def timed(loop, a):
+    loop(a["warmup"])
+    return loop(a["seconds"])
+
+
+def full_batch_loop(env, actions, n):
+    state = {"k": 0}
+
+    def loop(seconds):
+        k, steps = state["k"], 0
+        t0 = time.perf_counter()
+        deadline, now = t0 + seconds, t0
+        while now < deadline:
+            env.step(actions[k])
+            k = (k + 1) % len(actions)
+            steps += n
+            now = time.perf_counter()
+        state["k"] = k
+        return steps, now - t0
+    return loop
+
+
+def run_own(a):
+    """In-process baseline: K single envs stepped round-robin, next-step autoreset."""
+    import gymnasium
+    k_envs = a["own_envs"]
+    envs = [gymnasium.make(a["task"]) for _ in range(k_envs)]
+    for i, e in enumerate(envs):
+        e.reset(seed=a["seed"] + i)
+    space = envs[0].action_space
+    acts = random_action_block(space, k_envs, a["action_batches"], a["seed"])
+    done = [False] * k_envs
+    state = {"k": 0}
+
+    def loop(seconds):
+        k, steps = state["k"], 0
+        t0 = time.perf_counter()
+        deadline, now = t0 + seconds, t0
+        while now < deadline:
+            row = acts[k]
+            for i, e in enumerate(envs):
+                if done[i]:
+                    e.reset()
+                    done[i] = False
+                else:
+                    _, _, term, trunc, _ = e.step(row[i])
+                    done[i] = term or trunc
+            steps += k_envs
+            k = (k + 1) % len(acts)
+            now = time.perf_counter()
+        state["k"] = k
+        return steps, now - t0
+    steps, elapsed = timed(loop, a)
+    return {"steps": steps, "elapsed": elapsed, "own_us": elapsed / steps * 1e6}
+
+
+def run_gym(a):
+    import gymnasium
+    n, task = a["num_envs"], a["task"]
+    fns = [functools.partial(gymnasium.make, task) for _ in range(n)]
+    if a["kind"] == "gym-async":
+        env = gymnasium.vector.AsyncVectorEnv(fns, shared_memory=True)
+    else:
+        env = gymnasium.vector.SyncVectorEnv(fns)
+    try:
+        env.reset(seed=a["seed"])
+        acts = random_action_block(env.single_action_space, n, a["action_batches"], a["seed"])
+        steps, elapsed = timed(full_batch_loop(env, acts, n), a)
+    finally:
+        env.close()
+    return {"steps": steps, "elapsed": elapsed, "batch_size": n}
+
+
+def run_puffer(a):
+    import gymnasium
+    import pufferlib
+    import pufferlib.emulation
+    import pufferlib.vector
+    n = a["num_envs"]
+    batch = a["batch_size"] or n
+    creator = functools.partial(pufferlib.emulation.GymnasiumPufferEnv,
+                                env_creator=gymnasium.make, env_args=[a["task"]])
+    kwargs = {"num_workers": a["num_workers"], "batch_size": batch}
+    if a.get("overwork"):
+        kwargs["overwork"] = True
+    env = pufferlib.vector.make(creator, backend=pufferlib.vector.Multiprocessing, num_envs=n,
+                                seed=a["seed"], **kwargs)
+    try:
+        acts = random_action_block(env.single_action_space, batch, a["action_batches"],
+                                   a["seed"])
+        env.async_reset(a["seed"])
+        state = {"k": 0}
+
+        def loop(seconds):
+            k, steps = state["k"], 0
+            t0 = time.perf_counter()
+            deadline, now = t0 + seconds, t0
+            while now < deadline:
+                ids = env.recv()[5]
+                env.send(acts[k])
+                k = (k + 1) % len(acts)
+                steps += len(ids)
+                now = time.perf_counter()
+            state["k"] = k
+            return steps, now - t0
+        steps, elapsed = timed(loop, a)
+    finally:
+        env.close()
+    return {"steps": steps, "elapsed": elapsed, "batch_size": batch,
+            "num_workers": env.num_workers}
+
+
+def run_ours(a):
+    try:
+        import envpool
+    except ImportError as e:
+        return {"skipped": "envpool is not importable: %s" % e}
+    if not hasattr(envpool, "make_python"):
+        return {"skipped": "envpool.make_python does not exist in %s" % envpool.__file__}
+    n = a["num_envs"]
+    kwargs = dict(num_envs=n, seed=a["seed"])
+    if a["batch_size"]:
+        kwargs["batch_size"] = a["batch_size"]
+    if a.get("num_workers"):
+        kwargs["num_workers"] = a["num_workers"]
+    env = envpool.make_python(a["task"], **kwargs)
+    try:
+        space = env.single_action_space
+        batch = a["batch_size"] or n
+        acts = random_action_block(space, batch, a["action_batches"], a["seed"])
+        if a["kind"] == "ours":  # full-batch step()
+            env.reset(seed=a["seed"])
+            steps, elapsed = timed(full_batch_loop(env, acts, n), a)
+        else:
+            if hasattr(env, "async_reset"):
+                env.async_reset()
+            else:
+                env.reset(seed=a["seed"])
+                first = random_action_block(space, n, 1, a["seed"] + 1)[0]
+                env.send(first, np.arange(n, dtype=np.int32))
+            state = {"k": 0}
+
+            def loop(seconds):
+                k, steps = state["k"], 0
+                t0 = time.perf_counter()
+                deadline, now = t0 + seconds, t0
+                while now < deadline:
+                    env_id = env.recv()[4]["env_id"]
+                    env.send(acts[k][:len(env_id)], env_id)
+                    k = (k + 1) % len(acts)
+                    steps += len(env_id)
+                    now = time.perf_counter()
+                state["k"] = k
+                return steps, now - t0
+            steps, elapsed = timed(loop, a)
+        info = {k: getattr(env, k) for k in ("num_workers", "batch_size")
+                if isinstance(getattr(env, k, None), int)}
+    finally:
+        env.close()
+    return dict(steps=steps, elapsed=elapsed, batch_size=batch, **info)
+
+
+def info_mode():
+    out = {"python": sys.version.split()[0], "numpy": np.__version__,
+           "executable": sys.executable}
+    for mod in ("envpool", "gymnasium", "pufferlib"):
+        try:
+            m = __import__(mod)
+            out[mod] = str(getattr(m, "__version__", "?"))
+            out[mod + "_file"] = getattr(m, "__file__", "?")
+            if mod == "envpool":
+                out["envpool_has_make_python"] = hasattr(m, "make_python")
+        except Exception as e:  # noqa: BLE001
+            out[mod] = "unavailable: %s" % e
+    emit(out)
+
+
+def main():
+    a = json.loads(sys.argv[1])
+    if a.get("mode") == "info":
+        return info_mode()
+    runner = {"own": run_own, "gym-sync": run_gym, "gym-async": run_gym, "puffer": run_puffer,
+              "puffer-w1": run_puffer, "puffer-async": run_puffer, "ours": run_ours, "ours-async": run_ours}[a["kind"]]
+    out = runner(a)
+    if "steps" in out:
+        out["steps_per_s"] = out["steps"] / out["elapsed"]
+    emit(out)
+
+
+main()
+'''
+
+# --------------------------------------------------------------------------------------
+# Plan
+# --------------------------------------------------------------------------------------
+PEERS = ("gym-sync", "gym-async", "puffer-w1", "puffer", "puffer-async", "ours", "ours-async")
+PUFFER_PEERS = ("puffer-w1", "puffer", "puffer-async")
+
+
+@dataclass
+class Measurement:
+    peer: str
+    task: str
+    num_envs: int
+    batch_size: int | None  # None = full batch
+    samples: list[float] = field(default_factory=list)
+    details: list[dict[str, Any]] = field(default_factory=list)
+    loadavg: list[float] = field(default_factory=list)
+    skipped: str | None = None
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def median(self) -> float | None:
+        return statistics.median(self.samples) if self.samples else None
+
+
+@dataclass
+class Group:
+    task: str
+    num_envs: int  # 0 for the `own` baseline group
+    measurements: list[Measurement]
+
+    def get(self, peer: str) -> Measurement | None:
+        return next((m for m in self.measurements if m.peer == peer), None)
+
+
+def build_plan(args: argparse.Namespace, peers: list[str]) -> list[Group]:
+    groups = []
+    tasks = list(args.tasks) + ([BURN_TASK] if args.burn else [])
+    for task in tasks:
+        groups.append(Group(task, 0, [Measurement("own", task, args.own_envs, None)]))
+        for n in (args.burn_num_envs if task == BURN_TASK else args.num_envs):
+            ms = []
+            for p in peers:
+                if p == "gym-async" and n > args.gym_async_max_envs:
+                    continue
+                batch = n // 2 if p.endswith("-async") and p != "gym-async" else None
+                ms.append(Measurement(p, task, n, batch))
+            groups.append(Group(task, n, ms))
+    return groups
+
+
+# --------------------------------------------------------------------------------------
+# Running workers
+# --------------------------------------------------------------------------------------
+def worker_env(puffer: bool) -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("PYTHONHOME", None)
+    if puffer:  # PufferLib's venv must not see our dev tree (or anything else on PYTHONPATH).
+        env["PYTHONPATH"] = str(BENCH_DIR)
+    else:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(BENCH_DIR),
+                                                          env.get("PYTHONPATH")]))
+    return env
+
+
+def run_worker(python: str, payload: dict[str, Any], timeout: float, puffer: bool,
+               cwd: Path) -> dict[str, Any]:
+    try:
+        proc = subprocess.run([python, "-c", WORKER_SOURCE, json.dumps(payload)],
+                              env=worker_env(puffer), cwd=cwd, capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"error": f"timed out after {timeout:.0f} s"}
+    for line in reversed(proc.stdout.splitlines()):
+        if line.startswith(RESULT_MARK):
+            return json.loads(line[len(RESULT_MARK):])
+    tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+    return {"error": f"exit {proc.returncode}: " + " | ".join(tail)}
+
+
+def measure_once(m: Measurement, args: argparse.Namespace) -> None:
+    puffer = m.peer in PUFFER_PEERS
+    payload = {"kind": m.peer, "task": m.task, "num_envs": m.num_envs,
+               "batch_size": m.batch_size, "seed": args.seed, "warmup": args.warmup,
+               "seconds": args.seconds, "action_batches": args.action_batches,
+               "own_envs": args.own_envs}
+    if puffer:
+        workers = 1 if m.peer == "puffer-w1" else min(args.puffer_workers, m.num_envs)
+        payload["num_workers"] = workers
+        payload["overwork"] = workers > (os.cpu_count() or 1)
+    elif m.peer.startswith("ours") and args.ours_workers:
+        payload["num_workers"] = args.ours_workers
+    python = args.puffer_python if puffer else sys.executable
+    timeout = 120 + 3 * (args.warmup + args.seconds)
+    # PufferLib's __init__ symlinks `resources` into the working directory: keep it out of the repo.
+    res = run_worker(python, payload, timeout, puffer, args.tmpdir if puffer else REPO_ROOT)
+    m.loadavg.append(os.getloadavg()[0])
+    if "skipped" in res:
+        m.skipped = res["skipped"]
+    elif "error" in res:
+        m.errors.append(res["error"])
+        print(f"  error: {m.peer} {m.task} n={m.num_envs}: {res['error']}", flush=True)
+    else:
+        m.samples.append(res["steps_per_s"])
+        m.details.append({k: v for k, v in res.items() if k != "steps_per_s"})
+
+
+def run_group(g: Group, args: argparse.Namespace, skip: dict[str, str]) -> None:
+    for _ in range(args.rounds):
+        for m in g.measurements:
+            if m.peer in skip:
+                m.skipped = skip[m.peer]
+                continue
+            measure_once(m, args)
+            if m.skipped and m.peer.startswith("ours"):
+                skip["ours"] = skip["ours-async"] = m.skipped  # the package lacks make_python
+
+
+# --------------------------------------------------------------------------------------
+# Reporting
+# --------------------------------------------------------------------------------------
+def fmt_rate(x: float | None) -> str:
+    if x is None:
+        return "-"
+    for div, suffix in ((1e6, "M"), (1e3, "k")):
+        if x >= div:
+            return f"{x / div:.3g}{suffix}"
+    return f"{x:.3g}"
+
+
+def spread(m: Measurement | None) -> str:
+    if m is None or len(m.samples) < 2:
+        return ""
+    return f" ±{(max(m.samples) - min(m.samples)) / m.median / 2 * 100:.0f}%"
+
+
+def own_us(groups: list[Group], task: str) -> float | None:
+    for g in groups:
+        if g.task == task and g.num_envs == 0:
+            d = [x["own_us"] for x in g.measurements[0].details]
+            return statistics.median(d) if d else None
+    return None
+
+
+def overhead_us(m: Measurement | None, own: float | None) -> float | None:
+    if m is None or m.median is None or own is None:
+        return None
+    return 1e6 / m.median - own
+
+
+def cell(m: Measurement | None, own: float | None) -> str:
+    if m is None:
+        return "-"
+    if m.median is None:
+        return "skipped" if m.skipped else ("error" if m.errors else "-")
+    ov = overhead_us(m, own)
+    return f"{fmt_rate(m.median)}{spread(m)} ({ov:+.1f} µs)" if ov is not None \
+        else f"{fmt_rate(m.median)}{spread(m)}"
+
+
+def ratio(a: Measurement | None, b: Measurement | None) -> str:
+    return f"{a.median / b.median:.2f}x" if a and b and a.median and b.median else "-"
+
+
+def table_rows(groups: list[Group]) -> list[dict[str, Any]]:
+    rows = []
+    for g in groups:
+        if g.num_envs == 0:
+            continue
+        own = own_us(groups, g.task)
+        best_ours = max((g.get(p) for p in ("ours", "ours-async")),
+                        key=lambda m: (m.median or 0) if m else 0)
+        best_puffer = max((g.get(p) for p in PUFFER_PEERS),
+                          key=lambda m: (m.median or 0) if m else 0)
+        rows.append({
+            "task": g.task, "num_envs": g.num_envs, "own_us": own,
+            "cells": {p: g.get(p) for p in PEERS},
+            "median": {p: (g.get(p).median if g.get(p) else None) for p in PEERS},
+            "overhead_us": {p: overhead_us(g.get(p), own) for p in PEERS},
+            "ours/gym-async": ratio(best_ours, g.get("gym-async")),
+            "ours/puffer": ratio(best_ours, best_puffer),
+            "async/full (ours)": ratio(g.get("ours-async"), g.get("ours")),
+            "async/full (puffer)": ratio(g.get("puffer-async"), g.get("puffer")),
+        })
+    return rows
+
+
+def print_group(g: Group, groups: list[Group]) -> None:
+    own = own_us(groups, g.task)
+    if g.num_envs == 0:
+        print(f"  own (in-process, {g.measurements[0].num_envs} envs round-robin): "
+              + (f"{own:.2f} µs/step" if own is not None else f"error {g.measurements[0].errors}"))
+        return
+    for m in g.measurements:
+        if m.skipped and not m.samples:
+            print(f"  {m.peer:13s} skipped: {m.skipped}")
+        elif not m.samples:
+            print(f"  {m.peer:13s} failed: {m.errors[-1] if m.errors else '?'}")
+        else:
+            b = f"batch={m.batch_size}" if m.batch_size else "full"
+            print(f"  {m.peer:13s} {b:10s} {cell(m, own):28s} samples "
+                  + " ".join(fmt_rate(s) for s in m.samples))
+
+
+def write_markdown(path: Path, groups: list[Group], info: dict[str, Any],
+                   args: argparse.Namespace) -> None:
+    rows = table_rows(groups)
+    lines = [
+        "# Python-env throughput (env steps/s, median over rounds)",
+        "",
+        f"{info['date']} · {info['cpu_model']} · {info['cpus_usable']} CPUs · "
+        f"python {info['ours']['python']} · gymnasium {info['ours'].get('gymnasium')} · "
+        f"pufferlib {info.get('puffer', {}).get('pufferlib', 'not run')} · "
+        f"load avg at start {info['loadavg_start'][0]:.2f}, end {info['loadavg_end'][0]:.2f}",
+        "",
+        f"Settings: {args.rounds} rounds × {args.seconds} s (+{args.warmup} s warm-up) per sample; "
+        f"PufferLib num_workers={args.puffer_workers} (puffer-w1: 1); async rows batch = num_envs/2. "
+        "Each cell: median steps/s ± half-spread, (per-step overhead = 1e6/rate − own µs).",
+        "",
+        "| task | envs | own µs | " + " | ".join(PEERS)
+        + " | ours/gym-async | ours/puffer | async/full ours | async/full puffer |",
+        "|---|---:|---:|" + "---:|" * (len(PEERS) + 4),
+    ]
+    for r in rows:
+        own = f"{r['own_us']:.1f}" if r["own_us"] is not None else "-"
+        lines.append(f"| {r['task']} | {r['num_envs']} | {own} | "
+                     + " | ".join(cell(r["cells"][p], r["own_us"]) for p in PEERS)
+                     + f" | {r['ours/gym-async']} | {r['ours/puffer']} | "
+                       f"{r['async/full (ours)']} | {r['async/full (puffer)']} |")
+    skipped = {m.peer: m.skipped for g in groups for m in g.measurements if m.skipped}
+    if skipped:
+        lines += ["", "Skipped: " + "; ".join(f"{p}: {s}" for p, s in skipped.items())]
+    lines.append("")
+    path.write_text("\n".join(lines))
+
+
+def write_json(path: Path, groups: list[Group], info: dict[str, Any],
+               args: argparse.Namespace) -> None:
+    out = {"info": info, "settings": {k: (str(v) if isinstance(v, Path) else v)
+                                      for k, v in vars(args).items()},
+           "groups": []}
+    for g in groups:
+        out["groups"].append({
+            "task": g.task, "num_envs": g.num_envs, "own_us": own_us(groups, g.task),
+            "measurements": [{
+                "peer": m.peer, "num_envs": m.num_envs, "batch_size": m.batch_size,
+                "samples": m.samples, "median": m.median, "details": m.details,
+                "overhead_us": overhead_us(m, own_us(groups, g.task)) if g.num_envs else None,
+                "loadavg": m.loadavg, "skipped": m.skipped, "errors": m.errors,
+            } for m in g.measurements],
+        })
+    path.write_text(json.dumps(out, indent=1))
+
+
+def write_plot(path: Path, groups: list[Group], info: dict[str, Any]) -> None:
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("note: matplotlib not importable; no plot")
+        return
+    tasks = list(dict.fromkeys(g.task for g in groups if g.num_envs))
+    if not tasks:
+        return
+    fig, axes = plt.subplots(1, len(tasks), figsize=(5 * len(tasks), 4), squeeze=False)
+    for ax, task in zip(axes[0], tasks):
+        for p in PEERS:
+            pts = [(g.num_envs, g.get(p).median) for g in groups
+                   if g.task == task and g.num_envs and g.get(p) and g.get(p).median]
+            if pts:
+                ax.plot(*zip(*pts), marker="o", linestyle="--" if "async" in p else "-", label=p)
+        own = own_us(groups, task)
+        if own:
+            ax.axhline(1e6 / own, color="gray", linewidth=0.8, label="own (1 core, no overhead)")
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("num_envs")
+        ax.set_ylabel("env steps / s")
+        ax.set_title(task)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle(f"{info['cpu_model']} ({info['cpus_usable']} CPUs) — {info['date']}", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def machine_info(args: argparse.Namespace) -> dict[str, Any]:
+    cpu = platform.processor() or "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    info: dict[str, Any] = {
+        "date": _dt.datetime.now().isoformat(timespec="seconds"), "platform": platform.platform(),
+        "cpu_model": cpu, "cpus_usable": len(os.sched_getaffinity(0)),
+        "loadavg_start": os.getloadavg(), "command": " ".join(sys.argv),
+    }
+    try:
+        info["git_rev"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO_ROOT,
+                                         capture_output=True, text=True).stdout.strip()
+    except OSError:
+        pass
+    info["ours"] = run_worker(sys.executable, {"mode": "info"}, 60, False, REPO_ROOT)
+    if args.puffer_python:
+        info["puffer"] = run_worker(args.puffer_python, {"mode": "info"}, 60, True, args.tmpdir)
+    return info
+
+
+# --------------------------------------------------------------------------------------
+# CLI
+# --------------------------------------------------------------------------------------
+def int_list(text: str) -> list[int]:
+    return [int(x) for x in text.split(",") if x]
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--tasks", default="CartPole-v1,LunarLander-v3",
+                   type=lambda s: [t for t in s.split(",") if t],
+                   help="gymnasium ids (e.g. HalfCheetah-v5 for MuJoCo)")
+    p.add_argument("--num-envs", default="8,16,64", type=int_list)
+    p.add_argument("--no-burn", dest="burn", action="store_false",
+                   help="skip the varying-step-time scenario (burn_env:BurnStep-v0)")
+    p.add_argument("--burn-num-envs", default="8,16,64", type=int_list)
+    p.add_argument("--peers", default=",".join(PEERS),
+                   type=lambda s: [x.strip() for x in s.split(",") if x.strip()])
+    p.add_argument("--puffer-python", default=os.environ.get("PUFFER_PYTHON"),
+                   help="python of the venv holding pufferlib 3.0 (bench/peers/pufferlib.sh)")
+    p.add_argument("--puffer-workers", default=os.cpu_count() or 1, type=int,
+                   help="PufferLib num_workers (it refuses more than the physical cores "
+                        "unless overwork=True, which is then passed)")
+    p.add_argument("--ours-workers", default=None, type=int,
+                   help="num_workers for make_python (default: its own default)")
+    p.add_argument("--gym-async-max-envs", default=64, type=int)
+    p.add_argument("--own-envs", default=8, type=int,
+                   help="envs stepped round-robin for the in-process own-cost baseline")
+    p.add_argument("--rounds", default=3, type=int)
+    p.add_argument("--seconds", default=1.0, type=float)
+    p.add_argument("--warmup", default=0.3, type=float)
+    p.add_argument("--action-batches", default=64, type=int)
+    p.add_argument("--seed", default=0, type=int, help="even: env i of the burn task is slow "
+                   "when seed + i is odd")
+    p.add_argument("--out", default=str(BENCH_DIR / "results"), type=Path)
+    p.add_argument("--quick", action="store_true",
+                   help="smoke run: CartPole-v1 only, 8 and 64 envs, burn at 8, 1 round, 0.3 s")
+    if p.parse_known_args(argv)[0].quick:
+        p.set_defaults(tasks="CartPole-v1", num_envs="8,64", burn_num_envs="8", rounds=1,
+                       seconds=0.3, warmup=0.1)
+    args = p.parse_args(argv)
+    unknown = set(args.peers) - set(PEERS)
+    if unknown:
+        p.error(f"unknown peers {sorted(unknown)}; choose from {list(PEERS)}")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    peers = list(args.peers)
+    if not args.puffer_python:
+        print("note: no --puffer-python / $PUFFER_PYTHON; skipping PufferLib "
+              "(create one with bench/peers/pufferlib.sh)")
+        peers = [p for p in peers if p not in PUFFER_PEERS]
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="pybench-") as tmp:
+        args.tmpdir = Path(tmp)
+        info = machine_info(args)
+        ours = info["ours"]
+        print(f"machine: {info['cpu_model']}, {info['cpus_usable']} CPUs, "
+              f"load {info['loadavg_start'][0]:.2f}")
+        print(f"ours: python {ours.get('python')} gymnasium {ours.get('gymnasium')} envpool "
+              f"{ours.get('envpool')} make_python={ours.get('envpool_has_make_python', False)}")
+        if "puffer" in info:
+            pf = info["puffer"]
+            print(f"puffer: {pf.get('executable')} pufferlib {pf.get('pufferlib')} "
+                  f"gymnasium {pf.get('gymnasium')} numpy {pf.get('numpy')}")
+        if not ours.get("envpool_has_make_python"):
+            print("note: envpool.make_python is not available in this interpreter; "
+                  "the ours rows are reported as skipped")
+        groups = build_plan(args, peers)
+        skip: dict[str, str] = {}
+        for i, g in enumerate(groups, 1):
+            label = "own baseline" if g.num_envs == 0 else f"num_envs={g.num_envs}"
+            print(f"\n[{i}/{len(groups)}] {g.task} {label}", flush=True)
+            run_group(g, args, skip)
+            print_group(g, groups)
+        args.tmpdir = str(args.tmpdir)
+    info["loadavg_end"] = os.getloadavg()
+    write_json(args.out / "python_envs.json", groups, info, args)
+    write_markdown(args.out / "python_envs.md", groups, info, args)
+    (args.out / "python_envs.png").unlink(missing_ok=True)
+    write_plot(args.out / "python_envs.png", groups, info)
+    print("\n" + (args.out / "python_envs.md").read_text())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

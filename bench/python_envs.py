@@ -248,7 +248,7 @@ def run_ours(a):
                 if isinstance(getattr(env, k, None), int)}
     finally:
         env.close()
-    return dict(steps=steps, elapsed=elapsed, batch_size=batch, **info)
+    return dict(steps=steps, elapsed=elapsed, **{**info, "batch_size": batch})
 
 
 def info_mode():

@@ -171,8 +171,11 @@ void WorkerChannel::Done() {
   ++next_;
   map_.Atomic<uint32_t>(layout_.Worker(worker_) + ProcessLayout::kDone).store(next_, std::memory_order_release);
   auto& done_seq = map_.Atomic<uint32_t>(ProcessLayout::kDoneSeq);
-  done_seq.fetch_add(1);  // seq_cst: pairs with the collector's store to collector_waiting
-  if (map_.Atomic<uint32_t>(ProcessLayout::kCollectorWaiting).load() != 0) FutexWakeAll(done_seq);
+  const uint32_t seq = done_seq.fetch_add(1) + 1;  // seq_cst: pairs with the collector's store to collector_waiting
+  if (map_.Atomic<uint32_t>(ProcessLayout::kCollectorWaiting).load() != 0 &&
+      static_cast<int32_t>(seq - map_.Atomic<uint32_t>(ProcessLayout::kWakeAt).load()) >= 0) {
+    FutexWakeAll(done_seq);
+  }
 }
 
 void WorkerChannel::SetBusy(int env_id) {

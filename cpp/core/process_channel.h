@@ -2,7 +2,8 @@
 //
 // One mapping holds everything; nothing is pickled per step:
 //   header          done_seq (bumped by a worker after each env it finishes: the futex word the
-//                   collecting caller sleeps on), collector_waiting, shutdown;
+//                   collecting caller sleeps on), collector_waiting and wake_at (when to wake
+//                   it), shutdown;
 //   one block per worker
 //                   wake_seq (the futex word the worker sleeps on), cmd_tail (commands queued
 //                   by the pool), done (commands the worker finished), sleeping, dead,
@@ -41,7 +42,10 @@ struct ProcessLayout {
   std::size_t error_capacity = 0;  // bytes per error text
 
   // Header (each word on a cache line of its own).
-  static constexpr std::size_t kDoneSeq = 0, kCollectorWaiting = 64, kShutdown = 128, kHeaderBytes = 192;
+  // The collector sleeps until done_seq reaches wake_at (the commands its batch still needs),
+  // so a batch costs it one wake-up, not one per env.
+  static constexpr std::size_t kDoneSeq = 0, kCollectorWaiting = 64, kWakeAt = 68, kShutdown = 128,
+                               kHeaderBytes = 192;
   // Per worker block.
   static constexpr std::size_t kWakeSeq = 0, kSleeping = 4, kCmdTail = 8, kDone = 64, kDead = 68, kBusySince = 72,
                                kBusyEnv = 80, kWorkerBytes = 128;

@@ -108,8 +108,15 @@ bool ProcessExecutor::WaitUntil(Clock::time_point until) {
       SpinWait(i);
       continue;
     }
+    // Sleep until the commands this batch still needs are done (each completes one row).
+    const uint32_t missing = static_cast<uint32_t>(ctx_.batch_size - ctx_.batches.Written(ctx_.batches.TakePos()));
+    const uint32_t before = done_seq.load();
+    map_.Atomic<uint32_t>(ProcessLayout::kWakeAt).store(seen + missing);
     waiting.store(1);  // seq_cst: pairs with a worker's bump of done_seq
-    if (done_seq.load() == seen) FutexWait(done_seq, seen, until - now);
+    const uint32_t now_seq = done_seq.load();
+    if (now_seq == before && static_cast<int32_t>(now_seq - (seen + missing)) < 0) {
+      FutexWait(done_seq, now_seq, until - now);
+    }
     waiting.store(0);
   }
 }

@@ -385,3 +385,17 @@ def _alive(pid: int) -> bool:
             return f.read().split(")")[-1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+@pytest.mark.parametrize("context", ["fork", "forkserver", "spawn"])
+def test_every_start_method_runs_closures(context):
+    length = 3  # captured by the closure: travels with cloudpickle
+    envs = envpool.make_python(lambda: SlowEnv(end_at=length), num_envs=2, num_workers=2, context=context)
+    try:
+        envs.reset()
+        for _ in range(2):
+            envs.step(np.zeros(2, np.int64))
+        _, _, term, _, _ = envs.step(np.zeros(2, np.int64))
+        assert term.tolist() == [True, True]
+    finally:
+        envs.close()

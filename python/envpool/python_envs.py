@@ -76,8 +76,10 @@ def make_python(
             env. ``None``: no limit.
         max_restarts: how often one env is re-created after it raised (or one worker replaced
             after it died) before its rows only report the failure.
-        context: the multiprocessing start method (default ``"forkserver"``; ``"spawn"`` and
-            ``"fork"`` work too).
+        context: the multiprocessing start method. Default ``"fork"`` where there is one
+            (Linux): workers start fast and a script needs no ``if __name__ == "__main__":``
+            guard. ``"forkserver"`` and ``"spawn"`` work too (they re-import the main module
+            in each worker, so a script needs the guard).
         info_bytes: room for one env's pickled info dict per step.
 
     >>> import envpool
@@ -178,7 +180,9 @@ class PythonEnvSource:
             raise ValueError(f"step_timeout must be a positive number of seconds or None, got {step_timeout!r}")
         self.step_timeout = step_timeout
         self.max_restarts = _check_int("max_restarts", max_restarts, 0)
-        self.context = "forkserver" if context is None else context
+        if context is None:
+            context = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        self.context = context
         if self.context not in multiprocessing.get_all_start_methods():
             raise ValueError(f"context must be one of {multiprocessing.get_all_start_methods()}, got {context!r}")
         self.info_bytes = _check_int("info_bytes", info_bytes, 0)

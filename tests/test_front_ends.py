@@ -135,3 +135,37 @@ def test_dm_spec_keeps_discrete_start():
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_python_modules_import_each_other_without_cycles():
+    """envpool's modules form a DAG, counting imports inside functions too:
+    tasks <- pool <- front ends <- registration <- python_envs <- __init__."""
+    import ast
+    import pathlib
+
+    root = pathlib.Path(envpool.__file__).parent
+    graph = {}
+    for path in root.glob("*.py"):
+        name = path.stem
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("envpool"):
+                mod = node.module.split(".")[1] if "." in node.module else None
+                deps |= {mod} if mod else {a.name for a in node.names}
+            elif isinstance(node, ast.Import):
+                deps |= {a.name.split(".")[1] for a in node.names if a.name.startswith("envpool.")}
+        graph[name] = {d for d in deps if (root / f"{d}.py").exists() and d != "__init__"}
+    state = {}
+
+    def visit(node, stack):
+        state[node] = "open"
+        for dep in graph.get(node, ()):
+            assert state.get(dep) != "open", f"import cycle: {' -> '.join([*stack, node, dep])}"
+            if dep not in state:
+                visit(dep, [*stack, node])
+        state[node] = "done"
+
+    for node in graph:
+        if node not in state:
+            visit(node, [])
+    assert "pool" in graph["vector_env"] and "tasks" in graph["pool"]  # the walk saw real edges

@@ -56,13 +56,12 @@ class _EnvSlot:
             return np.ndarray(shape, dtype=dtype, buffer=mem, offset=base + offset)
 
         self.env_id = env_id
-        self.fixed = view(0, np.uint8, (64,))  # op, reseed, time_limit, failed, ... as bytes
+        self.fixed = view(0, np.uint8, (64,))  # the one-byte fields, indexed by their offsets
         self.seed = view(f["seed"], np.uint64)
         self.reward = view(f["reward"], np.float64)
         self.info_step_len = view(f["info_step_len"], np.int32)
         self.info_reset_len = view(f["info_reset_len"], np.int32)
         self.error_len = view(f["error_len"], np.int32)
-        self.f = f
         self.actions = [view(off, dtype, shape) for off, (_, dtype, shape, _) in zip(layout["action"], action_leaves)]
         self.obs_step = [view(off, dtype, shape) for off, (_, dtype, shape, _) in zip(layout["obs_step"], obs_leaves)]
         self.obs_reset = [view(off, dtype, shape) for off, (_, dtype, shape, _) in zip(layout["obs_reset"], obs_leaves)]
@@ -92,6 +91,9 @@ class Worker:
         self.action_leaves = args["action_leaves"]
         self.single_obs = len(self.obs_leaves) == 1 and self.obs_leaves[0][0] == ()
         self.single_action = len(self.action_leaves) == 1 and self.action_leaves[0][0] == ()
+        f = layout["env_fields"]
+        self.OP, self.RESEED, self.TIME_LIMIT, self.FAILED = f["op"], f["reseed"], f["time_limit"], f["failed"]
+        self.TERMINATED, self.TRUNCATED = f["terminated"], f["truncated"]
         self.info_capacity = layout["info_capacity"]
         self.error_capacity = layout["error_capacity"]
         self.env_fns: list[Callable] = pickle.loads(args["env_fns"])
@@ -171,7 +173,7 @@ class Worker:
         data = text.encode("utf-8", "replace")[: self.error_capacity]
         slot.error[: len(data)] = np.frombuffer(data, dtype=np.uint8)
         slot.error_len[()] = len(data)
-        slot.fixed[3] = 1  # failed
+        slot.fixed[self.FAILED] = 1
         slot.info_step_len[()] = 0
         slot.info_reset_len[()] = 0
 
@@ -180,11 +182,10 @@ class Worker:
             _, dtype, shape, discrete = self.action_leaves[0]
             view = slot.actions[0]
             return int(view) if discrete else view.copy()
-        out: dict = {}
         values = {}
         for view, (path, _, _, discrete) in zip(slot.actions, self.action_leaves):
             values[path] = int(view) if discrete else view.copy()
-        return _nest(self.args["action_structure"], values, out)
+        return _nest(self.args["action_structure"], values)
 
     def reset_env(self, slot: _EnvSlot, seed: int | None) -> None:
         if seed is None and slot.pending_seed is not None:
@@ -198,14 +199,14 @@ class Worker:
     def run(self, env_id: int) -> None:
         slot = self.slots[env_id]
         fixed = slot.fixed
-        op = fixed[0]
-        fixed[3] = 0  # not failed
+        op = fixed[self.OP]
+        fixed[self.FAILED] = 0
         try:
             if slot.broken is not None:
                 raise _Broken(slot.broken)
             if op == OP_RESET:
                 slot.info_step_len[()] = -1  # no step: the row's info is the reset's
-                self.reset_env(slot, int(slot.seed) if fixed[1] else None)
+                self.reset_env(slot, int(slot.seed) if fixed[self.RESEED] else None)
             else:
                 if slot.needs_reset:
                     raise _Broken(
@@ -215,10 +216,11 @@ class Worker:
                 obs, reward, terminated, truncated, info = slot.env.step(self.action_of(slot))
                 self.write_obs(slot.obs_step, obs)
                 slot.reward[()] = reward
-                fixed[32] = bool(terminated)
-                fixed[33] = bool(truncated)
+                fixed[self.TERMINATED] = bool(terminated)
+                fixed[self.TRUNCATED] = bool(truncated)
                 self.write_info(slot.info_step, slot.info_step_len, info)
-                if self.same_step and (terminated or truncated or fixed[2]):
+                # Same-step autoreset happens here, where the env is (the time limit is the pool's).
+                if self.same_step and (terminated or truncated or fixed[self.TIME_LIMIT]):
                     self.reset_env(slot, None)
                 else:
                     slot.info_reset_len[()] = -1
@@ -287,15 +289,15 @@ class _Broken(Exception):
     """An env that cannot run its command (its text says why)."""
 
 
-def _nest(structure: Any, values: dict, _unused: Any, path: tuple = ()) -> Any:
+def _nest(structure: Any, values: dict, path: tuple = ()) -> Any:
     """Rebuilds a nested action from its leaves: ``structure`` is ("dict", {key: sub}),
     ("tuple", [sub, ...]) or None for a leaf."""
     if structure is None:
         return values[path]
     kind, children = structure
     if kind == "dict":
-        return {key: _nest(sub, values, None, (*path, key)) for key, sub in children.items()}
-    return tuple(_nest(sub, values, None, (*path, i)) for i, sub in enumerate(children))
+        return {key: _nest(sub, values, (*path, key)) for key, sub in children.items()}
+    return tuple(_nest(sub, values, (*path, i)) for i, sub in enumerate(children))
 
 
 def main(args: dict, conn) -> None:

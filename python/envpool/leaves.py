@@ -69,15 +69,11 @@ def array_spec(path: Path, space: spaces.Space, default: str) -> dict[str, Any]:
         )
     if isinstance(space, spaces.MultiBinary):
         return dict(name=name, dtype="int8", shape=list(space.shape), low=[0.0], high=[1.0], discrete=False)
-    low = np.broadcast_to(np.asarray(space.low, dtype=np.float64), space.shape)
-    high = np.broadcast_to(np.asarray(space.high, dtype=np.float64), space.shape)
-    if dtype.kind == "f":
-        # Float boxes: the core checks actions for NaN/inf only (envs clip, as gymnasium's do);
-        # bounds are kept for the spaces it reports.
-        bounds_low, bounds_high = low.ravel().tolist(), high.ravel().tolist()
-    else:
-        bounds_low, bounds_high = low.ravel().tolist(), high.ravel().tolist()
-    return dict(name=name, dtype=dtype.name, shape=list(space.shape), low=bounds_low, high=bounds_high, discrete=False)
+    # Integer boxes: the core checks actions against the bounds; float boxes only for NaN/inf
+    # (envs clip, as gymnasium's do).
+    low = np.broadcast_to(np.asarray(space.low, dtype=np.float64), space.shape).ravel().tolist()
+    high = np.broadcast_to(np.asarray(space.high, dtype=np.float64), space.shape).ravel().tolist()
+    return dict(name=name, dtype=dtype.name, shape=list(space.shape), low=low, high=high, discrete=False)
 
 
 def get(value: Any, path: Path) -> Any:

@@ -35,6 +35,9 @@ from envpool.pool import _check_int, parse_autoreset_mode
 from envpool.registration import front_end_class
 from envpool.tasks import TaskSpec
 
+# Room for one env's error text (exception, message and traceback) in shared memory.
+ERROR_BYTES = 16384
+
 _CORE_AUTORESET = {
     AutoresetMode.NEXT_STEP: "next_step",
     AutoresetMode.SAME_STEP: "same_step",
@@ -319,7 +322,7 @@ class ProcessPool:
             _CORE_AUTORESET[source.autoreset_mode],
             self.worker_start,
             source.info_bytes,
-            16384,
+            ERROR_BYTES,
         )
         self.max_episode_steps = self.core.max_episode_steps
         layout = self.core.process_layout

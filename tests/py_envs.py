@@ -119,3 +119,27 @@ class FaultyEnv(gymnasium.Env):
             if self.fault == "hang":
                 time.sleep(3600)
         return np.array([float(self.t)]), 1.0, self.fault == "reset_raise" and self.t >= 2, False, {}
+
+
+class TypedActionsEnv(gymnasium.Env):
+    """Actions of every dtype family the core validates: a float64 box, an int32 box with
+    per-element bounds, MultiDiscrete with a start, MultiBinary."""
+
+    def __init__(self):
+        self.observation_space = spaces.Box(-1e9, 1e9, (1,), np.float64)
+        self.action_space = spaces.Dict(
+            {
+                "f64": spaces.Box(-1.0, 1.0, (2,), np.float64),
+                "i32": spaces.Box(np.array([0, -5]), np.array([3, 5]), (2,), np.int32),
+                "md": spaces.MultiDiscrete([2, 3], start=[1, -1]),
+                "mb": spaces.MultiBinary(2),
+            }
+        )
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        return np.zeros(1), {}
+
+    def step(self, action):
+        total = float(np.sum(action["f64"]) + np.sum(action["i32"]) + np.sum(action["md"]) + np.sum(action["mb"]))
+        return np.array([total]), 0.0, False, False, {}

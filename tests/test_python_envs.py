@@ -399,3 +399,36 @@ def test_every_start_method_runs_closures(context):
         assert term.tolist() == [True, True]
     finally:
         envs.close()
+
+
+def test_every_action_dtype_is_validated():
+    """float64 boxes are checked for NaN/inf, integer boxes, MultiDiscrete and MultiBinary
+    against their bounds (per element), naming the env, row and element."""
+    from py_envs import TypedActionsEnv
+
+    envs = envpool.make_python(TypedActionsEnv, num_envs=2, num_workers=1)
+    try:
+        envs.reset()
+        good = {
+            "f64": np.zeros((2, 2)),
+            "i32": np.array([[3, -5], [0, 5]], np.int32),
+            "md": np.array([[1, -1], [2, 1]]),
+            "mb": np.array([[0, 1], [1, 1]], np.int8),
+        }
+        obs, *_ = envs.step(good)
+        assert obs[:, 0].tolist() == [-1.0, 10.0]
+        cases = [
+            ({"f64": np.array([[0.0, np.inf], [0, 0]])}, r"action 'f64' element 1 for env 0 \(row 0\) is not finite"),
+            ({"i32": np.array([[3, -5], [4, 0]], np.int32)}, r"action 'i32' element 0 4 for env 1 \(row 1\) is outside \[0, 3\]"),
+            ({"i32": np.array([[3, -6], [0, 0]], np.int32)}, r"element 1 -6 for env 0 \(row 0\) is outside \[-5, 5\]"),
+            ({"md": np.array([[1, -1], [0, 1]])}, r"action 'md' element 0 0 for env 1 \(row 1\) is outside \[1, 2\]"),
+            ({"md": np.array([[1, 2], [1, 1]])}, r"action 'md' element 1 2 for env 0 \(row 0\) is outside \[-1, 1\]"),
+            ({"mb": np.array([[0, 2], [1, 1]], np.int8)}, r"action 'mb' element 1 2 for env 0 \(row 0\) is outside \[0, 1\]"),
+        ]
+        for change, message in cases:
+            with pytest.raises(ValueError, match=message):
+                envs.step({**good, **change})
+        obs, *_ = envs.step(good)  # the pool goes on
+        assert obs[:, 0].tolist() == [-1.0, 10.0]
+    finally:
+        envs.close()

@@ -24,9 +24,14 @@ while [[ $# -gt 0 ]]; do
     *) echo "usage: $0 [--wheel PATH] [--keep]" >&2; exit 2 ;;
   esac
 done
-work=$(mktemp -d "${TMPDIR:-/tmp}/envpool-mujoco-venvs.XXXXXX")
-[[ $keep == 1 ]] && echo "keeping $work" || trap 'rm -rf "$work"' EXIT
 t0=$SECONDS
+work=$(mktemp -d "${TMPDIR:-/tmp}/envpool-mujoco-venvs.XXXXXX")
+cleanup() {
+  local t=$SECONDS
+  rm -rf "$work"
+  echo "ci_mujoco_venvs: removed the venvs ($((SECONDS - t)) s); $((SECONDS - t0)) s in all"
+}
+[[ $keep == 1 ]] && echo "keeping $work" || trap cleanup EXIT
 
 if [[ -z $wheel ]]; then
   echo "== building the envpool wheel"

@@ -5,7 +5,8 @@ Peers, each timed in a fresh subprocess (reset, warm up, then step with pre-gene
 actions for a fixed wall time):
 
   * raw-1T / raw-2T: the physics limit, a C++ loop with no pool and no Python per step
-    (``envpool._core._mujoco_raw_steps_per_second``, cpp/envs/mujoco/raw_benchmark.h): 8 MjData
+    (``envpool_mujoco_raw.steps_per_second``, bench/cpp/mujoco_raw.cc, a separate extension this
+    script builds with CMake into --raw-build-dir; needs cmake and pybind11): 8 MjData
     on one shared MjModel of the task's model file, split over 1 or 2 threads, a random ctrl
     and ``frame_skip`` mj_step calls per env step, a reset to qpos0 when the sim time passes
     10 s (our envs reset when an episode ends, so Hopper, Ant and Humanoid visit other states).
@@ -55,11 +56,13 @@ rng = np.random.default_rng(0)
 
 if kind == "raw":
     import envpool
+    sys.path.insert(0, a["raw_dir"])
+    import envpool_mujoco_raw
     cfg = envpool._core.env_spec(task, {})["config"]
-    sps = envpool._core._mujoco_raw_steps_per_second(cfg["xml_file"], n, threads, a["warmup"], cfg["frame_skip"],
-                                                   a.get("rne", False))
-    sps = envpool._core._mujoco_raw_steps_per_second(cfg["xml_file"], n, threads, a["seconds"], cfg["frame_skip"],
-                                                   a.get("rne", False))
+    sps = envpool_mujoco_raw.steps_per_second(cfg["xml_file"], n, threads, a["warmup"], cfg["frame_skip"],
+                                              a.get("rne", False))
+    sps = envpool_mujoco_raw.steps_per_second(cfg["xml_file"], n, threads, a["seconds"], cfg["frame_skip"],
+                                              a.get("rne", False))
     print("@@MJ_BENCH@@ " + json.dumps({"steps_per_s": sps}), flush=True)
     sys.exit(0)
 
@@ -172,6 +175,26 @@ def run(python: str, args: dict, env: dict) -> tuple[float | None, float]:
     return None, foreign
 
 
+def build_raw(build_dir: Path) -> str:
+    """Builds envpool_mujoco_raw (the raw peers' loop) against this interpreter's MuJoCo headers.
+
+    Returns the folder that holds it."""
+    try:
+        import pybind11
+    except ImportError:
+        sys.exit("the raw peers need pybind11 and cmake: pip install pybind11 cmake (or --peers without raw)")
+    configure = ["cmake", "-S", str(REPO_ROOT), "-B", str(build_dir), "-DCMAKE_BUILD_TYPE=Release",
+                 "-DENVPOOL_MUJOCO_BENCH=ON", f"-Dpybind11_DIR={pybind11.get_cmake_dir()}",
+                 f"-DPython_EXECUTABLE={sys.executable}"]
+    for cmd in (configure, ["cmake", "--build", str(build_dir), "--target", "envpool_mujoco_raw", "-j", "2"]):
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        if out.returncode != 0:
+            sys.exit(f"{' '.join(cmd)} failed:\n{out.stdout[-3000:]}{out.stderr[-3000:]}")
+    if not list(build_dir.glob("envpool_mujoco_raw*.so")):
+        sys.exit(f"no envpool_mujoco_raw in {build_dir} (MuJoCo headers not found? see the cmake output)")
+    return str(build_dir)
+
+
 def loadavg() -> str:
     try:
         return " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -200,6 +223,8 @@ def main() -> None:
     p.add_argument("--peers", nargs="+", default=None, help="only peers whose name contains one of these")
     p.add_argument("--wait-idle", type=float, default=0.0,
                    help="before each sample wait up to this many seconds for other processes to go idle")
+    p.add_argument("--raw-build-dir", default=str(REPO_ROOT / "build" / "bench-mujoco-raw"),
+                   help="CMake build folder of the raw peers' extension")
     p.add_argument("--out", default=str(REPO_ROOT / "bench" / "results" / "mujoco.md"))
     p.add_argument("--json", default=None, help="also write all samples here")
     a = p.parse_args()
@@ -210,6 +235,7 @@ def main() -> None:
     if a.peers:
         peers = [p for p in peers if any(f in p[0] for f in a.peers)]
     names = [name for name, *_ in peers]
+    raw_dir = build_raw(Path(a.raw_build_dir)) if any(kind == "raw" for _, kind, *_ in peers) else ""
     foreign_all: list[float] = []
     loads = [loadavg()]
     t_start = time.time()
@@ -222,7 +248,7 @@ def main() -> None:
                 if a.wait_idle > 0:
                     wait_idle(a.wait_idle)
                 sps, foreign = run(python, {"task": task, "num_envs": n, "batch_size": batch, "kind": kind, "threads": threads,
-                                   "seconds": a.seconds, "warmup": a.warmup, **extra},
+                                   "seconds": a.seconds, "warmup": a.warmup, "raw_dir": raw_dir, **extra},
                           peer_env if kind == "peer" else env)
                 foreign_all.append(foreign)
                 if a.verbose:

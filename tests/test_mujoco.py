@@ -17,7 +17,9 @@ model file, so from the same physics state and action they must agree to the las
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import subprocess
 import sys
 import zlib
@@ -306,3 +308,39 @@ def test_missing_library_is_reported():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "pip install envpool[mujoco]" in out.stdout, out.stdout
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler to build stand-in libraries")
+def test_library_version_range(tmp_path):
+    """The loader accepts exactly the MuJoCo releases whose ABI matches the headers (4.0.0-4.0.1).
+
+    Stand-in libraries that only export mj_version: an accepted version gets past the version
+    check (and then misses mj_loadXML); others are refused with the version spelled out."""
+    libs = {}
+    for version in (3017000, 4000000, 4000001, 4000002, 4001000):
+        src = tmp_path / f"v{version}.c"
+        src.write_text(f"int mj_version(void) {{ return {version}; }}\n")
+        libs[version] = tmp_path / f"libmujoco.so.{version}"
+        subprocess.run(["cc", "-shared", "-fPIC", "-o", str(libs[version]), str(src)], check=True)
+    code = (
+        "import json, os, sys, envpool\n"
+        "out = {}\n"
+        "for v, path in json.loads(sys.argv[1]).items():\n"
+        "    os.environ['ENVPOOL_MUJOCO_LIB'] = path\n"
+        "    try:\n"
+        "        envpool.make('HalfCheetah-v5', num_envs=1)\n"
+        "        out[v] = 'made'\n"
+        "    except RuntimeError as e:\n"
+        "        out[v] = str(e)\n"
+        "print(json.dumps(out))\n"
+    )
+    arg = json.dumps({str(v): str(p) for v, p in libs.items()})
+    run = subprocess.run([sys.executable, "-c", code, arg], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    errors = json.loads(run.stdout.splitlines()[-1])
+    for version in (4000000, 4000001):
+        assert "has no symbol mj_loadXML" in errors[str(version)], errors[str(version)]
+    for version, name in ((3017000, "3.17.0"), (4000002, "4.0.2"), (4001000, "4.1.0")):
+        msg = errors[str(version)]
+        assert f"is MuJoCo {name};" in msg and "MuJoCo 4.0.0 to 4.0.1" in msg, msg
+        assert 'pip install "mujoco-core>=4.0.0,<=4.0.1"' in msg, msg

@@ -18,9 +18,6 @@
 #include "core/process_executor.h"
 #include "core/registry.h"
 #include "envs/builtin_tasks.h"
-#ifdef ENVPOOL_WITH_MUJOCO
-#include "envs/mujoco/raw_benchmark.h"
-#endif
 
 namespace py = pybind11;
 using namespace envpool;
@@ -640,18 +637,6 @@ PYBIND11_MODULE(_core, m) {
     return d;
   }, py::arg("task_id"), py::arg("kwargs"),
         "Arrays of one env of `task_id` built with `kwargs` ({key: [value]}), and the full config.");
-
-#ifdef ENVPOOL_WITH_MUJOCO
-  m.def("_mujoco_raw_steps_per_second",
-        [](const std::string& xml_path, int num_envs, int num_threads, double seconds, int frame_skip,
-           bool rne_post_constraint) {
-          py::gil_scoped_release release;  // (loading libmujoco takes the GIL itself when it must)
-          return mujoco::RawStepsPerSecond(xml_path, num_envs, num_threads, seconds, frame_skip, rne_post_constraint);
-        },
-        py::arg("xml_path"), py::arg("num_envs"), py::arg("num_threads"), py::arg("seconds"), py::arg("frame_skip"),
-        py::arg("rne_post_constraint") = false,
-        "Benchmark: env steps/s of a plain C++ mj_step loop (no pool, no Python), see raw_benchmark.h.");
-#endif
 
   py::class_<PyPool>(m, "Pool")
       .def(py::init(&PyPool::Native),

@@ -60,7 +60,7 @@ fs::path OwnDir() {
   return {};
 }
 
-// libmujoco.so* in `dir`, preferring the file named for the header version.
+// libmujoco.so* in `dir`, the last by name where there are several (the version check follows).
 std::string FindLibrary(const fs::path& dir) {
   std::error_code ec;
   if (dir.empty() || !fs::is_directory(dir, ec)) return "";
@@ -124,14 +124,16 @@ MjApi LoadApi() {
   MjApi api{};
   api.library_path = path;
   Resolve(handle, "mj_version", api.version, path);
-  Resolve(handle, "mj_versionString", api.versionString, path);
-  if (api.version() != mjVERSION_HEADER) {
-    throw std::runtime_error("envpool was built against MuJoCo headers version " + std::to_string(mjVERSION_HEADER) +
-                             " but " + path + " is MuJoCo " + api.versionString() +
-                             "; install the matching mujoco-core or rebuild envpool");
+  if (const int version = api.version(); version < kMinMujocoVersion || version > kMaxMujocoVersion) {
+    const std::string lo = MujocoVersionName(kMinMujocoVersion), hi = MujocoVersionName(kMaxMujocoVersion);
+    const std::string spec = ">=" + lo + ",<=" + hi;
+    throw std::runtime_error("envpool's MuJoCo tasks run with MuJoCo " + lo + " to " + hi +
+                             " (the releases whose structs and functions match the " +
+                             MujocoVersionName(mjVERSION_HEADER) + " headers it was built with), but " + path +
+                             " is MuJoCo " + MujocoVersionName(version) + "; pip install \"mujoco-core" + spec +
+                             "\" (where the `mujoco` package is installed too: \"mujoco" + spec + "\")");
   }
   Resolve(handle, "mj_loadXML", api.loadXML, path);
-  Resolve(handle, "mj_deleteModel", api.deleteModel, path);
   Resolve(handle, "mj_makeData", api.makeData, path);
   Resolve(handle, "mj_deleteData", api.deleteData, path);
   Resolve(handle, "mj_resetData", api.resetData, path);
@@ -154,6 +156,11 @@ std::mutex& LoadMutex() {
 }
 
 }  // namespace
+
+std::string MujocoVersionName(int version) {
+  return std::to_string(version / 1000000) + "." + std::to_string(version / 1000 % 1000) + "." +
+         std::to_string(version % 1000);
+}
 
 const MjApi& Mj() {
   static std::unique_ptr<MjApi> api;  // set once, under the mutex; a failed load is retried

@@ -20,7 +20,6 @@ namespace envpool::mujoco {
 // The libmujoco functions the envs use.
 struct MjApi {
   decltype(&::mj_loadXML) loadXML;
-  decltype(&::mj_deleteModel) deleteModel;
   decltype(&::mj_makeData) makeData;
   decltype(&::mj_deleteData) deleteData;
   decltype(&::mj_resetData) resetData;
@@ -29,13 +28,26 @@ struct MjApi {
   decltype(&::mj_rnePostConstraint) rnePostConstraint;
   decltype(&::mj_name2id) name2id;
   decltype(&::mj_version) version;
-  decltype(&::mj_versionString) versionString;
   std::string library_path;
 };
 
+// MuJoCo releases the extension runs with: those whose headers declare the same mjModel,
+// mjData and mjOption layouts, enums and signatures of the functions in MjApi as the headers it
+// is compiled with. Checked by diffing the include/ folders of the mujoco-core wheels (4.0.0 ->
+// 4.0.1: only mjVERSION_HEADER, a new mjs_getInStringVec and the Filament renderer's structs
+// differ); MuJoCo 3.x lays out mjModel and mjData differently. Keep in step with the
+// mujoco-core range in pyproject.toml and the README.
+inline constexpr int kMinMujocoVersion = 4000000;  // 4.0.0 (mj_version()'s encoding)
+inline constexpr int kMaxMujocoVersion = 4000001;  // 4.0.1
+static_assert(mjVERSION_HEADER >= kMinMujocoVersion && mjVERSION_HEADER <= kMaxMujocoVersion,
+              "MuJoCo headers of a version envpool has not been checked against (see kMinMujocoVersion)");
+
+// "4.0.1" for 4000001.
+std::string MujocoVersionName(int version);
+
 // The loaded library (loads it on first use; thread-safe). Throws std::runtime_error saying
-// how to install MuJoCo when it cannot be found, or when its version differs from the headers
-// the extension was built with (struct layouts would not match).
+// how to install MuJoCo when it cannot be found, or when its version is outside
+// [kMinMujocoVersion, kMaxMujocoVersion] (struct layouts might not match).
 //
 // Where the library is looked for, in order: $ENVPOOL_MUJOCO_LIB (a path to libmujoco.so*);
 // the `mujoco` package importlib finds in the running Python interpreter; a `mujoco` folder

@@ -1,21 +1,33 @@
-// See raw_benchmark.h.
-#include "envs/mujoco/raw_benchmark.h"
+// envpool_mujoco_raw: the raw physics limit of a MuJoCo task for bench/mujoco_throughput.py, env
+// steps per second of a plain C++ loop of mj_step, without the pool, observations, rewards or
+// Python per step. A separate extension, not part of envpool: the bench builds it on demand
+// (cmake -DENVPOOL_MUJOCO_BENCH=ON, target envpool_mujoco_raw) with the same loader as envpool,
+// so both step the same libmujoco.
+#include <pybind11/pybind11.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <random>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
-#include "core/rng.h"
-#include "core/thread_pool.h"
 #include "envs/mujoco/loader.h"
 
 namespace envpool::mujoco {
+namespace {
 
+// Loads `xml_path` through LoadModel (resolved as gymnasium does: a bare name is one of its
+// asset files), makes one mjData per env and steps them for `seconds` on `num_threads` threads,
+// each owning num_envs / num_threads of the datas (made on that thread): per env step, a
+// random ctrl within actuator_ctrlrange (drawn ahead of time), `frame_skip` mj_step calls and,
+// with `rne_post_constraint`, one mj_rnePostConstraint (as gymnasium's do_simulation); an env
+// whose sim time passes 10 s is reset to qpos0 (mj_resetData). Returns env steps per second
+// over the time all threads ran. Call it without holding the GIL.
 double RawStepsPerSecond(const std::string& xml_path, int num_envs, int num_threads, double seconds, int frame_skip,
                          bool rne_post_constraint) {
   if (num_envs < 1 || num_threads < 1 || num_threads > num_envs) {
@@ -45,11 +57,12 @@ double RawStepsPerSecond(const std::string& xml_path, int num_envs, int num_thre
       const int nu = m->nu;
       std::vector<mjData*> datas;
       std::vector<double> ctrl(static_cast<std::size_t>(n) * kActionSets * static_cast<std::size_t>(nu));
-      Rng rng(static_cast<uint64_t>(t));
+      std::mt19937_64 rng(static_cast<uint64_t>(t));
       for (std::size_t k = 0; k < ctrl.size(); ++k) {
         const std::size_t u = k % static_cast<std::size_t>(nu);
-        ctrl[k] = m->actuator_ctrllimited[u] ? rng.Uniform(m->actuator_ctrlrange[2 * u], m->actuator_ctrlrange[2 * u + 1])
-                                             : rng.Uniform(-1.0, 1.0);
+        const bool limited = m->actuator_ctrllimited[u];
+        ctrl[k] = std::uniform_real_distribution<double>(limited ? m->actuator_ctrlrange[2 * u] : -1.0,
+                                                         limited ? m->actuator_ctrlrange[2 * u + 1] : 1.0)(rng);
       }
       for (int i = 0; i < n; ++i) {
         mjData* d = mj.makeData(m);
@@ -57,7 +70,7 @@ double RawStepsPerSecond(const std::string& xml_path, int num_envs, int num_thre
         datas.push_back(d);
       }
       ready.fetch_add(1);
-      while (!go.load(std::memory_order_acquire)) CpuRelax();
+      while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
       uint64_t count = 0;
       if (errors[static_cast<std::size_t>(t)].empty()) {
         const Clock::time_point stop = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
@@ -98,4 +111,19 @@ double RawStepsPerSecond(const std::string& xml_path, int num_envs, int num_thre
   return elapsed > 0 ? static_cast<double>(total) / elapsed : 0.0;
 }
 
+}  // namespace
 }  // namespace envpool::mujoco
+
+PYBIND11_MODULE(envpool_mujoco_raw, m) {
+  namespace py = pybind11;
+  m.def("steps_per_second",
+        [](const std::string& xml_path, int num_envs, int num_threads, double seconds, int frame_skip,
+           bool rne_post_constraint) {
+          py::gil_scoped_release release;  // (loading libmujoco takes the GIL itself when it must)
+          return envpool::mujoco::RawStepsPerSecond(xml_path, num_envs, num_threads, seconds, frame_skip,
+                                                    rne_post_constraint);
+        },
+        py::arg("xml_path"), py::arg("num_envs"), py::arg("num_threads"), py::arg("seconds"), py::arg("frame_skip"),
+        py::arg("rne_post_constraint") = false,
+        "Env steps/s of a plain C++ mj_step loop (no pool, no Python per step).");
+}

@@ -11,6 +11,10 @@ the same however many processes share the cores (a wall-clock spin would burn le
 process is preempted, flattering oversubscribed setups).
 
 Episodes are truncated after ``episode_len`` steps (autoreset is exercised, rarely).
+
+``WaitStep-v0`` is the same env whose step *waits* instead (sleeps ``fast_us`` = 500 µs or
+``slow_us`` = 5 ms): an env that waits on a simulator or a service. Its throughput is bounded by
+waiting, not by the cores, which is where partial batches pay.
 """
 
 from __future__ import annotations
@@ -33,10 +37,11 @@ def burn(us: float) -> None:
 class BurnStepEnv(gymnasium.Env):
     metadata = {"render_modes": []}
 
-    def __init__(self, fast_us: float = 50.0, slow_us: float = 500.0, episode_len: int = 200):
+    def __init__(self, fast_us: float = 50.0, slow_us: float = 500.0, episode_len: int = 200, wait: bool = False):
         self.observation_space = spaces.Box(-1.0, 1.0, (4,), np.float32)
         self.action_space = spaces.Discrete(2)
         self.fast_us, self.slow_us, self.episode_len = fast_us, slow_us, episode_len
+        self.wait = wait
         self.burn_us: float | None = None
         self._t = 0
         self._obs = np.zeros(4, np.float32)
@@ -51,7 +56,10 @@ class BurnStepEnv(gymnasium.Env):
         return self._obs.copy(), {}
 
     def step(self, action):
-        burn(self.burn_us)
+        if self.wait:
+            time.sleep(self.burn_us * 1e-6)
+        else:
+            burn(self.burn_us)
         self._t += 1
         self._obs[0] = self._t / self.episode_len
         self._obs[1] = float(action)
@@ -59,3 +67,6 @@ class BurnStepEnv(gymnasium.Env):
 
 
 gymnasium.register(id="BurnStep-v0", entry_point=BurnStepEnv)
+gymnasium.register(
+    id="WaitStep-v0", entry_point=BurnStepEnv, kwargs={"fast_us": 500.0, "slow_us": 5000.0, "wait": True}
+)

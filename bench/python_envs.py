@@ -641,7 +641,24 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def load_groups(path: Path) -> tuple[list[Group], dict[str, Any]]:
+    """Groups and machine info back from a python_envs.json (to redraw its plot)."""
+    data = json.loads(Path(path).read_text())
+    groups = []
+    for g in data["groups"]:
+        ms = [Measurement(peer=m["peer"], task=g["task"], num_envs=m["num_envs"], batch_size=m["batch_size"],
+                          samples=m["samples"], details=m.get("details", []), loadavg=m.get("loadavg", []),
+                          skipped=m.get("skipped"), errors=m.get("errors", [])) for m in g["measurements"]]
+        groups.append(Group(task=g["task"], num_envs=g["num_envs"], measurements=ms))
+    return groups, data["info"]
+
+
 def main(argv: list[str] | None = None) -> int:
+    if argv is None and len(sys.argv) == 4 and sys.argv[1] == "--replot":
+        # python bench/python_envs.py --replot results.json out.png
+        groups, info = load_groups(Path(sys.argv[2]))
+        write_plot(Path(sys.argv[3]), groups, info)
+        return 0
     args = parse_args(argv)
     peers = list(args.peers)
     if not args.puffer_python:

@@ -67,9 +67,11 @@ class EpisodeRules {
   // for a step, reward and flags). An exception from either still completes the row: the
   // episode is cut short (truncated, and the env restarts like after any episode end) and
   // the exception's text is stored in `*error`.
+  // Always inlined: it runs once per env step, and GCC stops inlining it at the first change
+  // around it (+7% instructions per step when it is a call, measured with callgrind).
   template <class Reset, class Step>
-  void Run(EpisodeState& st, int env_id, Op op, const BatchBuffers& buf, std::size_t row, Reset&& reset, Step&& step,
-           std::string* error) {
+  [[gnu::always_inline]] inline void Run(EpisodeState& st, int env_id, Op op, const BatchBuffers& buf,
+                                         std::size_t row, Reset&& reset, Step&& step, std::string* error) {
     void* obs[kMaxFields];
     void* info[kMaxFields];
     for (std::size_t f = 0; f < layout_.num_obs; ++f) obs[f] = buf.Row<char>(layout_, f, row);

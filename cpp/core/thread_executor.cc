@@ -101,6 +101,7 @@ void ThreadExecutor::RunChunk(const Chunk& chunk) {
 
 void ThreadExecutor::RunChunkEnvs(const Chunk& chunk) {
   BatchAssembler& batches = ctx_.batches;
+  std::string error;  // one per chunk, not per env: filled only when an env throws
   int id = chunk.head;
   if (ctx_.full_batch()) {
     // Row = env id in the one batch being filled: no shared counter per env.
@@ -108,7 +109,7 @@ void ThreadExecutor::RunChunkEnvs(const Chunk& chunk) {
     for (int i = 0; i < chunk.count; ++i) {
       // Read the link first: once the env's result is written it may be received and re-sent.
       const int next = chunk.linked ? ctx_.orders[id].next : id + 1;
-      StepEnv(id, pos, static_cast<std::size_t>(id), ctx_.orders.OpFor(id, chunk.linked));
+      StepEnv(id, pos, static_cast<std::size_t>(id), ctx_.orders.OpFor(id, chunk.linked), error);
       id = next;
     }
     batches.Publish(pos, chunk.count);
@@ -122,7 +123,7 @@ void ThreadExecutor::RunChunkEnvs(const Chunk& chunk) {
   int run = 0;
   for (int i = 0; i < chunk.count; ++i) {
     const int next = chunk.linked ? ctx_.orders[id].next : id + 1;
-    StepEnv(id, pos, row, ctx_.orders.OpFor(id, chunk.linked));
+    StepEnv(id, pos, row, ctx_.orders.OpFor(id, chunk.linked), error);
     ++run;
     if (++row == static_cast<std::size_t>(ctx_.batch_size)) {
       batches.Publish(pos, run);
@@ -136,10 +137,9 @@ void ThreadExecutor::RunChunkEnvs(const Chunk& chunk) {
   if (run > 0) batches.Publish(pos, run);
 }
 
-void ThreadExecutor::StepEnv(int env_id, std::size_t pos, std::size_t row, Op op) {
+void ThreadExecutor::StepEnv(int env_id, std::size_t pos, std::size_t row, Op op, std::string& error) {
   EnvSlot& slot = slots_[static_cast<std::size_t>(env_id)];
   const Order& order = ctx_.orders[env_id];
-  std::string error;
   ctx_.rules.Run(
       slot.episode, env_id, op, ctx_.batches.Buffers(pos), row,
       [&](Output& out) {
@@ -152,7 +152,10 @@ void ThreadExecutor::StepEnv(int env_id, std::size_t pos, std::size_t row, Op op
         slot.env->Step(Action(act), slot.rng, out);
       },
       &error);
-  if (!error.empty()) ctx_.errors.Add(env_id, std::move(error));
+  if (!error.empty()) [[unlikely]] {
+    ctx_.errors.Add(env_id, std::move(error));
+    error.clear();
+  }
 }
 
 }  // namespace envpool

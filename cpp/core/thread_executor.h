@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/env.h"
@@ -56,11 +57,12 @@ class ThreadExecutor final : public Executor {
 
   void RunChunk(const Chunk& chunk);  // runs and times a chunk
   void RunChunkEnvs(const Chunk& chunk);
-  void StepEnv(int env_id, std::size_t pos, std::size_t row, Op op);
+  void StepEnv(int env_id, std::size_t pos, std::size_t row, Op op, std::string& error);
 
-  std::vector<EnvSlot> slots_;
+  std::vector<EnvSlot> slots_;  // read by the workers for every env
   int num_threads_;
-  std::vector<Chunk> chunk_scratch_;
+  // Written by the calling thread per dispatch: a cache line apart from what workers read.
+  alignas(64) std::vector<Chunk> chunk_scratch_;
   std::vector<Chunk> caller_chunks_;  // chunks the waiting caller runs itself
   bool caller_helps_ = false;         // the current dispatch lets the caller step envs
   alignas(64) std::atomic<int64_t> ns_per_env_{-1};  // running estimate of one env step's cost (-1: unknown)

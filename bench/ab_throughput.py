@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""A/B throughput of two builds of the native engine, interleaved in one run.
+
+Compares env steps per second of two ``envpool`` package folders (each holding
+``envpool/`` with its built ``_core*.so``), e.g. the commit before a refactor (A, "old")
+and after it (B, "new")::
+
+    python bench/ab_throughput.py --old /work/wt-ab-old/pkg --new /work/wt-ab-new/pkg
+    python bench/ab_throughput.py --old OLD --new NEW --rounds 7 --seconds 0.8 --only CartPole
+
+Every sample runs in a fresh subprocess (``PYTHONPATH=<package folder>``) that builds the
+pool with ``envpool.make(task, num_envs=N, batch_size=B, num_threads=T)``, resets, warms up,
+then steps with pre-generated random actions for a fixed wall time: full-batch ``step()``
+when B == N, otherwise ``async_reset()`` and a ``recv()`` / ``send(actions, info["env_id"])``
+loop. For each round and each config the two builds run back to back, old first in odd rounds
+and new first in even ones (A B, B A, A B, ...), so the slow drifts of a shared, noisy machine
+hit both alike and neither always runs second; the table reports the median over
+rounds, the spread (min..max as a percentage of the median), the ratio of medians new/old,
+and the per-round ratios (each B sample over the A sample next to it).
+
+Outputs (``--out``, default ``bench/results``): ``ab_throughput.json`` (all samples, load
+averages, commands) and ``ab_throughput.md`` (the table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+RESULT_MARK = "@@AB_RESULT@@ "
+
+# (label, task, num_envs, batch_size, num_threads)
+CONFIGS = [
+    ("CartPole-v1 1 env 1T", "CartPole-v1", 1, 1, 1),
+    ("CartPole-v1 64 1T", "CartPole-v1", 64, 64, 1),
+    ("CartPole-v1 64 2T", "CartPole-v1", 64, 64, 2),
+    ("CartPole-v1 256 1T", "CartPole-v1", 256, 256, 1),
+    ("CartPole-v1 256 2T", "CartPole-v1", 256, 256, 2),
+    ("CartPole-v1 1024 1T", "CartPole-v1", 1024, 1024, 1),
+    ("CartPole-v1 1024 2T", "CartPole-v1", 1024, 1024, 2),
+    ("CartPole-v1 async 256/128 2T", "CartPole-v1", 256, 128, 2),
+    ("CartPole-v1 async 1024/512 2T", "CartPole-v1", 1024, 512, 2),
+    ("Pendulum-v1 256 2T", "Pendulum-v1", 256, 256, 2),
+    ("Pendulum-v1 async 256/128 2T", "Pendulum-v1", 256, 128, 2),
+    ("HalfCheetah-v5 16 2T", "HalfCheetah-v5", 16, 16, 2),
+    ("HalfCheetah-v5 async 16/8 2T", "HalfCheetah-v5", 16, 8, 2),
+]
+
+# Executed verbatim by ``python -c`` in the child; only stdlib, numpy and envpool.
+WORKER_SOURCE = r'''
+import json, sys, time
+import numpy as np
+import envpool
+
+a = json.loads(sys.argv[1])
+N, B = a["num_envs"], a["batch_size"]
+env = envpool.make(a["task"], num_envs=N, batch_size=B, num_threads=a["num_threads"], seed=1)
+space = env.single_action_space
+rng = np.random.default_rng(0)
+if hasattr(space, "n"):
+    acts = rng.integers(int(space.start), int(space.start) + int(space.n), size=(64, N))
+else:
+    acts = rng.uniform(space.low, space.high, size=(64, N) + tuple(space.shape))
+acts = [np.ascontiguousarray(x, dtype=space.dtype) for x in acts]
+
+
+def sync_loop(seconds):
+    k = steps = 0
+    t0 = now = time.perf_counter()
+    end = t0 + seconds
+    while now < end:
+        env.step(acts[k & 63])
+        k += 1
+        steps += N
+        now = time.perf_counter()
+    return steps, now - t0
+
+
+def async_loop(seconds):
+    k = steps = 0
+    t0 = now = time.perf_counter()
+    end = t0 + seconds
+    while now < end:
+        obs, rew, term, trunc, info = env.recv()
+        ids = info["env_id"]
+        env.send(acts[k & 63][:B], ids)
+        k += 1
+        steps += len(ids)
+        now = time.perf_counter()
+    return steps, now - t0
+
+
+if B == N:
+    env.reset()
+    loop = sync_loop
+else:
+    env.async_reset()
+    loop = async_loop
+loop(a["warmup"])
+steps, elapsed = loop(a["seconds"])
+env.close()
+print("@@AB_RESULT@@ " + json.dumps({"steps": steps, "elapsed": elapsed, "sps": steps / elapsed}), flush=True)
+'''
+
+
+def run_sample(pkg: str, cfg: tuple, seconds: float, warmup: float) -> float:
+    """One fresh-process measurement of ``cfg`` with the package folder ``pkg``; steps/s."""
+    _, task, n, b, t = cfg
+    args = dict(task=task, num_envs=n, batch_size=b, num_threads=t, seconds=seconds, warmup=warmup)
+    env = dict(os.environ, PYTHONPATH=pkg)
+    proc = subprocess.run([sys.executable, "-c", WORKER_SOURCE, json.dumps(args)], env=env,
+                          capture_output=True, text=True, timeout=120)
+    for line in proc.stdout.splitlines():
+        if line.startswith(RESULT_MARK):
+            return json.loads(line[len(RESULT_MARK):])["sps"]
+    raise RuntimeError(f"{cfg[0]} with {pkg} failed (rc {proc.returncode}):\n{proc.stderr[-2000:]}")
+
+
+def spread(xs: list[float]) -> str:
+    """min..max as percentages of the median."""
+    m = statistics.median(xs)
+    return f"{100 * (min(xs) / m - 1):+.0f}..{100 * (max(xs) / m - 1):+.0f}%"
+
+
+def fmt(x: float) -> str:
+    return f"{x / 1e6:.3f}M" if x >= 1e6 else f"{x / 1e3:.1f}k"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--old", required=True, help="package folder A (holds envpool/)")
+    ap.add_argument("--new", required=True, help="package folder B (holds envpool/)")
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--seconds", type=float, default=0.8, help="timed wall time per sample")
+    ap.add_argument("--warmup", type=float, default=0.3, help="untimed wall time before it")
+    ap.add_argument("--only", default="", help="comma-separated: keep configs whose label contains one of these")
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
+    opts = ap.parse_args()
+
+    keep = [k.strip() for k in opts.only.split(",")]
+    configs = [c for c in CONFIGS if any(k in c[0] for k in keep)]
+    pkgs = {"old": str(Path(opts.old).resolve()), "new": str(Path(opts.new).resolve())}
+    samples = {c[0]: {"old": [], "new": []} for c in configs}
+    loads = []
+    started = time.time()
+    for r in range(opts.rounds):
+        loads.append(os.getloadavg())
+        for cfg in configs:
+            for side in ("old", "new") if r % 2 == 0 else ("new", "old"):
+                samples[cfg[0]][side].append(run_sample(pkgs[side], cfg, opts.seconds, opts.warmup))
+            o, n = samples[cfg[0]]["old"][-1], samples[cfg[0]]["new"][-1]
+            print(f"round {r + 1}/{opts.rounds} {cfg[0]:32s} old {fmt(o):>9s} new {fmt(n):>9s} "
+                  f"new/old {n / o:.3f}", file=sys.stderr, flush=True)
+    loads.append(os.getloadavg())
+
+    rows = []
+    lines = [
+        "| config | old median | old spread | new median | new spread | new/old "
+        "| per-round new/old (min..max) | rounds < 0.95 |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for cfg in configs:
+        o, n = samples[cfg[0]]["old"], samples[cfg[0]]["new"]
+        per_round = [y / x for x, y in zip(o, n)]
+        ratio = statistics.median(n) / statistics.median(o)
+        slow = sum(p < 0.95 for p in per_round)
+        rows.append(dict(config=cfg[0], task=cfg[1], num_envs=cfg[2], batch_size=cfg[3], num_threads=cfg[4],
+                         old=o, new=n, old_median=statistics.median(o), new_median=statistics.median(n),
+                         ratio=ratio, per_round_ratio=per_round, rounds_below_095=slow))
+        lines.append(f"| {cfg[0]} | {fmt(statistics.median(o))} | {spread(o)} | {fmt(statistics.median(n))} | "
+                     f"{spread(n)} | {ratio:.3f} | {min(per_round):.3f}..{max(per_round):.3f} | "
+                     f"{slow}/{len(per_round)} |")
+    table = "\n".join(lines)
+    note = (f"\nenv steps/s, median of {opts.rounds} interleaved rounds, {opts.seconds} s per sample "
+            f"after {opts.warmup} s warm-up; {os.cpu_count()} cores; load average (1 min) "
+            f"{min(l[0] for l in loads):.2f}..{max(l[0] for l in loads):.2f} during the run\n")
+    print(table + "\n" + note)
+
+    out = Path(opts.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "ab_throughput.md").write_text(table + "\n" + note)
+    (out / "ab_throughput.json").write_text(json.dumps(dict(
+        command=sys.argv, packages=pkgs, rounds=opts.rounds, seconds=opts.seconds, warmup=opts.warmup,
+        machine=dict(cpu_count=os.cpu_count(), platform=platform.platform(), python=sys.version),
+        load_averages=loads, started=started, finished=time.time(), rows=rows), indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,15 +1,21 @@
 """Exercises the engine's threading paths for sanitizer builds (scripts/sanitize.sh runs it
 under ASan+UBSan and under TSan): full batch, async, resets, every autoreset mode, env errors,
-timeouts, close while busy, many pools. Exits non-zero on any unexpected exception.
+timeouts, close while busy, many pools, and process pools (make_python: the collector, the
+monitor thread reporting a killed worker, close with envs in flight). Exits non-zero on any
+unexpected exception.
 
     python tests/stress_pool.py [--quick]
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import threading
+import time
 
+import gymnasium
 import numpy as np
 
 import envpool
@@ -81,6 +87,52 @@ def many_pools_in_threads() -> None:
         t.join()
 
 
+class _Uneven(gymnasium.Env):
+    """Steps take 0-300 us (by env), every 50th step raises."""
+
+    observation_space = gymnasium.spaces.Box(-1, 1, (3,), np.float32)
+    action_space = gymnasium.spaces.Discrete(2)
+
+    def __init__(self, index: int = 0):
+        self.index, self.t = index, 0
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        self.t = 0
+        return np.zeros(3, np.float32), {}
+
+    def step(self, action):
+        self.t += 1
+        time.sleep(self.index * 5e-5)
+        if self.t % 50 == 0:
+            raise ValueError("on purpose")
+        return np.full(3, self.t / 1e3, np.float32), 1.0, self.t % 37 == 0, False, {"t": self.t} if self.t % 3 else {}
+
+
+def python_envs() -> None:
+    fns = [lambda i=i: _Uneven(i) for i in range(6)]
+    for mode in ("next_step", "same_step"):
+        envs = envpool.make_python(fns, num_envs=6, num_workers=3, autoreset_mode=mode, context="spawn")
+        envs.reset()
+        for _ in range(STEPS // 2):
+            try:
+                envs.step(np.zeros(6, np.int64))
+            except envpool.EnvError:
+                pass
+        envs.close()
+    envs = envpool.make_python(fns, num_envs=6, batch_size=3, num_workers=3, context="spawn")
+    envs.async_reset()
+    for i in range(STEPS):
+        try:
+            info = envs.recv()[4]
+        except envpool.EnvError as err:
+            info = err.result[4]
+        if i == STEPS // 2:  # the monitor thread reports it while this thread collects
+            os.kill(envs.unwrapped._pool.worker_pids[1], signal.SIGKILL)
+        envs.send(np.zeros(3, np.int64), info["env_id"])
+    envs.close()  # with envs in flight
+
+
 def main() -> int:
     for task in ["CartPole-v1", "Pendulum-v1", "Acrobot-v1"]:
         for threads in (1, 2, 3):
@@ -92,6 +144,7 @@ def main() -> int:
     env_errors()
     timeouts_and_close_while_busy()
     many_pools_in_threads()
+    python_envs()
     print("stress: ok")
     return 0
 

@@ -190,7 +190,6 @@ class PythonEnvSource:
             raise ValueError(f"context must be one of {multiprocessing.get_all_start_methods()}, got {context!r}")
         self.info_bytes = _check_int("info_bytes", info_bytes, 0)
         self.env_kwargs = dict(env_kwargs)
-        self.render_mode = env_kwargs.get("render_mode")
         self.name, self.factories = self._factories(env)
 
     def _factories(self, env) -> tuple[str, list[_EnvFactory]]:
@@ -228,7 +227,6 @@ class PythonEnvSource:
         probe = self.factories[0]()
         try:
             obs_space, action_space = probe.observation_space, probe.action_space
-            metadata = dict(getattr(probe, "metadata", {}) or {})
             render_mode = getattr(probe, "render_mode", None)
             spec_max_steps = probe.spec.max_episode_steps if probe.spec is not None else None
         finally:
@@ -244,7 +242,6 @@ class PythonEnvSource:
             info_keys=("env_id", "elapsed_step"),
             render_shape=None,
         )
-        pool.metadata = metadata
         return OpenedPool(
             pool=pool,
             task_spec=task_spec,

@@ -98,13 +98,21 @@ bool ProcessExecutor::Collect() {
 bool ProcessExecutor::WaitUntil(Clock::time_point until) {
   auto& done_seq = map_.Atomic<uint32_t>(ProcessLayout::kDoneSeq);
   auto& waiting = map_.Atomic<uint32_t>(ProcessLayout::kCollectorWaiting);
+  const auto start = Clock::now();
+  // Spin first only while batches come back within microseconds: when they take longer, a
+  // spinning collector would take a core from the workers it waits for (2 cores, 2 workers).
+  const unsigned spins = wait_ns_ < kSpinWhileBelow.count() ? 2048 : 0;
   for (unsigned i = 1;; ++i) {
     const uint32_t seen = done_seq.load();
     Collect();
-    if (ctx_.batches.Ready()) return true;
     const auto now = Clock::now();
+    if (ctx_.batches.Ready()) {
+      const int64_t waited = std::chrono::duration_cast<std::chrono::nanoseconds>(now - start).count();
+      wait_ns_ += (waited - wait_ns_) / 4;
+      return true;
+    }
     if (now >= until) return false;
-    if (i < 2048) {  // results of quick envs arrive within microseconds: spin a little first
+    if (i < spins) {
       SpinWait(i);
       continue;
     }

@@ -15,6 +15,8 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -65,6 +67,8 @@ class ProcessExecutor final : public Executor {
   std::vector<Op> sent_op_;             // the op each env was dispatched with
   std::vector<uint32_t> consumed_;      // per worker: commands completed into rows
   std::vector<uint8_t> touched_;        // per worker: got commands in this dispatch
+  int64_t wait_ns_ = 0;  // running average of how long the collector waits for a batch
+  static constexpr std::chrono::nanoseconds kSpinWhileBelow{std::chrono::microseconds(100)};
   std::mutex death_mu_;
   std::vector<std::string> death_reason_;
   std::atomic<bool> stopped_{false};

@@ -9,6 +9,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstring>
 #include <deque>
 #include <string>
 #include <vector>
@@ -418,6 +419,12 @@ class PyPool {
       throw InputTypeError(std::string("env_id must hold integers, got ") + KindName(kind) + " values");
     }
     if (arr.ndim() != 1) throw std::invalid_argument("env_id must be 1-D, got " + std::to_string(arr.ndim()) + " dims");
+    if ((arr.flags() & py::array::c_style) && arr.dtype().equal(int_dtype_)) {
+      // info["env_id"] as recv() returned it (the async loop's case): one copy, no int64 pass.
+      py::array_t<int, py::array::c_style> ids(arr.size());
+      std::memcpy(ids.mutable_data(), arr.data(), static_cast<std::size_t>(arr.size()) * sizeof(int));
+      return ids;
+    }
     auto as64 = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(arr);
     py::array_t<int, py::array::c_style> ids(as64.size());
     const int64_t* src = as64.data();
@@ -589,6 +596,7 @@ class PyPool {
   static constexpr std::size_t kMaxTracked = 8;
 
   std::vector<py::dtype> dtypes_;
+  py::dtype int_dtype_ = py::dtype::of<int>();
   std::vector<std::vector<py::ssize_t>> shapes_;
   std::vector<ArraySpec> action_specs_;
   std::vector<ArraySet> ring_sets_;  // the arrays armed at each ring position

@@ -20,6 +20,12 @@ from py_envs import FaultyEnv, SlowEnv
 TESTS = os.path.dirname(os.path.abspath(__file__))
 
 
+def _sigint_default() -> None:
+    """Run in the child before exec: a test run started where SIGINT is ignored (a background
+    shell job) would otherwise hand that on, and Python never raises KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as f:
@@ -172,7 +178,13 @@ def test_ctrl_c_interrupts_a_blocking_recv_quickly():
         envs.close()
         print("closed", flush=True)
     """
-    proc = subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_sigint_default,
+    )
     try:
         assert proc.stdout.readline().strip() == "ready"
         time.sleep(0.3)
@@ -189,7 +201,11 @@ def test_ctrl_c_interrupts_a_blocking_recv_quickly():
 
 def _run_and_list_workers(code: str) -> tuple[subprocess.Popen, list[int]]:
     proc = subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent(code)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-c", textwrap.dedent(code)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_sigint_default,
     )
     line = proc.stdout.readline()
     assert line.startswith("pids"), line + proc.stderr.read()

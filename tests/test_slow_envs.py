@@ -20,6 +20,12 @@ SERIAL_S = 4 * STEP_S  # 0.8 s: all four envs on one thread
 BOUND_S = 0.7  # parallel: 0.4 s
 
 
+def _sigint_default() -> None:
+    """Run in the child before exec: a test run started where SIGINT is ignored (a background
+    shell job) would otherwise hand that on, and Python never raises KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def slow_pool(batch_size=4, step_sleep_us=int(STEP_S * 1e6)):
     return envpool.make(
         "StepCounter-v0",
@@ -111,7 +117,11 @@ def test_ctrl_c_interrupts_the_first_step_of_slow_envs(how, ids):
         print("closed", flush=True)
     """
     proc = subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent(code)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-c", textwrap.dedent(code)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_sigint_default,
     )
     try:
         assert proc.stdout.readline().strip() == "ready"

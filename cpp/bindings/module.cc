@@ -134,6 +134,16 @@ AutoresetMode ParseAutoreset(const std::string& mode) {
   throw std::invalid_argument("autoreset_mode must be next_step, same_step or disabled, got '" + mode + "'");
 }
 
+// The options every pool takes from Python.
+PoolOptions Options(int num_envs, int batch_size, int max_episode_steps, const std::string& autoreset_mode) {
+  PoolOptions options;
+  options.num_envs = num_envs;
+  options.batch_size = batch_size;
+  options.max_episode_steps = max_episode_steps;
+  options.autoreset = ParseAutoreset(autoreset_mode);
+  return options;
+}
+
 DType DTypeFromName(const std::string& name) {
   for (DType t : {DType::kBool, DType::kInt8, DType::kInt32, DType::kInt64, DType::kUInt8, DType::kFloat32,
                   DType::kFloat64}) {
@@ -174,7 +184,6 @@ py::dict LayoutToDict(const ProcessLayout& l) {
   d["info_capacity"] = l.info_capacity;
   d["error_capacity"] = l.error_capacity;
   d["workers"] = l.workers;
-  d["worker_bytes"] = ProcessLayout::kWorkerBytes;
   d["commands"] = l.commands;
   d["envs"] = l.envs;
   d["env_stride"] = l.env_stride;
@@ -243,30 +252,22 @@ class PyPool {
                                         uint64_t seed, int max_episode_steps, const py::dict& kwargs,
                                         const std::string& autoreset_mode, double spin_us) {
     const TaskSpec& task = FindTask(task_id);
-    PoolOptions options;
-    options.num_envs = num_envs;
-    options.batch_size = batch_size;
+    PoolOptions options = Options(num_envs, batch_size, max_episode_steps, autoreset_mode);
     options.num_threads = num_threads;
     options.seed = seed;
-    options.max_episode_steps = max_episode_steps;
     if (num_envs < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(num_envs));
     options.configs = MakeConfigs(task, num_envs, ToKwargs(kwargs));
     options.spin = std::chrono::nanoseconds(static_cast<int64_t>(spin_us * 1000));
-    options.autoreset = ParseAutoreset(autoreset_mode);
     return std::make_unique<PyPool>(std::make_unique<EnvPool>(task, std::move(options)));
   }
 
   // A pool whose envs live in worker processes (envpool.make_python): the workers attach
-  // to the shared memory given by shm_path() and layout().
+  // to the shared memory given by shm_fd and process_layout.
   static std::unique_ptr<PyPool> Processes(const std::string& name, const py::dict& spec, int num_envs, int batch_size,
                                            int max_episode_steps, const std::string& autoreset_mode,
                                            const std::vector<int>& worker_start, std::size_t info_capacity,
                                            std::size_t error_capacity) {
-    PoolOptions options;
-    options.num_envs = num_envs;
-    options.batch_size = batch_size;
-    options.max_episode_steps = max_episode_steps;
-    options.autoreset = ParseAutoreset(autoreset_mode);
+    PoolOptions options = Options(num_envs, batch_size, max_episode_steps, autoreset_mode);
     EnvSpec env_spec = DictToEnvSpec(spec);
     ProcessLayout layout = ProcessLayout::For(env_spec, num_envs, worker_start, info_capacity, error_capacity);
     auto pool = std::make_unique<EnvPool>(name, env_spec, std::move(options), [&](ExecutorContext ctx) {
@@ -679,7 +680,6 @@ PYBIND11_MODULE(_core, m) {
            "Reports a dead worker: its unfinished envs complete as error rows at the next recv(). False if already reported.")
       .def("death_settled", [](PyPool& p, int worker) { return p.processes().DeathSettled(worker); })
       .def("revived", [](PyPool& p, int worker) { p.processes().Revived(worker); })
-      .def("worker_busy", [](PyPool& p, int worker) { return p.processes().Busy(worker); })
       .def("wake_worker", [](PyPool& p, int worker) { p.processes().Wake(worker); },
            "Wakes a sleeping worker without a command (a control message waits for it).")
       .def("shm_buffer", [](PyPool& p) {

@@ -21,12 +21,8 @@ ProcessExecutor::ProcessExecutor(ExecutorContext context, ProcessLayout layout)
 
 void ProcessExecutor::Stop() {
   if (stopped_.exchange(true)) return;
-  map_.Atomic<uint32_t>(ProcessLayout::kShutdown).store(1);
-  for (std::size_t w = 0; w < layout_.num_workers; ++w) {
-    auto& wake = map_.Atomic<uint32_t>(layout_.Worker(static_cast<int>(w)) + ProcessLayout::kWakeSeq);
-    wake.fetch_add(1);
-    FutexWakeAll(wake);
-  }
+  map_.Atomic<uint32_t>(ProcessLayout::kShutdown).store(1);  // seq_cst: a worker about to sleep sees it
+  for (std::size_t w = 0; w < layout_.num_workers; ++w) Wake(static_cast<int>(w));
 }
 
 void ProcessExecutor::Dispatch(const int* env_ids, int n, bool /*wait_follows*/) {
@@ -37,15 +33,14 @@ void ProcessExecutor::Dispatch(const int* env_ids, int n, bool /*wait_follows*/)
     const Op ordered = ctx_.orders.OpFor(id, env_ids != nullptr);
     const Op op = ctx_.rules.Effective(st, ordered);
     sent_op_[static_cast<std::size_t>(id)] = op;
+    const std::size_t e = layout_.Env(id);
     if (op == Op::kRepeat) {  // nothing for the worker to do: the row repeats the last obs
-      const std::size_t e = layout_.Env(id);
       map_.At<uint8_t>(e + ProcessLayout::kFailed) = 0;
       map_.At<int32_t>(e + ProcessLayout::kInfoStepLen) = 0;  // and has no info
       map_.At<int32_t>(e + ProcessLayout::kInfoResetLen) = 0;
       CompleteRow(id);
       continue;
     }
-    const std::size_t e = layout_.Env(id);
     const Order& order = ctx_.orders[id];
     map_.At<uint8_t>(e + ProcessLayout::kOp) = static_cast<uint8_t>(op);
     // Only a reset the user asked for reseeds (an autoreset continues the env's RNG).
@@ -85,13 +80,16 @@ bool ProcessExecutor::Collect() {
       any = true;
       continue;
     }
-    const uint32_t done = map_.Atomic<uint32_t>(block + ProcessLayout::kDone).load(std::memory_order_acquire);
-    while (consumed_[w] != done) {
-      CompleteRow(map_.At<int32_t>(layout_.CommandSlot(static_cast<int>(w), consumed_[w])));
-      ++consumed_[w];
-      any = true;
-    }
+    any |= CompleteFinished(static_cast<int>(w),
+                            map_.Atomic<uint32_t>(block + ProcessLayout::kDone).load(std::memory_order_acquire));
   }
+  return any;
+}
+
+bool ProcessExecutor::CompleteFinished(int worker, uint32_t done) {
+  uint32_t& consumed = consumed_[static_cast<std::size_t>(worker)];
+  const bool any = consumed != done;
+  for (; consumed != done; ++consumed) CompleteRow(map_.At<int32_t>(layout_.CommandSlot(worker, consumed)));
   return any;
 }
 
@@ -199,13 +197,11 @@ void ProcessExecutor::SettleDeath(int worker) {
     reason = death_reason_[static_cast<std::size_t>(worker)];
   }
   // Finished commands first, then the lost ones as error rows.
-  while (consumed_[static_cast<std::size_t>(worker)] != done) {
-    CompleteRow(map_.At<int32_t>(layout_.CommandSlot(worker, consumed_[static_cast<std::size_t>(worker)]++)));
-  }
+  CompleteFinished(worker, done);
+  const std::string text = reason.substr(0, layout_.error_capacity);
   for (uint32_t pos = done; pos != tail; ++pos) {
     const int id = map_.At<int32_t>(layout_.CommandSlot(worker, pos));
     const std::size_t e = layout_.Env(id);
-    const std::string text = reason.substr(0, layout_.error_capacity);
     std::memcpy(map_.data() + e + layout_.error, text.data(), text.size());
     map_.At<uint32_t>(e + ProcessLayout::kErrorLen) = static_cast<uint32_t>(text.size());
     map_.At<uint8_t>(e + ProcessLayout::kFailed) = 1;
@@ -227,12 +223,6 @@ bool ProcessExecutor::DeathSettled(int worker) const {
 void ProcessExecutor::Revived(int worker) {
   std::lock_guard<std::mutex> lock(death_mu_);
   map_.Atomic<uint32_t>(layout_.Worker(worker) + ProcessLayout::kDead).store(0, std::memory_order_release);
-}
-
-bool ProcessExecutor::Busy(int worker) const {
-  const std::size_t block = layout_.Worker(worker);
-  return map_.Atomic<uint32_t>(block + ProcessLayout::kCmdTail).load() !=
-         map_.Atomic<uint32_t>(block + ProcessLayout::kDone).load();
 }
 
 }  // namespace envpool

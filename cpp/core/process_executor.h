@@ -51,13 +51,13 @@ class ProcessExecutor final : public Executor {
   bool DeathSettled(int worker) const;
   // A replacement worker is starting: the ring is its.
   void Revived(int worker);
-  // Whether a worker has commands queued that it has not finished.
-  bool Busy(int worker) const;
   // Wakes a worker that sleeps waiting for commands.
   void Wake(int worker);
 
  private:
   bool Collect();  // completes every finished command; true if it completed any
+  // Completes worker `worker`'s finished commands up to its count `done`; true if any.
+  bool CompleteFinished(int worker, uint32_t done);
   void CompleteRow(int env_id);
   void SettleDeath(int worker);
 

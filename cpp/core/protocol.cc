@@ -43,8 +43,8 @@ void CheckIntegers(const ArraySpec& a, const void* data, const int* env_ids, std
   const auto* v = static_cast<const T*>(data);
   const std::size_t per_row = a.NumElements();
   const bool scalar_bounds = a.low.size() == 1 && a.high.size() == 1;
-  auto low_of = [&](std::size_t k) { return a.low[scalar_bounds || a.low.size() == 1 ? 0 : k % per_row]; };
-  auto high_of = [&](std::size_t k) { return a.high[scalar_bounds || a.high.size() == 1 ? 0 : k % per_row]; };
+  auto low_of = [&](std::size_t k) { return a.low[a.low.size() == 1 ? 0 : k % per_row]; };
+  auto high_of = [&](std::size_t k) { return a.high[a.high.size() == 1 ? 0 : k % per_row]; };
   bool ok = true;
   if (scalar_bounds) {
     const double low = a.low[0], high = a.high[0];

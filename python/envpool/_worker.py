@@ -224,11 +224,8 @@ class Worker:
                     self.reset_env(slot, None)
                 else:
                     slot.info_reset_len[()] = -1
-        except _Broken as exc:
+        except _Broken as exc:  # a broken env, or one whose episode was lost: it stays as it is
             self.fail(slot, str(exc))
-            slot.needs_reset = slot.broken is None
-            if slot.broken is None and slot.env is None:
-                self.make_env(slot)
         except Exception as exc:  # noqa: BLE001 - any env failure is reported, then the env restarts
             text = f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"
             text += self.restart(slot, text)

@@ -7,6 +7,7 @@ Front ends (gymnasium, gym-style, dm_env) subclass their framework's base class 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from typing import Any
 
@@ -16,7 +17,8 @@ from gymnasium.vector import AutoresetMode
 from envpool import _core
 from envpool.tasks import TaskSpec, make_spec, pack_env_kwargs
 
-_CORE_AUTORESET = {
+# The core's names of the autoreset modes.
+CORE_AUTORESET = {
     AutoresetMode.NEXT_STEP: "next_step",
     AutoresetMode.SAME_STEP: "same_step",
     AutoresetMode.DISABLED: "disabled",
@@ -44,6 +46,22 @@ def _check_int(name: str, value: Any, minimum: int) -> int:
     if value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value}")
     return int(value)
+
+
+@dataclasses.dataclass
+class OpenedPool:
+    """A pool and what a front end knows about it: made by ``_open_pool`` for native tasks and
+    by ``envpool.python_envs`` for Python envs, adopted by ``PoolFrontEnd._attach``."""
+
+    pool: Any  # _core.Pool, or an object with its methods (python_envs.ProcessPool)
+    task_spec: TaskSpec
+    num_envs: int
+    batch_size: int
+    num_threads: int
+    max_episode_steps: int | None
+    autoreset_mode: AutoresetMode
+    render_mode: str | None
+    config: dict[str, Any]
 
 
 class PoolFrontEnd:
@@ -95,7 +113,7 @@ class PoolFrontEnd:
         task_spec = make_spec(task_id, **{key: values[0] for key, values in packed.items()})
         if render_mode == "rgb_array" and task_spec.render_shape is None:
             raise ValueError(f"{task_id} does not render")
-        self._pool = _core.Pool(
+        pool = _core.Pool(
             task_id,
             num_envs,
             batch_size,
@@ -103,21 +121,26 @@ class PoolFrontEnd:
             seed,
             -1 if max_episode_steps is None else max_episode_steps,
             packed,
-            _CORE_AUTORESET[autoreset_mode],
+            CORE_AUTORESET[autoreset_mode],
         )
-        self.task_spec: TaskSpec = task_spec
-        self.task_id = task_id
-        self.num_envs = num_envs
-        self.batch_size = batch_size
-        self.num_threads = num_threads
-        self.max_episode_steps = self._pool.max_episode_steps or None
-        self.autoreset_mode = autoreset_mode
-        self.render_mode = render_mode
-        self.config = dict(self.task_spec.config)
-        self.config.update({key: values for key, values in packed.items() if len(values) > 1})
+        config = dict(task_spec.config)
+        config.update({key: values for key, values in packed.items() if len(values) > 1})
+        self._attach(
+            OpenedPool(
+                pool=pool,
+                task_spec=task_spec,
+                num_envs=num_envs,
+                batch_size=batch_size,
+                num_threads=num_threads,
+                max_episode_steps=pool.max_episode_steps or None,
+                autoreset_mode=autoreset_mode,
+                render_mode=render_mode,
+                config=config,
+            )
+        )
 
-    def _attach(self, opened: Any) -> None:
-        """Adopt a pool opened by a pool source (see ``envpool.python_envs``)."""
+    def _attach(self, opened: OpenedPool) -> None:
+        """Adopt an opened pool: the one place a front end's attributes are set."""
         self._pool = opened.pool
         self.task_spec = opened.task_spec
         self.task_id = opened.task_spec.task_id
@@ -127,7 +150,7 @@ class PoolFrontEnd:
         self.max_episode_steps = opened.max_episode_steps
         self.autoreset_mode = opened.autoreset_mode
         self.render_mode = opened.render_mode
-        self.config = dict(opened.task_spec.config)
+        self.config = opened.config
 
     # -- resetting -------------------------------------------------------------------------------
 

@@ -19,7 +19,6 @@ import sys
 import threading
 import time
 import weakref
-from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 import cloudpickle
@@ -31,19 +30,12 @@ from gymnasium.vector.utils import batch_space
 
 from envpool import _core, _worker, leaves
 from envpool.errors import EnvError
-from envpool.pool import _check_int, parse_autoreset_mode
+from envpool.pool import CORE_AUTORESET, OpenedPool, _check_int, parse_autoreset_mode
 from envpool.registration import front_end_class
 from envpool.tasks import TaskSpec
 
 # Room for one env's error text (exception, message and traceback) in shared memory.
 ERROR_BYTES = 16384
-
-_CORE_AUTORESET = {
-    AutoresetMode.NEXT_STEP: "next_step",
-    AutoresetMode.SAME_STEP: "same_step",
-    AutoresetMode.DISABLED: "disabled",
-}
-
 
 def make_python(
     env: str | Callable[..., gymnasium.Env] | Sequence[Callable[..., gymnasium.Env]],
@@ -114,20 +106,6 @@ def make_python(
     return front_end_class(env_type)(source)
 
 
-@dataclass
-class OpenedPool:
-    """What a pool source hands a front end (see ``PoolFrontEnd._attach``)."""
-
-    pool: Any
-    task_spec: TaskSpec
-    num_envs: int
-    batch_size: int
-    num_threads: int
-    max_episode_steps: int | None
-    autoreset_mode: AutoresetMode
-    render_mode: str | None
-
-
 def _takes_context(fn: Callable) -> bool:
     try:
         params = [
@@ -189,6 +167,9 @@ class PythonEnvSource:
         if self.context not in multiprocessing.get_all_start_methods():
             raise ValueError(f"context must be one of {multiprocessing.get_all_start_methods()}, got {context!r}")
         self.info_bytes = _check_int("info_bytes", info_bytes, 0)
+        # Worker w hosts envs [worker_start[w], worker_start[w + 1]): contiguous, near-equal blocks.
+        split = np.array_split(np.arange(self.num_envs), self.num_workers)
+        self.worker_start = [int(ids[0]) for ids in split] + [self.num_envs]
         self.env_kwargs = dict(env_kwargs)
         self.name, self.factories = self._factories(env)
 
@@ -207,17 +188,17 @@ class PythonEnvSource:
             fns = list(env)
         else:
             raise TypeError(f"env must be a gymnasium id, a callable returning a gymnasium.Env or a list of them; got {env!r}")
-        if self.env_kwargs and not all(_takes_context(f) for f in fns):
+        takes_context = [_takes_context(f) for f in fns]
+        if self.env_kwargs and not all(takes_context):
             raise TypeError(
                 f"env kwargs {sorted(self.env_kwargs)} need an env callable that takes one argument (the env context)"
             )
-        per_worker = np.array_split(np.arange(n), self.num_workers)
-        worker_of = {int(i): w for w, ids in enumerate(per_worker) for i in ids}
         factories = []
-        for i, fn in enumerate(fns):
+        for i, (fn, with_context) in enumerate(zip(fns, takes_context)):
             context = None
-            if _takes_context(fn):
-                context = {**self.env_kwargs, "worker_index": worker_of[i], "vector_index": i, "num_workers": self.num_workers}
+            if with_context:
+                worker = int(np.searchsorted(self.worker_start, i, side="right")) - 1
+                context = {**self.env_kwargs, "worker_index": worker, "vector_index": i, "num_workers": self.num_workers}
             factories.append(_EnvFactory(fn, context))
         name = getattr(fns[0], "__name__", type(fns[0]).__name__)
         return f"python:{name}", factories
@@ -251,6 +232,7 @@ class PythonEnvSource:
             max_episode_steps=self.max_episode_steps,
             autoreset_mode=self.autoreset_mode,
             render_mode=render_mode,
+            config=dict(task_spec.config),
         )
 
 
@@ -308,15 +290,14 @@ class ProcessPool:
         }
         self.obs_names = [s["name"] for s in spec["obs"]]
         self.action_names = [s["name"] for s in spec["action"]]
-        split = np.array_split(np.arange(self.num_envs), source.num_workers)
-        self.worker_start = [int(ids[0]) for ids in split] + [self.num_envs]
+        self.worker_start = source.worker_start
         self.core = _core.Pool.for_processes(
             source.name,
             spec,
             self.num_envs,
             self.batch_size,
             source.max_episode_steps or 0,
-            _CORE_AUTORESET[source.autoreset_mode],
+            CORE_AUTORESET[source.autoreset_mode],
             self.worker_start,
             source.info_bytes,
             ERROR_BYTES,
@@ -370,7 +351,7 @@ class ProcessPool:
             "worker": w,
             "env_fns": self._pickled_fns[w],
             "seeds": [None if seed is None else seed + i + restarts * self.num_envs for i in range(s, e)],
-            "autoreset_mode": _CORE_AUTORESET[self.source.autoreset_mode],
+            "autoreset_mode": CORE_AUTORESET[self.source.autoreset_mode],
             "obs_leaves": obs,
             "action_leaves": act,
             "action_structure": _structure(self.action_space),

@@ -7,8 +7,6 @@ import functools
 import os
 import signal
 import subprocess
-import sys
-import textwrap
 import time
 
 import numpy as np
@@ -16,22 +14,11 @@ import pytest
 
 import envpool
 from py_envs import FaultyEnv, SlowEnv
+from subprocs import alive, start_python
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 
 
-def _sigint_default() -> None:
-    """Run in the child before exec: a test run started where SIGINT is ignored (a background
-    shell job) would otherwise hand that on, and Python never raises KeyboardInterrupt."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(")")[-1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 def mixed(fault: str, n: int = 4, at: int = 3, bad: int = 1):
@@ -134,7 +121,7 @@ def test_dead_worker_is_reported_and_replaced_and_the_rest_goes_on(fault):
                 assert time.monotonic() < deadline
         obs, *_ = envs.step(np.zeros(4, np.int64))
         assert pool.worker_pids[1] == old[1] and pool.worker_pids[0] != old[0]
-        assert not _alive(old[0])
+        assert not alive(old[0])
     finally:
         envs.close()
 
@@ -178,13 +165,7 @@ def test_ctrl_c_interrupts_a_blocking_recv_quickly():
         envs.close()
         print("closed", flush=True)
     """
-    proc = subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=_sigint_default,
-    )
+    proc = start_python(code)
     try:
         assert proc.stdout.readline().strip() == "ready"
         time.sleep(0.3)
@@ -200,13 +181,7 @@ def test_ctrl_c_interrupts_a_blocking_recv_quickly():
 
 
 def _run_and_list_workers(code: str) -> tuple[subprocess.Popen, list[int]]:
-    proc = subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=_sigint_default,
-    )
+    proc = start_python(code)
     line = proc.stdout.readline()
     assert line.startswith("pids"), line + proc.stderr.read()
     return proc, [int(p) for p in line.split()[1:]]
@@ -214,9 +189,9 @@ def _run_and_list_workers(code: str) -> tuple[subprocess.Popen, list[int]]:
 
 def _wait_gone(pids: list[int], seconds: float) -> list[int]:
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and any(_alive(p) for p in pids):
+    while time.monotonic() < deadline and any(alive(p) for p in pids):
         time.sleep(0.05)
-    return [p for p in pids if _alive(p)]
+    return [p for p in pids if alive(p)]
 
 
 PREAMBLE = f"""
@@ -239,7 +214,7 @@ def test_no_worker_outlives_interpreter_exit_without_close():
 
 def test_no_worker_outlives_a_killed_parent():
     proc, pids = _run_and_list_workers(PREAMBLE + "\n    time.sleep(60)\n")
-    assert all(_alive(p) for p in pids)
+    assert all(alive(p) for p in pids)
     proc.kill()
     proc.wait()
     assert _wait_gone(pids, 5.0) == []

@@ -6,7 +6,6 @@ step by step, in each autoreset mode."""
 from __future__ import annotations
 
 import functools
-import os
 import time
 
 import gymnasium
@@ -16,6 +15,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 import envpool
+from subprocs import alive
 from py_envs import NestedEnv, SlowEnv
 
 MODES = [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED]
@@ -367,24 +367,12 @@ def test_async_protocol_misuse():
 def test_no_worker_outlives_close():
     envs = envpool.make_python(SlowEnv, num_envs=4, num_workers=2)
     pids = envs.unwrapped._pool.worker_pids
-    assert len(pids) == 2 and all(_alive(p) for p in pids)
+    assert len(pids) == 2 and all(alive(p) for p in pids)
     envs.reset()
     envs.close()
     envs.close()  # idempotent
-    assert not any(_alive(p) for p in pids)
+    assert not any(alive(p) for p in pids)
 
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A zombie still answers kill(0): read its state.
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(")")[-1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 @pytest.mark.parametrize("context", ["fork", "forkserver", "spawn"])

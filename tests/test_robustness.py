@@ -16,14 +16,10 @@ import numpy as np
 import pytest
 
 import envpool
+from subprocs import start_python
 
 ZEROS2 = np.zeros(2, dtype=np.int64)
 
-
-def _sigint_default() -> None:
-    """Run in the child before exec: a test run started where SIGINT is ignored (a background
-    shell job) would otherwise hand that on, and Python never raises KeyboardInterrupt."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def slow_pool(sleep_s: float, num_envs=2, batch_size=1, num_threads=1):
@@ -101,13 +97,7 @@ def test_ctrl_c_interrupts_a_blocking_call_quickly(call):
         envs.close()
         print("closed", flush=True)
     """
-    proc = subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=_sigint_default,
-    )
+    proc = start_python(code)
     try:
         assert proc.stdout.readline().strip() == "ready"
         time.sleep(0.3)  # inside the blocking call by now

@@ -5,25 +5,18 @@ The time bounds are behavioural, not benchmarks: 4 envs x 200 ms on 2 threads ta
 stepped one after another and 0.4 s in parallel; the bound (0.7 s) sits between the two."""
 
 import signal
-import subprocess
-import sys
-import textwrap
 import time
 
 import numpy as np
 import pytest
 
 import envpool
+from subprocs import start_python
 
 STEP_S = 0.2
 SERIAL_S = 4 * STEP_S  # 0.8 s: all four envs on one thread
 BOUND_S = 0.7  # parallel: 0.4 s
 
-
-def _sigint_default() -> None:
-    """Run in the child before exec: a test run started where SIGINT is ignored (a background
-    shell job) would otherwise hand that on, and Python never raises KeyboardInterrupt."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def slow_pool(batch_size=4, step_sleep_us=int(STEP_S * 1e6)):
@@ -116,13 +109,7 @@ def test_ctrl_c_interrupts_the_first_step_of_slow_envs(how, ids):
         envs.close()
         print("closed", flush=True)
     """
-    proc = subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=_sigint_default,
-    )
+    proc = start_python(code)
     try:
         assert proc.stdout.readline().strip() == "ready"
         time.sleep(0.3)  # inside the first step by now

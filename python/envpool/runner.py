@@ -55,6 +55,13 @@ def _stack(rows: Sequence[Any]) -> Any:
     return np.stack(rows)
 
 
+def _rows_of(tree: Any, n: int) -> list:
+    """The ``n`` rows of a batch as a list (views into the batch's arrays)."""
+    if isinstance(tree, np.ndarray):
+        return list(tree)
+    return [_row(tree, i) for i in range(n)]
+
+
 def _take(tree: Any, index: Any) -> Any:
     if isinstance(tree, dict):
         return {k: _take(v, index) for k, v in tree.items()}
@@ -431,9 +438,11 @@ class EnvRunner:
         self._episodes: list[Episode | None] = [None] * self.num_envs  # the current one of each env
         self._discard = np.zeros(self.num_envs, dtype=bool)  # next row is stale: reset the env
         self._pending: list[Any] = [None] * self.num_envs  # (actions, extras, row) sent to each env
-        self._ret = np.zeros(self.num_envs)  # the whole episode's return and length so far
-        self._len = np.zeros(self.num_envs, dtype=np.int64)
+        self._discarding = False  # some env's next row is stale (_discard.any())
+        self._ret = [0.0] * self.num_envs  # the whole episode's return and length so far
+        self._len = [0] * self.num_envs
         self._held: tuple | None = None  # received rows: (ids, obs, rew, term, trunc, info)
+        self._held_lists: tuple | None = None  # the same as Python lists, made once per batch
         self._next_row = 0  # first row of _held not yet taken into the episodes
         self._carry: list[Episode] = []  # episodes finished by a call that raised
         self._started = False  # the pool has been reset once
@@ -589,19 +598,19 @@ class EnvRunner:
             obs, info = self.envs.reset()
             self._m_env_time += time.perf_counter() - t
             n = self.num_envs
-            self._held = (np.arange(n), obs, np.zeros(n), np.zeros(n, bool), np.zeros(n, bool), info)
-            self._next_row = 0
+            self._hold((np.arange(n), obs, np.zeros(n), np.zeros(n, bool), np.zeros(n, bool), info))
         elif not self._started:
             for env in range(self.num_envs):
                 self._new_episode(env)
             t = time.perf_counter()
             self.envs.async_reset()
             self._m_env_time += time.perf_counter() - t
-            self._held, self._next_row = None, 0
+            self._hold(None)
         else:
             # Envs in flight can't be reset now: each one's next row is dropped and the env reset
             # then. Rows already received are dropped too (their envs are reset at the next send).
             self._discard[:] = True
+            self._discarding = True
             for env in range(self.num_envs):
                 self._new_episode(env)
             if self._held is not None:
@@ -640,8 +649,7 @@ class EnvRunner:
         batch of rows."""
         if self._held is None:  # async, just after async_reset
             t = time.perf_counter()
-            self._held = self._recv()
-            self._next_row = 0
+            self._hold(self._recv())
             self._m_env_time += time.perf_counter() - t
             return
         ids, obs = self._held[0], self._held[1]
@@ -663,12 +671,14 @@ class EnvRunner:
             needs_reset[:] = False
         n = len(ids)
         actions, extras = self._actions(obs, n, use_random)
+        action_rows = _rows_of(actions, n)
+        pending = self._pending
         t = time.perf_counter()
         if not self._async:
-            for i in range(n):
-                self._pending[ids[i]] = (actions, extras, i)
+            for i, env in enumerate(self._held_lists[0] if self._held_lists else ids.tolist()):
+                pending[env] = (action_rows[i], extras, i)
             result = self.envs.step(actions)
-            self._held = (ids,) + tuple(result[:4]) + (result[4],)
+            self._hold((ids,) + tuple(result[:4]) + (result[4],))
         else:
             send = ~needs_reset
             if send.all():
@@ -678,14 +688,17 @@ class EnvRunner:
                 sel = np.flatnonzero(send)
                 reset_ids = ids[needs_reset]
                 self._discard[reset_ids] = False
+                self._discarding = bool(self._discard.any())
                 self.envs.async_reset(reset_ids)
                 if len(sel):
                     self.envs.send(_take(actions, sel), ids[sel])
-            for i in np.arange(n)[sel]:
-                self._pending[ids[i]] = (actions, extras, i)
-            self._held = self._recv()
-        self._next_row = 0
+            for i in np.arange(n)[sel].tolist():
+                pending[int(ids[i])] = (action_rows[i], extras, i)
+            self._hold(self._recv())
         self._m_env_time += time.perf_counter() - t
+
+    def _hold(self, held: tuple | None) -> None:
+        self._held, self._held_lists, self._next_row = held, None, 0
 
     def _recv(self):
         obs, rew, term, trunc, info = self.envs.recv()
@@ -700,58 +713,73 @@ class EnvRunner:
             hook(episode=ep, env_runner=self, env_index=env)
 
     def _consume(self, done: list[Episode], steps: int, num_timesteps: int | None, num_episodes: int | None) -> int:
-        """Take held rows into the episodes until the call's target is met or the rows run out."""
+        """Take held rows into the episodes until the call's target is met or the rows run out.
+        The per-row work is on Python lists (made once per batch): it bounds the runner's speed."""
         ids, obs, rew, term, trunc, info = self._held
+        if self._held_lists is None:
+            n = len(ids)
+            self._held_lists = (
+                np.asarray(ids).tolist(),
+                np.asarray(rew, dtype=np.float64).tolist(),
+                np.asarray(term).tolist(),
+                np.asarray(trunc).tolist(),
+                _rows_of(obs, n),
+            )
+        ids_l, rew_l, term_l, trunc_l, obs_rows = self._held_lists
         same_step = self._mode == AutoresetMode.SAME_STEP
+        disabled = self._mode == AutoresetMode.DISABLED
         final_obs = info.get("final_obs") if same_step else None
         final_mask = info.get("_final_obs") if same_step else None
         keep_infos = self.keep_infos
         step_hooks = self._hooks["on_episode_step"]
+        discarding, discard = self._discarding, self._discard
+        episodes, pending, ret, length = self._episodes, self._pending, self._ret, self._len
         i = self._next_row
-        n = len(ids)
+        n = len(ids_l)
         while i < n:
-            env = int(ids[i])
+            row = i
             i += 1
-            row = i - 1
-            if self._discard[env]:
+            env = ids_l[row]
+            if discarding and discard[env]:
                 continue
-            ep = self._episodes[env]
+            ep = episodes[env]
             if not ep.observations:  # a reset row: the episode's first observation
-                if self._mode == AutoresetMode.DISABLED and (term[row] or trunc[row]):
+                if disabled and (term_l[row] or trunc_l[row]):
                     continue  # full batch, disabled: the ended env's row, replaced at the next send
-                self._start(env, _row(obs, row), _info_row(info, row) if keep_infos else None)
+                self._start(env, obs_rows[row], _info_row(info, row) if keep_infos else None)
                 continue
-            actions, extras, j = self._pending[env]
-            ended = bool(term[row] or trunc[row])
-            r = float(rew[row])
-            ep.actions.append(_row(actions, j))
+            action, extras, j = pending[env]
+            terminated, truncated = term_l[row], trunc_l[row]
+            r = rew_l[row]
+            ep.actions.append(action)
             ep.rewards.append(r)
-            for k, v in extras.items():
-                ep.extras.setdefault(k, []).append(v[j])
-            if ended and final_obs is not None and final_mask[row]:
+            if extras:
+                for k, v in extras.items():
+                    ep.extras.setdefault(k, []).append(v[j])
+            if (terminated or truncated) and final_obs is not None and final_mask[row]:
                 ep.observations.append(_row(final_obs, row))
                 if keep_infos:
                     ep.infos.append(_info_row(info["final_info"], row))
             else:
-                ep.observations.append(_row(obs, row))
+                ep.observations.append(obs_rows[row])
                 if keep_infos:
                     ep.infos.append(_info_row(info, row))
-            self._ret[env] += r
-            self._len[env] += 1
+            ret[env] += r
+            length[env] += 1
             steps += 1
             for hook in step_hooks:
                 hook(episode=ep, env_runner=self, env_index=env)
-            if ended:
-                ep.terminated, ep.truncated = bool(term[row]), bool(trunc[row])
+            if terminated or truncated:
+                ep.terminated, ep.truncated = bool(terminated), bool(truncated)
                 done.append(ep._finalized())
-                self._m_returns.append(float(self._ret[env]))
-                self._m_lengths.append(int(self._len[env]))
+                self._m_returns.append(ret[env])
+                self._m_lengths.append(length[env])
                 self._lifetime_episodes += 1
                 for hook in self._hooks["on_episode_end"]:
                     hook(episode=ep, env_runner=self, env_index=env)
                 self._new_episode(env)
                 if same_step:
-                    self._start(env, _row(obs, row), _info_row(info, row) if keep_infos else None)
+                    self._start(env, obs_rows[row], _info_row(info, row) if keep_infos else None)
                 if num_episodes is not None and len(done) >= num_episodes:
                     break
             if num_timesteps is not None and steps >= num_timesteps:

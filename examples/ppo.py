@@ -279,10 +279,11 @@ def plot(curve, path: str, title: str) -> None:
 
 
 PRESETS = {
-    # MuJoCo: CleanRL's continuous-action PPO settings (2048 steps per update, 10 epochs,
-    # 32 minibatches, lr 3e-4, no entropy bonus, normalised rewards).
+    # MuJoCo: CleanRL's continuous-action PPO settings (2048 steps per update, 10 epochs, lr
+    # 3e-4, no entropy bonus, normalised observations and rewards), but 8 minibatches of 256
+    # instead of 32 of 64: 4x fewer gradient steps, which is what a 2-core machine can afford.
     "mujoco": dict(
-        rollout_steps=256, lr=3e-4, epochs=10, minibatches=32, ent_coef=0.0, normalize_obs=True,
+        rollout_steps=256, lr=3e-4, epochs=10, minibatches=8, ent_coef=0.0, normalize_obs=True,
         normalize_reward=True, num_envs=8,
     ),
 }

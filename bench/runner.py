@@ -7,7 +7,8 @@ Run from the repository root (needs torch for the MLP rows: ``pip install torch=
     python bench/runner.py                                         # ours and gymnasium
     python bench/runner.py --rllib-python /work/venvs/rllib/bin/python   # + RLlib (ray[rllib])
 
-Rows (same task, ``--num-envs`` envs, CPU):
+Rows (same task, ``--num-envs`` envs, CPU; pools with their default ``num_threads``: one per
+core for full batch, cores - 1 for async):
 
 | row | what runs |
 |---|---|
@@ -15,6 +16,13 @@ Rows (same task, ``--num-envs`` envs, CPU):
 | ``ours-async`` | ``EnvRunner(envpool.make(task, num_envs=N, batch_size=N/2))``: the policy computes one half's actions while the other half steps (``send``/``recv``) |
 | ``gym-sync`` | ``gymnasium.vector.SyncVectorEnv`` of the task, a plain loop ``obs -> policy -> step`` (no episode bookkeeping) |
 | ``rllib`` | ``ray.rllib.env.single_agent_env_runner.SingleAgentEnvRunner`` (PPO config, ``num_envs_per_env_runner=N``, no remote runners) ``.sample(num_timesteps=...)``, in its own interpreter (``--rllib-python``) |
+
+Overlap rows (``--overlap``, MLP policy): ``ours-sync`` vs ``ours-async`` on tasks whose step
+costs more than CartPole's: MuJoCo HalfCheetah-v5 (CPU-bound env and policy: on a 2-core
+machine there is little idle time to fill), and StepCounter-v0 with ``step_sleep_us`` (an env
+whose step waits, like one talking to an external simulator) with a policy that also waits
+``policy_ms`` per call (as for a GPU or a remote inference server): latencies that the async
+loop overlaps. Plus ``ours-async-tc``: async with as many env threads as cores.
 
 Policies: ``random`` (actions from the action space; RLlib: ``random_actions=True``) and ``mlp``
 (a 2x64 tanh MLP and a categorical sample per row, torch with 1 thread; RLlib: its default PPO
@@ -104,7 +112,9 @@ class MLP:
             return self.np.clip(noisy, self.low, self.high)
 
 
-def make_samplers(task: str, num_envs: int, chunk: int, policy_kind: str, env_kwargs=None, gym=True):
+def make_samplers(
+    task: str, num_envs: int, chunk: int, policy_kind: str, env_kwargs=None, gym=True, policy_ms: float = 0.0
+):
     """name -> callable(seconds) -> steps/s, each built once (and closed by the caller)."""
     import gymnasium
 
@@ -113,9 +123,21 @@ def make_samplers(task: str, num_envs: int, chunk: int, policy_kind: str, env_kw
     samplers, closers = {}, []
     spec = envpool.make_spec(task, **(env_kwargs or {}))
     policy = MLP(spec.observation_space, spec.action_space) if policy_kind == "mlp" else None
+    if policy is not None and policy_ms:
+        mlp = policy
 
-    for name, batch in (("ours-sync", num_envs), ("ours-async", num_envs // 2)):
-        envs = envpool.make(task, num_envs=num_envs, batch_size=batch, seed=0, **(env_kwargs or {}))
+        def policy(obs):  # the MLP, then waiting as for a remote or GPU inference server
+            actions = mlp(obs)
+            time.sleep(policy_ms / 1000)
+            return actions
+
+    rows = [("ours-sync", num_envs, None), ("ours-async", num_envs // 2, None)]
+    if not gym:  # the overlap rows: also async with as many env threads as the full batch has
+        rows.append(("ours-async-tc", num_envs // 2, os.cpu_count()))
+    for name, batch, threads in rows:
+        envs = envpool.make(
+            task, num_envs=num_envs, batch_size=batch, num_threads=threads, seed=0, **(env_kwargs or {})
+        )
         runner = envpool.EnvRunner(envs, policy, seed=0)
         closers.append(envs.close)
 
@@ -195,8 +217,9 @@ def main(argv=None) -> None:
     parser.add_argument("--rllib-python", default=os.environ.get("RLLIB_PYTHON"))
     parser.add_argument(
         "--overlap",
-        default="HalfCheetah-v5,StepCounter-v0?step_sleep_us=200",
-        help="tasks (with ?key=value env kwargs) for the async-overlap rows (MLP policy); '' for none",
+        default="HalfCheetah-v5,StepCounter-v0?step_sleep_us=1000&policy_ms=4",
+        help="tasks (with ?key=value&... env kwargs; policy_ms=X adds X ms of waiting to each "
+        "policy call) for the async-overlap rows (MLP policy); '' for none",
     )
     parser.add_argument("--out", default="bench/results")
     args = parser.parse_args(argv)
@@ -208,7 +231,7 @@ def main(argv=None) -> None:
         print("rllib: skipped (no --rllib-python / $RLLIB_PYTHON)")
     results = {}
     try:
-        for policy in args.policies.split(","):
+        for policy in filter(None, args.policies.split(",")):
             samplers, closers = make_samplers(args.task, args.num_envs, args.chunk, policy)
             if rllib is not None:
                 samplers["rllib"] = lambda seconds, policy=policy: rllib.sample(policy, seconds)
@@ -253,8 +276,12 @@ def main(argv=None) -> None:
     overlap = {}
     for entry in filter(None, args.overlap.split(",")):
         task, _, query = entry.partition("?")
-        kwargs = {k: int(v) for k, v in (kv.split("=") for kv in query.split("&") if kv)}
-        samplers, closers = make_samplers(task, args.num_envs, args.chunk, "mlp", kwargs, gym=False)
+        kwargs = {k: float(v) for k, v in (kv.split("=") for kv in query.split("&") if kv)}
+        policy_ms = kwargs.pop("policy_ms", 0.0)
+        kwargs = {k: int(v) for k, v in kwargs.items()}
+        samplers, closers = make_samplers(
+            task, args.num_envs, args.chunk, "mlp", kwargs, gym=False, policy_ms=policy_ms
+        )
         samples = {name: [] for name in samplers}
         try:
             for _ in range(args.rounds):
@@ -274,14 +301,16 @@ def main(argv=None) -> None:
             f"Async overlap, MLP policy, {args.num_envs} envs (async: batch_size {args.num_envs // 2}); "
             "default threads (full batch: one per core; async: cores - 1, leaving the policy a core):",
             "",
-            "| task | ours-sync steps/s | ours-async steps/s | async / sync |",
-            "|---|---|---|---|",
+            f"| task | ours-sync | ours-async | ours-async, {os.cpu_count()} threads | async / sync | "
+            f"async {os.cpu_count()}t / sync |",
+            "|---|---|---|---|---|---|",
         ]
         for entry, rows in overlap.items():
-            a, b = rows["ours-sync"], rows["ours-async"]
+            a, b, c = rows["ours-sync"], rows["ours-async"], rows["ours-async-tc"]
+            cell = lambda r: f"{r['median']:,.0f} ({r['min']:,.0f}-{r['max']:,.0f})"  # noqa: E731
             lines.append(
-                f"| {entry.replace('?', ' ')} | {a['median']:,.0f} ({a['min']:,.0f}-{a['max']:,.0f}) | "
-                f"{b['median']:,.0f} ({b['min']:,.0f}-{b['max']:,.0f}) | {b['median'] / a['median']:.2f} |"
+                f"| {entry.replace('?', ' ')} | {cell(a)} | {cell(b)} | {cell(c)} | "
+                f"{b['median'] / a['median']:.2f} | {c['median'] / a['median']:.2f} |"
             )
     results["overlap"] = overlap
     table = "\n".join(lines)

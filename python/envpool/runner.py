@@ -52,7 +52,7 @@ def _stack(rows: Sequence[Any]) -> Any:
         return {k: _stack([r[k] for r in rows]) for k in first}
     if isinstance(first, tuple):
         return tuple(_stack([r[j] for r in rows]) for j in range(len(first)))
-    return np.stack(rows)
+    return np.array(rows)  # rows of one shape and dtype: np.stack's checks cost more here
 
 
 def _rows_of(tree: Any, n: int) -> list:
@@ -223,8 +223,10 @@ def episodes_to_batch(episodes: Sequence[Episode]) -> TimeMajorBatch:
     """Stack episodes (as :meth:`EnvRunner.sample` returns them) into a :class:`TimeMajorBatch`.
 
     Chunks of one env are concatenated in the order given (the runner returns each env's
-    episodes in time order), so a full-batch runner sampling ``num_timesteps`` gives an
-    unpadded ``(num_timesteps // num_envs, num_envs)`` batch.
+    episodes in time order). A full-batch pool in same-step autoreset mode sampled a multiple
+    of ``num_envs`` steps at a time gives an unpadded ``(num_timesteps // num_envs, num_envs)``
+    batch; in next-step mode an env loses a step to each reset row, so columns differ by a few
+    steps and the shorter ones are padded (``mask``).
     """
     episodes = [e for e in episodes if len(e)]
     if not episodes:

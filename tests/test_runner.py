@@ -469,3 +469,38 @@ def test_bad_input_raises_and_the_runner_stays_usable(batch_size):
 def test_docstring_examples():
     result = doctest.testmod(envpool.runner, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step", "disabled"])
+@pytest.mark.parametrize("batch_size", [3, 1])
+def test_env_failure_is_reported_and_nothing_else_is_lost(mode, batch_size):
+    """StepCounter's env 0 throws from step() at its 7th, 14th, ... step: sample() raises
+    envpool.EnvError naming it, keeps the batch, and the next calls go on; every step the
+    runner counted is in the returned episodes, and the failed episodes end truncated."""
+    with envpool.make(
+        "StepCounter-v0",
+        num_envs=3,
+        batch_size=batch_size,
+        seed=0,
+        autoreset_mode=mode,
+        terminate_at=[0, 5, 0],
+        fail_at=[7, 0, 0],
+    ) as envs:
+        runner = envpool.EnvRunner(envs, lambda obs: np.ones(len(obs), np.int64))
+        episodes, errors = [], 0
+        for _ in range(12):
+            try:
+                episodes += runner.sample(num_timesteps=5)
+            except envpool.EnvError as err:
+                errors += 1
+                assert err.env_ids == [0]
+        assert errors >= 2
+        lifetime = runner.get_state()["num_env_steps_sampled_lifetime"]
+        assert sum(len(e) for e in episodes) == lifetime
+        env0 = [e for e in episodes if e.env_id == 0 and e.is_done]
+        assert env0 and all(e.truncated and not e.terminated for e in env0)
+        env1 = [e for e in episodes if e.env_id == 1 and e.is_done]
+        assert env1 and all(e.terminated and len(e) + e.t_started == 5 for e in env1)
+        # every step of env 1 (which never fails) is there, in order: obs[0] counts its steps
+        for ep in (e for e in episodes if e.env_id == 1):
+            np.testing.assert_array_equal(ep.observations[:, 0], np.arange(ep.t_started, ep.t_started + len(ep) + 1))

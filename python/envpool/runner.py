@@ -28,6 +28,8 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from envpool.errors import EnvError
+
 __all__ = ["EnvRunner", "Episode", "RunnerCallbacks", "TimeMajorBatch", "episodes_to_batch"]
 
 CALLBACK_NAMES = ("on_episode_created", "on_episode_start", "on_episode_step", "on_episode_end", "on_sample_end")
@@ -478,7 +480,9 @@ class EnvRunner:
 
         If the policy or the pool raises, so does ``sample``; what that call had sampled is
         not lost: the next call returns it on top of its own ``num_timesteps`` (or
-        ``num_episodes``), and the metrics count it.
+        ``num_episodes``), and the metrics count it. An env that fails (``envpool.EnvError``)
+        is reported the same way; its episode ends truncated at its failed step (the pool's
+        convention) and the env starts a new one; the other envs lose nothing.
         """
         if (num_timesteps is None) == (num_episodes is None):
             raise ValueError("sample() needs exactly one of num_timesteps and num_episodes")
@@ -679,7 +683,11 @@ class EnvRunner:
         if not self._async:
             for i, env in enumerate(self._held_lists[0] if self._held_lists else ids.tolist()):
                 pending[env] = (action_rows[i], extras, i)
-            result = self.envs.step(actions)
+            try:
+                result = self.envs.step(actions)
+            except EnvError as err:
+                self._hold_failed(err, ids)
+                raise
             self._hold((ids,) + tuple(result[:4]) + (result[4],))
         else:
             send = ~needs_reset
@@ -696,11 +704,26 @@ class EnvRunner:
                     self.envs.send(_take(actions, sel), ids[sel])
             for i in np.arange(n)[sel].tolist():
                 pending[int(ids[i])] = (action_rows[i], extras, i)
-            self._hold(self._recv())
+            try:
+                self._hold(self._recv())
+            except EnvError as err:
+                self._hold_failed(err, None)
+                raise
         self._m_env_time += time.perf_counter() - t
 
     def _hold(self, held: tuple | None) -> None:
         self._held, self._held_lists, self._next_row = held, None, 0
+
+    def _hold_failed(self, err: EnvError, ids) -> None:
+        """An env failed: the pool still returned the batch (``err.result``, the failed envs'
+        rows truncated). Keep it, so the episodes stay consistent: the caller sees the error, and
+        the next ``sample`` takes those rows in (the failed envs' episodes end truncated)."""
+        if err.result is None:
+            return
+        obs, rew, term, trunc, info = err.result
+        if ids is None:
+            ids = np.asarray(info["env_id"])
+        self._hold((ids, obs, rew, term, trunc, info))
 
     def _recv(self):
         obs, rew, term, trunc, info = self.envs.recv()

@@ -2,7 +2,9 @@
 
     pip install torch==2.13.0 && pip install ".[train]"
     python examples/ppo.py --env CartPole-v1 --total-steps 300000 --plot docs/ppo_cartpole.png
-    python examples/ppo.py --env HalfCheetah-v5 --total-steps 1000000 --plot docs/ppo_halfcheetah.png
+    python examples/ppo.py --env HalfCheetah-v5 --total-steps 600000 --plot docs/ppo_halfcheetah.png
+    python examples/ppo.py --batch-size 4                # an async pool (8 envs, batches of 4)
+    python examples/ppo.py --python-envs true            # gymnasium's CartPole in worker processes
 
 The runner returns episodes (chunks of ongoing ones included); ``envpool.episodes_to_batch``
 lays them out time-major with the observations to bootstrap truncated and cut episodes from,
@@ -35,7 +37,8 @@ class Config:
     env: str = "CartPole-v1"
     num_envs: int = 8
     batch_size: int | None = None  # pool batch size; < num_envs: async
-    num_threads: int | None = None
+    num_threads: int | None = None  # env threads (native) or worker processes (python_envs)
+    python_envs: bool = False  # gymnasium's own env via envpool.make_python instead of native
     total_steps: int = 300_000
     rollout_steps: int = 128  # per env, per update
     lr: float = 2.5e-4
@@ -162,9 +165,14 @@ def train(cfg: Config, progress: Any = None, log: list | None = None) -> dict[st
     timings. ``progress`` (a tqdm bar or None) is advanced by env steps."""
     torch.manual_seed(cfg.seed)
     np.random.seed(cfg.seed)
-    envs = envpool.make(
-        cfg.env, num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_threads=cfg.num_threads, seed=cfg.seed
-    )
+    if cfg.python_envs:  # gymnasium's own env in worker processes
+        envs = envpool.make_python(
+            cfg.env, num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_workers=cfg.num_threads, seed=cfg.seed
+        )
+    else:
+        envs = envpool.make(
+            cfg.env, num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_threads=cfg.num_threads, seed=cfg.seed
+        )
     obs_dim = int(np.prod(envs.single_observation_space.shape))
     agent = Agent(obs_dim, envs.single_action_space, cfg.hidden)
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.lr, eps=1e-5)
@@ -244,8 +252,9 @@ def train(cfg: Config, progress: Any = None, log: list | None = None) -> dict[st
                 if curve:
                     progress.set_postfix(ret=f"{curve[-1][1]:.1f}", refresh=False)
         # Evaluation: the mean action (Gaussian) / most likely action, fresh episodes.
-        runner_eval = envpool.EnvRunner(envs, Policy(agent, obs_rms, deterministic=True))
-        eval_eps = runner_eval.sample(num_episodes=max(10, cfg.num_envs))
+        # (the same runner: an async pool has envs in flight that only it knows about)
+        runner.policy = Policy(agent, obs_rms, deterministic=True)
+        eval_eps = runner.sample(num_episodes=max(10, cfg.num_envs))
         eval_return = float(np.mean([e.get_return() for e in eval_eps]))
     finally:
         envs.close()
@@ -304,7 +313,11 @@ def main(argv=None) -> None:
     parser.add_argument("--torch-threads", type=int, default=1)
     args = parser.parse_args(argv)
     torch.set_num_threads(args.torch_threads)
-    continuous = not hasattr(envpool.make_spec(args.env or Config.env).action_space, "n")
+    import gymnasium
+
+    probe = gymnasium.make(args.env or Config.env)  # the spaces, for native and Python envs alike
+    continuous = not hasattr(probe.action_space, "n")
+    probe.close()
     values = dict(PRESETS["mujoco"]) if continuous else {}
     values.update({k: v for k, v in vars(args).items() if k in fields and v is not None})
     cfg = Config(**values)

@@ -11,8 +11,9 @@
 #                         return >= 200 within 100k env steps (a test of learning, not speed)
 #   tests/test_sb3.py     SB3's PPO/SAC through envpool.sb3, DummyVecEnv equivalence, VecCheckNan
 #   tests/test_runner.py  the runner tests again, here with torch importable
-# A skipped test fails the step. Measured: about 4 minutes on the 2-core dev machine while it
-# was shared (torch install ~1 min, tests ~2-3 min); budget 10 minutes.
+# A skipped test fails the step. Measured on the 2-core dev machine while other jobs loaded it
+# (load average ~8): 203 s wall (venv + torch + SB3 79 s, tests 65 s, removing the venv the
+# rest); budget 10 minutes.
 # Usage: scripts/ci_train.sh [--keep]   (PYTHON=... picks the base interpreter)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -385,7 +385,8 @@ class EnvRunner:
 
     Args:
         envs: a pool with the gymnasium front end (``envpool.make(...)``,
-            ``envpool.make_python(...)``). The runner drives it; don't step it meanwhile.
+            ``envpool.make_python(...)``). The runner drives it: don't step it meanwhile, and
+            use one runner per pool (to sample with another policy, set ``runner.policy``).
             With ``batch_size < num_envs`` the runner uses ``send``/``recv``: while the policy
             computes one batch's actions the other envs step.
         policy: ``policy(obs) -> actions`` or ``-> (actions, extras)`` where ``extras`` is a

@@ -504,3 +504,24 @@ def test_env_failure_is_reported_and_nothing_else_is_lost(mode, batch_size):
         # every step of env 1 (which never fails) is there, in order: obs[0] counts its steps
         for ep in (e for e in episodes if e.env_id == 1):
             np.testing.assert_array_equal(ep.observations[:, 0], np.arange(ep.t_started, ep.t_started + len(ep) + 1))
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step", "disabled"])
+@pytest.mark.parametrize("batch_size", [2, 1])
+def test_keep_infos_gives_each_observation_its_info(mode, batch_size):
+    """StepCounter's info["total_steps"] counts the env's steps over all episodes and its
+    observation[0] the episode's: each kept info must belong to its observation."""
+    with envpool.make(
+        "StepCounter-v0", num_envs=2, batch_size=batch_size, seed=0, autoreset_mode=mode, terminate_at=[3, 4]
+    ) as envs:
+        runner = envpool.EnvRunner(envs, lambda obs: np.ones(len(obs), np.int64), keep_infos=True)
+        episodes = runner.sample(num_timesteps=7) + runner.sample(num_timesteps=20)
+    assert sum(len(e) for e in episodes) == 27
+    for ep in episodes:
+        assert len(ep.infos) == len(ep) + 1
+        steps = [info["total_steps"] for info in ep.infos]
+        assert steps == list(range(steps[0], steps[0] + len(ep) + 1))  # one per step, in order
+        np.testing.assert_array_equal(ep.observations[:, 0], np.arange(ep.t_started, ep.t_started + len(ep) + 1))
+        assert all(info["env_id"] == ep.env_id for info in ep.infos)
+    finished = [e for e in episodes if e.is_done]
+    assert finished and all(e.infos[-1]["elapsed_step"] == e.t_started + len(e) for e in finished)

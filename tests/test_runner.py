@@ -525,3 +525,34 @@ def test_keep_infos_gives_each_observation_its_info(mode, batch_size):
         assert all(info["env_id"] == ep.env_id for info in ep.infos)
     finished = [e for e in episodes if e.is_done]
     assert finished and all(e.infos[-1]["elapsed_step"] == e.t_started + len(e) for e in finished)
+
+
+@pytest.mark.parametrize("batch_size", [2, 1])
+def test_interrupted_sample_loses_no_step(batch_size):
+    """Ctrl-C (here: SIGALRM raising KeyboardInterrupt) while the pool steps: sample() raises,
+    the pool keeps the batch for the next recv(), and so the next sample() goes on with every
+    step in order (StepCounter's observation[0] counts the episode's steps)."""
+    import signal
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        with envpool.make("StepCounter-v0", num_envs=2, batch_size=batch_size, seed=0, step_sleep_us=100_000) as envs:
+            runner = envpool.EnvRunner(envs, lambda obs: np.ones(len(obs), np.int64))
+            episodes = runner.sample(num_timesteps=2)
+            signal.setitimer(signal.ITIMER_REAL, 0.03)
+            with pytest.raises(KeyboardInterrupt):
+                runner.sample(num_timesteps=4)
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            episodes += runner.sample(num_timesteps=4)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert sum(len(e) for e in episodes) == runner.get_state()["num_env_steps_sampled_lifetime"] >= 6
+    for env in (0, 1):
+        chunks = [e for e in episodes if e.env_id == env]
+        assert [e.t_started for e in chunks] == sorted(e.t_started for e in chunks)
+        obs = np.concatenate([chunks[0].observations[:1]] + [e.observations[1:] for e in chunks])
+        np.testing.assert_array_equal(obs[:, 0], np.arange(len(obs)))

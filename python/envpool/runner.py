@@ -654,9 +654,9 @@ class EnvRunner:
     def _act(self, use_random: bool) -> None:
         """Give every env of the held batch its next action (or reset), then receive the next
         batch of rows."""
-        if self._held is None:  # async, just after async_reset
+        if self._held is None:  # a batch is due: after async_reset, or a step/recv interrupted
             t = time.perf_counter()
-            self._hold(self._recv())
+            self._receive(None)
             self._m_env_time += time.perf_counter() - t
             return
         ids, obs = self._held[0], self._held[1]
@@ -684,6 +684,9 @@ class EnvRunner:
         if not self._async:
             for i, env in enumerate(self._held_lists[0] if self._held_lists else ids.tolist()):
                 pending[env] = (action_rows[i], extras, i)
+            # Until the results are in, a batch is due: if step() is interrupted (Ctrl-C, a
+            # timeout), the pool hands the batch to the next recv(), and so does the runner.
+            self._hold(None)
             try:
                 result = self.envs.step(actions)
             except EnvError as err:
@@ -705,11 +708,8 @@ class EnvRunner:
                     self.envs.send(_take(actions, sel), ids[sel])
             for i in np.arange(n)[sel].tolist():
                 pending[int(ids[i])] = (action_rows[i], extras, i)
-            try:
-                self._hold(self._recv())
-            except EnvError as err:
-                self._hold_failed(err, None)
-                raise
+            self._hold(None)  # as above: a batch is due
+            self._receive(None)
         self._m_env_time += time.perf_counter() - t
 
     def _hold(self, held: tuple | None) -> None:
@@ -726,9 +726,14 @@ class EnvRunner:
             ids = np.asarray(info["env_id"])
         self._hold((ids, obs, rew, term, trunc, info))
 
-    def _recv(self):
-        obs, rew, term, trunc, info = self.envs.recv()
-        return (np.asarray(info["env_id"]), obs, rew, term, trunc, info)
+    def _receive(self, ids) -> None:
+        """Hold the next batch from ``recv()`` (an env failure's batch too, then re-raise)."""
+        try:
+            obs, rew, term, trunc, info = self.envs.recv()
+        except EnvError as err:
+            self._hold_failed(err, ids)
+            raise
+        self._hold((np.asarray(info["env_id"]), obs, rew, term, trunc, info))
 
     def _start(self, env: int, obs: Any, info: dict | None) -> None:
         ep = self._episodes[env]

@@ -18,6 +18,10 @@ from stable_baselines3.common.vec_env import DummyVecEnv, VecCheckNan, VecMonito
 
 SEED = 5
 
+# One torch thread: on a small shared machine torch's default (a thread per core, spinning
+# while it waits) can make these short trainings minutes long.
+pytest.importorskip("torch").set_num_threads(1)
+
 
 def _compare(ours, ref, steps, actions_of):
     np.testing.assert_array_equal(ours.reset(), ref.reset())
@@ -146,3 +150,12 @@ def test_sac_runs_on_a_continuous_native_task():
         assert actions.shape == (2, 1) and np.all(np.abs(actions) <= 2.0)
     finally:
         venv.close()
+
+
+def test_docstring_examples():
+    import doctest
+
+    import envpool.sb3
+
+    result = doctest.testmod(envpool.sb3, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0

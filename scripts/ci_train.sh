@@ -12,8 +12,8 @@
 #   tests/test_sb3.py     SB3's PPO/SAC through envpool.sb3, DummyVecEnv equivalence, VecCheckNan
 #   tests/test_runner.py  the runner tests again, here with torch importable
 # A skipped test fails the step. Measured on the 2-core dev machine while other jobs loaded it
-# (load average ~8): 203 s wall (venv + torch + SB3 79 s, tests 65 s, removing the venv the
-# rest); budget 10 minutes.
+# (load average 8-9): 203 s and 286 s wall in two runs (venv + torch + SB3 79-116 s, tests
+# 65-110 s, removing the venv the rest); budget 10 minutes.
 # Usage: scripts/ci_train.sh [--keep]   (PYTHON=... picks the base interpreter)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -88,6 +88,21 @@ def test_native_pool_seeding_and_attributes():
                     ends += 1
                     assert info["terminal_observation"].shape == (4,)
         assert ends > 0
+        venv.step_async(np.zeros(3, np.int64))
+        assert venv.reset().shape == (3, 4)  # a pending step is dropped, as SB3 asks of reset()
+    finally:
+        venv.close()
+
+
+def test_render_tiles_the_envs_frames():
+    venv = make_vec_env("CartPole-v1", num_envs=2, render_mode="rgb_array")
+    try:
+        venv.reset()
+        frames = venv.get_images()
+        assert len(frames) == 2 and frames[0].shape == (400, 600, 3) and frames[0].dtype == np.uint8
+        image = venv.render()  # SB3 tiles the frames
+        assert image.shape == (800, 600, 3)
+        np.testing.assert_array_equal(image[:400], frames[0])
     finally:
         venv.close()
 

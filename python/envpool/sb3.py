@@ -113,6 +113,9 @@ class VecEnvAdapter(VecEnv):
     # -- stepping --------------------------------------------------------------------------
 
     def reset(self):
+        if self._actions is not None:  # a step_async() without its step_wait(): drop its results
+            self.envs.recv()
+            self._actions = None
         seeds = self._seeds
         if all(s is None for s in seeds):
             seed = None

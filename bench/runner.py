@@ -97,8 +97,11 @@ class MLP:
         out = int(action_space.n) if self.discrete else int(np.prod(action_space.shape))
         self.low, self.high = (None, None) if self.discrete else (action_space.low, action_space.high)
         self.net = torch.nn.Sequential(
-            torch.nn.Linear(int(np.prod(obs_space.shape)), 64), torch.nn.Tanh(), torch.nn.Linear(64, 64),
-            torch.nn.Tanh(), torch.nn.Linear(64, out),
+            torch.nn.Linear(int(np.prod(obs_space.shape)), 64),
+            torch.nn.Tanh(),
+            torch.nn.Linear(64, 64),
+            torch.nn.Tanh(),
+            torch.nn.Linear(64, out),
         )
 
     def __call__(self, obs):
@@ -116,9 +119,8 @@ def make_samplers(
     task: str, num_envs: int, chunk: int, policy_kind: str, env_kwargs=None, gym=True, policy_ms: float = 0.0
 ):
     """name -> callable(seconds) -> steps/s, each built once (and closed by the caller)."""
-    import gymnasium
-
     import envpool
+    import gymnasium
 
     samplers, closers = {}, []
     spec = envpool.make_spec(task, **(env_kwargs or {}))
@@ -307,7 +309,7 @@ def main(argv=None) -> None:
         ]
         for entry, rows in overlap.items():
             a, b, c = rows["ours-sync"], rows["ours-async"], rows["ours-async-tc"]
-            cell = lambda r: f"{r['median']:,.0f} ({r['min']:,.0f}-{r['max']:,.0f})"  # noqa: E731
+            cell = lambda r: f"{r['median']:,.0f} ({r['min']:,.0f}-{r['max']:,.0f})"
             lines.append(
                 f"| {entry.replace('?', ' ')} | {cell(a)} | {cell(b)} | {cell(c)} | "
                 f"{b['median'] / a['median']:.2f} | {c['median'] / a['median']:.2f} |"

@@ -25,11 +25,10 @@ import dataclasses
 import time
 from typing import Any
 
+import envpool
 import numpy as np
 import torch
 from torch import nn
-
-import envpool
 
 
 @dataclasses.dataclass
@@ -292,8 +291,14 @@ PRESETS = {
     # 3e-4, no entropy bonus, normalised observations and rewards), but 8 minibatches of 256
     # instead of 32 of 64: 4x fewer gradient steps, which is what a 2-core machine can afford.
     "mujoco": dict(
-        rollout_steps=256, lr=3e-4, epochs=10, minibatches=8, ent_coef=0.0, normalize_obs=True,
-        normalize_reward=True, num_envs=8,
+        rollout_steps=256,
+        lr=3e-4,
+        epochs=10,
+        minibatches=8,
+        ent_coef=0.0,
+        normalize_obs=True,
+        normalize_reward=True,
+        num_envs=8,
     ),
 }
 
@@ -324,7 +329,9 @@ def main(argv=None) -> None:
     from tqdm import tqdm
 
     t0 = time.perf_counter()
-    with tqdm(total=(cfg.total_steps // (cfg.rollout_steps * cfg.num_envs)) * cfg.rollout_steps * cfg.num_envs, unit="step") as bar:
+    with tqdm(
+        total=(cfg.total_steps // (cfg.rollout_steps * cfg.num_envs)) * cfg.rollout_steps * cfg.num_envs, unit="step"
+    ) as bar:
         result = train(cfg, progress=bar)
     wall = time.perf_counter() - t0
     print(

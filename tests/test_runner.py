@@ -13,12 +13,11 @@ from __future__ import annotations
 import doctest
 import pickle
 
+import envpool
+import envpool.runner
 import gymnasium
 import numpy as np
 import pytest
-
-import envpool
-import envpool.runner
 
 SEED = 3
 LIMIT = 40  # time limit: this policy both terminates and truncates episodes within it
@@ -438,7 +437,13 @@ def test_state_round_trip():
 def test_bad_input_raises_and_the_runner_stays_usable(batch_size):
     with envpool.make("CartPole-v1", num_envs=3, batch_size=batch_size, seed=SEED) as envs:
         runner = envpool.EnvRunner(envs, policy)
-        for kwargs in ({}, {"num_timesteps": 5, "num_episodes": 1}, {"num_timesteps": 0}, {"num_episodes": -1}, {"num_timesteps": 2.5}):
+        for kwargs in (
+            {},
+            {"num_timesteps": 5, "num_episodes": 1},
+            {"num_timesteps": 0},
+            {"num_episodes": -1},
+            {"num_timesteps": 2.5},
+        ):
             with pytest.raises(ValueError, match="num_"):
                 runner.sample(**kwargs)
         taken = sum(len(e) for e in runner.sample(num_timesteps=10))

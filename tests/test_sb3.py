@@ -10,11 +10,11 @@ import pytest
 
 sb3 = pytest.importorskip("stable_baselines3")
 
-import envpool  # noqa: E402
-from envpool.sb3 import VecEnvAdapter, make_vec_env  # noqa: E402
-from stable_baselines3.common.monitor import Monitor  # noqa: E402
-from stable_baselines3.common.utils import check_for_correct_spaces  # noqa: E402
-from stable_baselines3.common.vec_env import DummyVecEnv, VecCheckNan, VecMonitor  # noqa: E402
+import envpool
+from envpool.sb3 import VecEnvAdapter, make_vec_env
+from stable_baselines3.common.monitor import Monitor
+from stable_baselines3.common.utils import check_for_correct_spaces
+from stable_baselines3.common.vec_env import DummyVecEnv, VecCheckNan, VecMonitor
 
 SEED = 5
 
@@ -49,7 +49,7 @@ def test_matches_dummy_vec_env_step_for_step(mode):
     of the same envs and seeds: observations, rewards, dones, terminal observations and
     TimeLimit.truncated (short time limit: both kinds of end happen)."""
     n = 4
-    make = lambda: gymnasium.make("CartPole-v1", max_episode_steps=30)  # noqa: E731
+    make = lambda: gymnasium.make("CartPole-v1", max_episode_steps=30)
     ours = VecEnvAdapter(envpool.make_python(make, num_envs=n, num_workers=2, autoreset_mode=mode))
     ref = DummyVecEnv([make] * n)
     for venv in (ours, ref):
@@ -108,7 +108,7 @@ def test_render_tiles_the_envs_frames():
 
 
 def test_python_pool_attributes_and_methods():
-    make = lambda: Monitor(gymnasium.make("CartPole-v1"))  # noqa: E731
+    make = lambda: Monitor(gymnasium.make("CartPole-v1"))
     venv = VecEnvAdapter(envpool.make_python(make, num_envs=2, num_workers=1, autoreset_mode="same_step"))
     try:
         assert venv.env_is_wrapped(Monitor) == [True, True]

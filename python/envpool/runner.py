@@ -22,7 +22,8 @@ from __future__ import annotations
 import dataclasses
 import time
 import uuid
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
@@ -127,16 +128,16 @@ class Episode:
     """
 
     __slots__ = (
-        "id",
-        "env_id",
-        "t_started",
-        "observations",
         "actions",
+        "env_id",
+        "extras",
+        "id",
+        "infos",
+        "observations",
         "rewards",
+        "t_started",
         "terminated",
         "truncated",
-        "infos",
-        "extras",
     )
 
     def __init__(self, env_id: int, id: str | None = None, t_started: int = 0):
@@ -283,9 +284,7 @@ def episodes_to_batch(episodes: Sequence[Episode]) -> TimeMajorBatch:
     extras = {k: scatter(np.concatenate([e.extras[k] for e in episodes])) for k in keys}
     boot = ~is_term
     boot_obs = [_take(e.observations, slice(len(e), len(e) + 1)) for e, b in zip(episodes, boot) if b]
-    bootstrap_observations = (
-        _concat_tree(boot_obs) if boot_obs else _take(episodes[0].observations, slice(0, 0))
-    )
+    bootstrap_observations = _concat_tree(boot_obs) if boot_obs else _take(episodes[0].observations, slice(0, 0))
     return TimeMajorBatch(
         observations=observations,
         actions=actions,
@@ -647,7 +646,9 @@ class EnvRunner:
                 raise ValueError(f"policy returned {rows} actions for a batch of {n} observations")
             for k, v in extras.items():
                 if np.ndim(v) == 0 or len(v) != n:
-                    raise ValueError(f"policy extras[{k!r}] must have one row per observation ({n}), got shape {np.shape(v)}")
+                    raise ValueError(
+                        f"policy extras[{k!r}] must have one row per observation ({n}), got shape {np.shape(v)}"
+                    )
         self._m_policy_time += time.perf_counter() - t
         return actions, extras
 

@@ -20,7 +20,8 @@ ended envs itself. A next-step pool is refused (its reset rows would reach SB3 a
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode

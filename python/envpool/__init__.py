@@ -15,6 +15,9 @@ from envpool.errors import EnvError
 from envpool.registration import make, make_dm, make_gym, make_gymnasium, register_envs
 from envpool.tasks import list_all_envs, make_spec
 from envpool.python_envs import make_python
+from envpool._wire import ExternalError
+from envpool.external import ExternalEnv, serve
+from envpool.policy_client import PolicyClient
 from envpool.vector_env import EnvPoolGymEnv, EnvPoolVectorEnv
 
 __version__ = "0.1.0"
@@ -23,6 +26,9 @@ __all__ = [
     "EnvError",
     "EnvPoolGymEnv",
     "EnvPoolVectorEnv",
+    "ExternalEnv",
+    "ExternalError",
+    "PolicyClient",
     "__version__",
     "list_all_envs",
     "make",
@@ -32,6 +38,7 @@ __all__ = [
     "make_python",
     "make_spec",
     "register_envs",
+    "serve",
 ]
 
 register_envs()

@@ -70,9 +70,10 @@ void ExternalExecutor::Dispatch(const int* env_ids, int n, bool /*wait_follows*/
         answer_actions_[f].insert(answer_actions_[f].end(), row, row + ctx_.spec.action[f].RowBytes());
       }
     } else {
+      // Free for a new episode once the serving thread has taken this answer (TakeAnswers):
+      // it then knows the slot's last episode is over before another one can take it.
       slots_[s] = Slot::kFree;
       episodes_[s] = EpisodeState{};
-      free_.push_back(id);
       answer_stepped_.push_back(0);
       for (std::size_t f = 0; f < ctx_.spec.action.size(); ++f) {
         answer_actions_[f].resize(answer_actions_[f].size() + ctx_.spec.action[f].RowBytes(), 0);
@@ -91,6 +92,9 @@ void ExternalExecutor::TakeAnswers(std::vector<int32_t>& slots, std::vector<uint
   stepped.clear();
   slots.swap(answer_slots_);
   stepped.swap(answer_stepped_);
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    if (!stepped[i]) free_.push_back(slots[i]);
+  }
   actions.resize(answer_actions_.size());
   for (std::size_t f = 0; f < actions.size(); ++f) {
     actions[f].clear();

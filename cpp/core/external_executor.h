@@ -59,7 +59,8 @@ class ExternalExecutor final : public Executor {
   Slot State(int slot) const;
 
   // Orders dispatched since the last call, in dispatch order: `slots[i]` was answered with a
-  // step (`stepped[i]`, its action rows appended to `actions[f]`) or freed. Clears the eventfd.
+  // step (`stepped[i]`, its action rows appended to `actions[f]`) or freed; freed slots can be
+  // acquired from now on. Clears the eventfd.
   void TakeAnswers(std::vector<int32_t>& slots, std::vector<uint8_t>& stepped, std::vector<std::vector<char>>& actions);
   // Readable while answers are queued (level-triggered: poll it, then TakeAnswers).
   int event_fd() const { return event_fd_; }
@@ -75,7 +76,7 @@ class ExternalExecutor final : public Executor {
   bool stopped_ = false;
   std::vector<EpisodeState> episodes_;
   std::vector<Slot> slots_;
-  std::vector<int> free_;  // free slots, taken from the back
+  std::vector<int> free_;  // free slots whose answer was taken, taken from the back
   Clock::time_point first_row_;  // when the batch being filled got its first row
   // Queued answers.
   std::vector<int32_t> answer_slots_;

@@ -222,7 +222,8 @@ class ExternalPool:
             self._sock.bind(source.endpoint)
             endpoint = self._sock.getsockopt_string(zmq.LAST_ENDPOINT)
             self.address = endpoint[len("tcp://"):] if endpoint.startswith("tcp://") else endpoint
-            self.core.send_reset(None, None, None, False)  # every slot starts free
+            self.core.send_reset(None, None, None, False)  # every slot starts free ...
+            self.core.ext_take_answers()  # ... as soon as this thread has taken the answers
         except BaseException:
             self._sock.close(0)
             os.close(self._stop_fd)
@@ -300,6 +301,8 @@ class ExternalPool:
                 ready = dict(poller.poll(int(check_every * 1000) + 1))
                 if self._stop_fd in ready:
                     break
+                if event_fd in ready:
+                    self._answer()
                 if self._sock in ready:
                     for _ in range(1024):  # then answer the trainer's sends, then read more
                         try:
@@ -307,8 +310,6 @@ class ExternalPool:
                         except zmq.Again:
                             break
                         self._handle(frames, unpack)
-                if event_fd in ready:
-                    self._answer()
                 now = time.monotonic()
                 if now >= next_check:
                     next_check = now + check_every
@@ -322,7 +323,8 @@ class ExternalPool:
             if ep.reply_to is not None:
                 self._reply(ep.reply_to, notice)
             for item in ep.queue:
-                self._reply(item[1], notice)
+                if item[1] is not None:
+                    self._reply(item[1], notice)
         for conn, client in self._conns.items():
             if client is not None:
                 self._send(conn, {"rid": None, **notice})

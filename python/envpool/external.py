@@ -230,6 +230,7 @@ class ExternalPool:
             self.core.close()
             raise
         self._pack = msgpack.Packer(use_bin_type=True).pack
+        self._noblock = int(zmq.NOBLOCK)  # a plain int: pyzmq's enum arithmetic costs per call
         self._thread = threading.Thread(target=self._serve, name="envpool-external-server", daemon=True)
         self._thread.start()
 
@@ -306,7 +307,7 @@ class ExternalPool:
                 if self._sock in ready:
                     for _ in range(1024):  # then answer the trainer's sends, then read more
                         try:
-                            frames = self._sock.recv_multipart(zmq.NOBLOCK)
+                            frames = self._sock.recv_multipart(self._noblock)
                         except zmq.Again:
                             break
                         self._handle(frames, unpack)
@@ -332,7 +333,7 @@ class ExternalPool:
 
     def _send(self, conn: bytes, header: dict, *frames: bytes) -> None:
         try:
-            self._sock.send_multipart([conn, self._pack(header), *frames], self._zmq.NOBLOCK)
+            self._sock.send_multipart([conn, self._pack(header), *frames], self._noblock)
         except self._zmq.ZMQError:
             pass  # the connection is gone: nobody to tell
 

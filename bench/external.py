@@ -34,7 +34,15 @@ OBS = np.zeros(4, np.float32)
 
 # -- client processes ---------------------------------------------------------------------------
 
-def client_pipelined(address: str, episodes: int, deadline: float, warmup: float) -> dict:
+def ready_then_window() -> tuple[float, float]:
+    """Tells the parent this client is set up; returns the (warm-up end, deadline) it sends:
+    every client measures the same window, however long each took to start."""
+    print("ready", flush=True)
+    warmup, deadline = map(float, sys.stdin.readline().split())
+    return warmup, deadline
+
+
+def client_pipelined(address: str, episodes: int) -> dict:
     import msgpack
     import zmq
 
@@ -61,6 +69,7 @@ def client_pipelined(address: str, episodes: int, deadline: float, warmup: float
         eids.append(recv()[0]["episode_id"])
     desc = {"dtype": "float32", "shape": [4]}
     obs = OBS.tobytes()
+    warmup, deadline = ready_then_window()
     started = {}
     for eid in eids:
         started[send({"v": 1, "op": "get_action", "episode_id": eid, "obs": desc}, obs)] = (eid, time.perf_counter())
@@ -83,15 +92,22 @@ def client_pipelined(address: str, episodes: int, deadline: float, warmup: float
     return {"count": count, "start": t_first, "end": min(t_last, deadline), "lat": lat}
 
 
-def client_threads(address: str, episodes: int, deadline: float, warmup: float) -> dict:
+def client_threads(address: str, episodes: int) -> dict:
     import envpool
 
     client = envpool.PolicyClient(address)
     lats: list[list[float]] = []
     firsts: list[float] = []
+    window: list[float] = []
+    go = threading.Event()
+    started = threading.Barrier(episodes + 1)
 
     def run():
         eid = client.start_episode()
+        client.get_action(eid, OBS)  # connected and authenticated before the window
+        started.wait()
+        go.wait()
+        warmup, deadline = window
         lat, first = [], None
         while True:
             t0 = time.perf_counter()
@@ -109,18 +125,21 @@ def client_threads(address: str, episodes: int, deadline: float, warmup: float) 
     ts = [threading.Thread(target=run) for _ in range(episodes)]
     for t in ts:
         t.start()
+    started.wait()
+    window.extend(ready_then_window())
+    go.set()
     for t in ts:
         t.join()
+    deadline = window[1]
     client.close()
     lat = [x for lst in lats for x in lst]
     return {"count": len(lat), "start": min(firsts) if firsts else None, "end": deadline, "lat": lat}
 
 
 def client_main(argv: list[str]) -> None:
-    mode, address, episodes, deadline, warmup = argv[0], argv[1], int(argv[2]), float(argv[3]), float(argv[4])
-    # perf_counter is CLOCK_MONOTONIC on Linux: the same clock in every process.
+    mode, address, episodes = argv[0], argv[1], int(argv[2])
     fn = client_pipelined if mode == "pipelined" else client_threads
-    print(json.dumps(fn(address, episodes, deadline, warmup)), flush=True)
+    print(json.dumps(fn(address, episodes)), flush=True)
 
 
 # -- the trainer side ---------------------------------------------------------------------------
@@ -148,12 +167,18 @@ def run_envpool(mode: str, episodes: int, procs: int, seconds: float, batch_size
 
     t = threading.Thread(target=trainer)
     t.start()
-    now = time.perf_counter()
-    warmup, deadline = now + 1.0 + 0.5, now + 1.5 + seconds  # 1 s to start the processes, 0.5 s warm-up
     per = [episodes // procs + (i < episodes % procs) for i in range(procs)]
-    ps = [subprocess.Popen([sys.executable, __file__, "--client", mode, server.address, str(n), repr(deadline), repr(warmup)],
-                           stdout=subprocess.PIPE, text=True) for n in per if n]
+    ps = [subprocess.Popen([sys.executable, __file__, "--client", mode, server.address, str(n)],
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for n in per if n]
     try:
+        for p in ps:
+            if p.stdout.readline().strip() != "ready":
+                raise RuntimeError("a client process failed to start")
+        # perf_counter is CLOCK_MONOTONIC on Linux: the same clock in every process.
+        now = time.perf_counter()
+        for p in ps:
+            p.stdin.write(f"{now + 0.5!r} {now + 0.5 + seconds!r}\n")  # 0.5 s warm-up, then the window
+            p.stdin.flush()
         outs = [json.loads(p.communicate(timeout=seconds + 60)[0]) for p in ps]
     finally:
         for p in ps:

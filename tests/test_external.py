@@ -496,3 +496,12 @@ def test_external_env_runs_in_process_behind_the_same_pool():
     assert env.errors == []
     assert sorted(returns.values()) == sorted(env.returns) and len(env.returns) == 8
     assert max(env.returns) > 30  # the trainer's actions were applied
+
+
+@pytest.mark.parametrize("module", ["envpool.external", "envpool.policy_client"])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0

@@ -505,3 +505,28 @@ def test_docstring_examples(module):
 
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_ctrl_c_interrupts_a_waiting_recv_and_close_still_works():
+    proc = start_python("""
+        import time, gymnasium as gym, envpool
+        env = gym.make("CartPole-v1")
+        server = envpool.serve(env.observation_space, env.action_space)
+        print("waiting", flush=True)
+        start = time.monotonic()
+        try:
+            server.recv()
+        except KeyboardInterrupt:
+            print("interrupted after %.3f s" % (time.monotonic() - start), flush=True)
+        server.close()
+        print("closed", flush=True)
+    """)
+    try:
+        assert proc.stdout.readline().strip() == "waiting"
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+        assert "interrupted after" in out and out.strip().endswith("closed"), err
+        assert proc.returncode == 0
+    finally:
+        proc.kill()

@@ -174,9 +174,22 @@ class PolicyClient:
             with self._lock:
                 self._conns.append(conn)
             self._local.conn = conn
+        self._drain(conn)
         if not conn.authenticated:
             self._hello(conn)
         return conn
+
+    def _drain(self, conn: _Conn) -> None:
+        """Reads what arrived since the last call: late replies to calls that timed out, and a
+        closed server's notice (then this connection must authenticate again)."""
+        while conn.sock.poll(0):
+            frames = conn.sock.recv_multipart()
+            try:
+                reply = self._unpack(frames[0], raw=False)
+            except Exception:
+                continue
+            if isinstance(reply, dict) and reply.get("rid") is None and reply.get("code") == "closed":
+                conn.authenticated = False
 
     def _hello(self, conn: _Conn, timeout: float | None = None) -> None:
         reply, _ = self._roundtrip(conn, {"op": "hello", "token": self._token, "client": self._id}, [], hello=True,
@@ -215,9 +228,11 @@ class PolicyClient:
             except Exception as err:
                 raise ExternalError("bad_reply", f"the server's reply is not msgpack: {err}") from None
             if reply.get("rid") is None and reply.get("code") == "closed":
-                conn.authenticated = False  # the server that knew this connection closed
-                if not hello:
-                    continue  # our request went to it (its reply says so) or reaches a new one
+                # The server closed after this request was sent (older notices were drained
+                # before sending): it answers waiting calls before it says so, so this request
+                # was lost with it.
+                conn.authenticated = False
+                raise ExternalError("closed", f"the server at {self._endpoint} closed")
             if reply.get("rid") != rid:
                 continue  # a late reply to a call that timed out
             if not reply.get("ok"):

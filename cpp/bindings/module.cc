@@ -306,7 +306,8 @@ class PyPool {
     const EnvSpec& spec = pool_->spec();
     const void* obs_ptrs[EpisodeRules::kMaxFields];
     const void* info_ptrs[EpisodeRules::kMaxFields];
-    std::vector<py::buffer_info> keep;
+    std::vector<py::buffer_info>& keep = complete_bufs_;  // reused: no allocation per row
+    keep.clear();
     auto collect = [&](const py::list& bufs, const std::vector<ArraySpec>& specs, const void** ptrs, const char* what) {
       if (bufs.size() != specs.size()) {
         throw std::invalid_argument(std::string("expected ") + std::to_string(specs.size()) + " " + what + " buffers, got " +
@@ -322,9 +323,11 @@ class PyPool {
         ptrs[f] = keep.back().ptr;
       }
     };
+    keep.reserve(spec.obs.size() + spec.info.size());  // the pointers below stay valid
     collect(obs, spec.obs, obs_ptrs, "obs");
     collect(info, spec.info, info_ptrs, "info");
     ext.Complete(slot, obs_ptrs, info_ptrs, reward, terminated, truncated);
+    keep.clear();
   }
 
   // (slots int32, stepped bool, [actions of each field, one row per slot]) dispatched since
@@ -688,6 +691,7 @@ class PyPool {
   std::vector<ArraySet> ring_sets_;  // the arrays armed at each ring position
   std::deque<ArraySet> lent_;        // sets handed to the user, reusable once unreferenced
   std::vector<py::array> sent_actions_;  // actions a full-batch step() lends the workers
+  std::vector<py::buffer_info> complete_bufs_;  // external pools: the buffers of one ext_complete
   std::vector<int32_t> answer_slots_;    // external pools: answers taken by the serving thread
   std::vector<uint8_t> answer_stepped_;
   std::vector<std::vector<char>> answer_actions_;

@@ -61,7 +61,10 @@ class PolicyClient:
             ``client_timeout``, at most 1 s).
 
     Errors the server reports (a bad observation, an unknown or ended episode, ...) raise
-    :class:`envpool.ExternalError` with its ``code``; the episode and the client go on.
+    :class:`envpool.ExternalError` with its ``code``; the episode and the client go on. When the
+    server closes, waiting calls raise it with code ``closed``; a later call waits up to
+    ``timeout`` for a server to come back on the address (ZeroMQ reconnects with backoff), then
+    raises ``TimeoutError``.
 
     >>> import envpool, gymnasium as gym, numpy as np, threading
     >>> server = envpool.serve(gym.spaces.Box(-1, 1, (2,)), gym.spaces.Discrete(3))

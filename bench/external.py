@@ -16,12 +16,15 @@ medians reported; every client process stops by itself at its deadline):
               policy_server_input.py).
 The trainer is a thread in this process answering with recv()/send() (a constant action), so
 the numbers are the transport, the server thread and the core's batching, not a policy.
+"server CPU us/rt" is this process's CPU time (server thread + trainer thread) per round trip:
+with the clients' share, it bounds what a quiet machine of N cores can reach.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import subprocess
 import sys
 import threading
@@ -175,11 +178,13 @@ def run_envpool(mode: str, episodes: int, procs: int, seconds: float, batch_size
             if p.stdout.readline().strip() != "ready":
                 raise RuntimeError("a client process failed to start")
         # perf_counter is CLOCK_MONOTONIC on Linux: the same clock in every process.
+        cpu0, rows0 = _cpu_s(), sum(batches)
         now = time.perf_counter()
         for p in ps:
             p.stdin.write(f"{now + 0.5!r} {now + 0.5 + seconds!r}\n")  # 0.5 s warm-up, then the window
             p.stdin.flush()
         outs = [json.loads(p.communicate(timeout=seconds + 60)[0]) for p in ps]
+        cpu_us = (_cpu_s() - cpu0) / max(1, sum(batches) - rows0) * 1e6
     finally:
         for p in ps:
             p.kill()
@@ -190,7 +195,14 @@ def run_envpool(mode: str, episodes: int, procs: int, seconds: float, batch_size
     starts = [o["start"] for o in outs if o["start"] is not None]
     span = max(o["end"] for o in outs) - min(starts)
     return {"rt_per_s": sum(o["count"] for o in outs) / span, "p50_ms": float(np.percentile(lat, 50)),
-            "p99_ms": float(np.percentile(lat, 99)), "mean_batch": float(np.mean(batches)) if batches else 0.0}
+            "p99_ms": float(np.percentile(lat, 99)), "mean_batch": float(np.mean(batches)) if batches else 0.0,
+            "server_cpu_us": cpu_us}
+
+
+def _cpu_s() -> float:
+    """CPU seconds of this process (the server and trainer threads), user + system."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def run_gymnasium(num_envs: int, seconds: float) -> dict:
@@ -211,7 +223,8 @@ def run_gymnasium(num_envs: int, seconds: float) -> dict:
     envs.close()
     lat_ms = np.asarray(lat) * 1e3
     return {"rt_per_s": len(lat) * num_envs / span, "p50_ms": float(np.percentile(lat_ms, 50)),
-            "p99_ms": float(np.percentile(lat_ms, 99)), "mean_batch": float(num_envs)}
+            "p99_ms": float(np.percentile(lat_ms, 99)), "mean_batch": float(num_envs),
+            "server_cpu_us": float("nan")}
 
 
 def main() -> None:
@@ -239,10 +252,12 @@ def main() -> None:
             results[name].append(fn())
             print(f"run {r + 1}/{args.repeat} {name}: " + ", ".join(f"{k} {v:,.3f}" for k, v in results[name][-1].items()),
                   file=sys.stderr, flush=True)
-    print(f"\n{'row':34s} {'round trips/s':>14s} {'p50 ms':>8s} {'p99 ms':>8s} {'mean batch':>10s}   (medians of {args.repeat})")
+    print(f"\n{'row':34s} {'round trips/s':>14s} {'p50 ms':>8s} {'p99 ms':>8s} {'mean batch':>10s} "
+          f"{'server CPU us/rt':>16s}   (medians of {args.repeat})")
     for name, runs in results.items():
         med = {k: float(np.median([run[k] for run in runs])) for k in runs[0]}
-        print(f"{name:34s} {med['rt_per_s']:14,.0f} {med['p50_ms']:8.3f} {med['p99_ms']:8.3f} {med['mean_batch']:10.1f}")
+        print(f"{name:34s} {med['rt_per_s']:14,.0f} {med['p50_ms']:8.3f} {med['p99_ms']:8.3f} {med['mean_batch']:10.1f} "
+              f"{med['server_cpu_us']:16.1f}")
 
 
 if __name__ == "__main__":

@@ -166,7 +166,10 @@ void ExternalExecutor::Complete(int slot, const void* const* obs, const void* co
       &error);
   slots_[s] = Slot::kAtTrainer;
   batches.Publish(pos, 1);
-  if (caller_waiting_) cv_.notify_all();
+  // Wake the waiting caller only when it has something to do: a batch's first row starts its
+  // wait_ms clock, its last completes it. Waking it for every row would cost the serving
+  // thread a context switch per row on a busy machine.
+  if (caller_waiting_ && (row == 0 || row + 1 == static_cast<std::size_t>(ctx_.batch_size))) cv_.notify_all();
 }
 
 bool ExternalExecutor::WaitUntil(Clock::time_point until) {

@@ -30,6 +30,9 @@ from envpool.vector_env import EnvPoolVectorEnv
 
 # Requests of one episode queued while its last row waits for the trainer.
 MAX_QUEUED = 16
+# Requests the server thread reads before it answers the trainer's sends again (measured on
+# the pipelined bench row: 1024 beats 64 and 16, whose extra polls cost more than they save).
+BURST = 1024
 # Ended episode ids remembered, so that a late call names the episode as ended, not unknown.
 ENDED_MEMORY = 65536
 
@@ -309,7 +312,7 @@ class ExternalPool:
                 if event_fd in ready:
                     self._answer()
                 if self._sock in ready:
-                    for _ in range(1024):  # then answer the trainer's sends, then read more
+                    for _ in range(BURST):  # then answer the trainer's sends, then read more
                         try:
                             frames = self._recv_frames()
                         except zmq.Again:

@@ -419,6 +419,8 @@ class ExternalPool:
             self._error(to, err.code, err.message)
         except ValueError as err:
             self._error(to, "bad_request", str(err))
+        except Exception as err:  # a bug of ours: the caller hears of it, the server goes on
+            self._error(to, "internal", f"{type(err).__name__}: {err}")
 
     def _hello(self, conn: bytes, to, header: dict) -> None:
         token = header.get("token")

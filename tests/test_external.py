@@ -357,7 +357,9 @@ def test_malformed_and_oversized_frames_are_refused_and_others_go_on():
                                            "obs": {"dtype": "float32", "shape": [4]}}), b"\0" * 20])
         assert r["code"] == "bad_request" and "20 bytes" in r["error"]
         # Over max_frame_bytes: ZeroMQ drops that connection before the server reads it.
-        sock.send_multipart([msgpack.packb({"v": 1, "op": "ping"}), b"\0" * 100_000])
+        sock.send_multipart([msgpack.packb({"v": 1, "op": "get_action", "episode_id": mine, "rid": 7,
+                                            "obs": {"dtype": "float32", "shape": [4]}}), b"\0" * 100_000])
+        assert not sock.poll(500)  # never read, so never answered (nor turned into a row)
         assert int(client.get_action(eid, np.zeros(4, np.float32))) == 0  # others go on
         with pytest.raises(ValueError, match="max_frame_bytes"):
             big = envpool.serve(gym.spaces.Box(0, 1, (2000,)), ACT_SPACE, max_frame_bytes=4096)

@@ -87,7 +87,9 @@ def answer_in_background(server, policy=lambda info: np.zeros(len(info["env_id"]
 
 @pytest.fixture
 def server():
-    s = envpool.serve(OBS_SPACE, ACT_SPACE, batch_size=4, max_episodes=64, wait_ms=1.0, client_timeout=1.0)
+    # client_timeout: short for the disconnect test, long enough that a busy machine does not
+    # starve a live client's heartbeats (sent every client_timeout / 4) past it.
+    s = envpool.serve(OBS_SPACE, ACT_SPACE, batch_size=4, max_episodes=64, wait_ms=1.0, client_timeout=2.0)
     yield s
     s.close()
 

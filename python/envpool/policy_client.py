@@ -202,17 +202,22 @@ class PolicyClient:
         conn.authenticated = True
 
     def _call(self, header: dict, frames: list[bytes] = ()) -> tuple[dict, list[bytes]]:
-        conn = self._conn()
-        header = {"v": _wire.VERSION, **header}
         try:
+            conn = self._conn()
+            header = {"v": _wire.VERSION, **header}
+            try:
+                return self._roundtrip(conn, header, list(frames))
+            except ExternalError as err:
+                if err.code != "unauthenticated":
+                    raise
+            # A restarted server does not know this connection: authenticate again, then repeat.
+            conn.authenticated = False
+            self._hello(conn)
             return self._roundtrip(conn, header, list(frames))
-        except ExternalError as err:
-            if err.code != "unauthenticated":
-                raise
-        # A restarted server does not know this connection: authenticate again, then repeat.
-        conn.authenticated = False
-        self._hello(conn)
-        return self._roundtrip(conn, header, list(frames))
+        except self._zmq.ZMQError:
+            if self._closed:  # close() from another thread closed this call's socket
+                raise ExternalError("closed", "the client was closed") from None
+            raise
 
     def _roundtrip(self, conn: _Conn, header: dict, frames: list[bytes], hello: bool = False,
                    timeout: float | None = None):

@@ -534,3 +534,40 @@ def test_ctrl_c_interrupts_a_waiting_recv_and_close_still_works():
         assert proc.returncode == 0
     finally:
         proc.kill()
+
+
+def test_slots_run_out_and_come_back_and_returns_info_reaches_the_trainer():
+    server = envpool.serve(OBS_SPACE, ACT_SPACE, max_episodes=2, batch_size=1)
+    client = envpool.PolicyClient(server.address)
+    try:
+        a, b = client.start_episode(), client.start_episode()
+        with pytest.raises(envpool.ExternalError, match="too_many_episodes"):
+            client.start_episode()
+        client.end_episode(b, np.zeros(4, np.float32))  # no row yet: the slot comes back at once
+        client.start_episode()  # takes b's slot
+        client.log_returns(a, 0.5, {"lives": 3})
+        client.log_returns(a, 0.25, {"level": "2"})
+        t = threading.Thread(target=lambda: client.get_action(a, np.zeros(4, np.float32)))
+        t.start()
+        obs, reward, terminated, truncated, info = server.recv(timeout=5)
+        assert info["episode_id"].tolist() == [a] and reward.tolist() == [0.75]
+        assert info["client_info"].tolist() == [{"lives": 3, "level": "2"}]
+        server.send(np.array([0]), info["env_id"])
+        t.join(5)
+        client.end_episode(a, np.zeros(4, np.float32))
+        obs, reward, terminated, truncated, info = server.recv(timeout=5)
+        assert terminated.tolist() == [True] and info["client_info"].tolist() == [None]
+        with pytest.raises(envpool.ExternalError, match="too_many_episodes"):
+            client.start_episode()  # a's slot frees only once the trainer answered its last row
+        server.send(np.array([0]), info["env_id"])
+        deadline = time.monotonic() + 5
+        while True:  # the server thread frees it as soon as it sees the answer
+            try:
+                client.start_episode()
+                break
+            except envpool.ExternalError:
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+    finally:
+        client.close()
+        server.close()

@@ -133,6 +133,53 @@ def python_envs() -> None:
     envs.close()  # with envs in flight
 
 
+def external_episodes() -> None:
+    """envpool.serve: client threads complete rows while the trainer cuts partial batches and
+    sends; closed with calls waiting (skipped without pyzmq/msgpack)."""
+    try:
+        import msgpack  # noqa: F401
+        import zmq  # noqa: F401
+    except ImportError:
+        return
+    if "libtsan" in os.environ.get("LD_PRELOAD", ""):
+        # libzmq is not instrumented: TSan reads its lock-free queues as races. Checked with
+        # `race:libzmq` suppressed instead (see the README's external-episodes section).
+        return
+    import gymnasium
+
+    server = envpool.serve(gymnasium.spaces.Box(-1, 1, (3,)), gymnasium.spaces.Discrete(3), batch_size=4,
+                           max_episodes=16, wait_ms=0.2)
+    client = envpool.PolicyClient(server.address, timeout=2)
+    stop = threading.Event()
+
+    def run(k: int) -> None:
+        obs = np.full(3, k / 10, np.float32)
+        try:
+            while not stop.is_set():
+                eid = client.start_episode()
+                for t in range(k + 3):
+                    if t % 4 == 3:
+                        client.log_action(eid, obs, 1)
+                    else:
+                        client.get_action(eid, obs)
+                    client.log_returns(eid, 1.0)
+                client.end_episode(eid, obs, truncated=k % 2 == 0)
+        except (envpool.ExternalError, TimeoutError):
+            pass  # the server closed (a call sent after it closed times out)
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(6)]
+    for t in threads:
+        t.start()
+    for _ in range(STEPS * 2):
+        info = server.recv(timeout=30)[4]
+        server.send(np.zeros(len(info["env_id"]), np.int64), info["env_id"])
+    stop.set()
+    server.close()  # with calls waiting
+    for t in threads:
+        t.join()
+    client.close()
+
+
 def main() -> int:
     for task in ["CartPole-v1", "Pendulum-v1", "Acrobot-v1"]:
         for threads in (1, 2, 3):
@@ -145,6 +192,7 @@ def main() -> int:
     timeouts_and_close_while_busy()
     many_pools_in_threads()
     python_envs()
+    external_episodes()
     print("stress: ok")
     return 0
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/external_executor.h"
 #include "core/pool.h"
 #include "core/process_channel.h"
 #include "core/process_executor.h"
@@ -276,6 +277,83 @@ class PyPool {
     return std::make_unique<PyPool>(std::move(pool));
   }
 
+  // A pool of external episodes (envpool.serve, envpool.ExternalEnv): `max_episodes` slots
+  // whose rows the serving thread completes (ext_complete); recv() cuts a batch `wait_ms`
+  // after its first row arrived.
+  static std::unique_ptr<PyPool> External(const std::string& name, const py::dict& spec, int max_episodes,
+                                          int batch_size, double wait_ms) {
+    if (!(wait_ms >= 0)) throw std::invalid_argument("wait_ms must be >= 0");
+    PoolOptions options = Options(max_episodes, batch_size, 0, "next_step");
+    EnvSpec env_spec = DictToEnvSpec(spec);
+    const auto wait = std::chrono::nanoseconds(static_cast<int64_t>(wait_ms * 1e6));
+    auto pool = std::make_unique<EnvPool>(name, env_spec, std::move(options), [&](ExecutorContext ctx) {
+      return std::make_unique<ExternalExecutor>(ctx, wait);
+    });
+    return std::make_unique<PyPool>(std::move(pool));
+  }
+
+  ExternalExecutor& external() {
+    auto* p = dynamic_cast<ExternalExecutor*>(&pool().executor());
+    if (!p) throw std::invalid_argument("this pool serves no external episodes");
+    return *p;
+  }
+
+  // The serving thread completes slot `slot`'s row: one buffer per obs field and per info
+  // field, each exactly one row of it.
+  void ExternalComplete(int slot, const py::list& obs, const py::list& info, double reward, bool terminated,
+                        bool truncated) {
+    ExternalExecutor& ext = external();
+    const EnvSpec& spec = pool_->spec();
+    const void* obs_ptrs[EpisodeRules::kMaxFields];
+    const void* info_ptrs[EpisodeRules::kMaxFields];
+    std::vector<py::buffer_info>& keep = complete_bufs_;  // reused: no allocation per row
+    keep.clear();
+    auto collect = [&](const py::list& bufs, const std::vector<ArraySpec>& specs, const void** ptrs, const char* what) {
+      if (bufs.size() != specs.size()) {
+        throw std::invalid_argument(std::string("expected ") + std::to_string(specs.size()) + " " + what + " buffers, got " +
+                                    std::to_string(bufs.size()));
+      }
+      for (std::size_t f = 0; f < specs.size(); ++f) {
+        keep.push_back(py::reinterpret_borrow<py::buffer>(bufs[f]).request());
+        const auto bytes = static_cast<std::size_t>(keep.back().size * keep.back().itemsize);
+        if (bytes != specs[f].RowBytes()) {
+          throw std::invalid_argument(std::string(what) + " '" + specs[f].name + "' needs " +
+                                      std::to_string(specs[f].RowBytes()) + " bytes, got " + std::to_string(bytes));
+        }
+        ptrs[f] = keep.back().ptr;
+      }
+    };
+    keep.reserve(spec.obs.size() + spec.info.size());  // the pointers below stay valid
+    collect(obs, spec.obs, obs_ptrs, "obs");
+    collect(info, spec.info, info_ptrs, "info");
+    ext.Complete(slot, obs_ptrs, info_ptrs, reward, terminated, truncated);
+    keep.clear();
+  }
+
+  // (slots int32, stepped bool, [actions of each field, one row per slot]) dispatched since
+  // the last call; freed slots have zero action rows.
+  py::tuple ExternalTakeAnswers() {
+    ExternalExecutor& ext = external();
+    ext.TakeAnswers(answer_slots_, answer_stepped_, answer_actions_);
+    const auto n = static_cast<py::ssize_t>(answer_slots_.size());
+    py::array_t<int32_t> slots(n);
+    py::array_t<bool> stepped(n);
+    if (n > 0) {
+      std::memcpy(slots.mutable_data(), answer_slots_.data(), answer_slots_.size() * sizeof(int32_t));
+      std::memcpy(stepped.mutable_data(), answer_stepped_.data(), answer_stepped_.size());
+    }
+    py::list actions;
+    const auto& specs = pool_->spec().action;
+    for (std::size_t f = 0; f < specs.size(); ++f) {
+      std::vector<py::ssize_t> shape{n};
+      for (int d : specs[f].shape) shape.push_back(d);
+      py::array a(ToNumpy(specs[f].dtype), shape);
+      if (n > 0) std::memcpy(a.mutable_data(), answer_actions_[f].data(), answer_actions_[f].size());
+      actions.append(a);
+    }
+    return py::make_tuple(slots, stepped, actions);
+  }
+
   ProcessExecutor& processes() {
     auto* p = dynamic_cast<ProcessExecutor*>(&pool().executor());
     if (!p) throw std::invalid_argument("this pool has no worker processes");
@@ -513,6 +591,14 @@ class PyPool {
     sent_actions_.clear();
     ArraySet out = std::move(ring_sets_[static_cast<std::size_t>(pos)]);
     ring_sets_[static_cast<std::size_t>(pos)] = std::move(fresh);
+    if (p.taken_rows() < p.batch_size()) {
+      // A partial batch (external episodes): the user gets views of its rows; the whole
+      // arrays are reused once the views are gone, as for full batches.
+      lent_.push_back(out);
+      if (lent_.size() > kMaxTracked) lent_.pop_front();
+      py::slice rows(0, p.taken_rows(), 1);
+      for (auto& a : out) a = a[rows];
+    }
 
     const BatchLayout& layout = p.layout();
     py::object obs;
@@ -536,8 +622,10 @@ class PyPool {
     if (layout.has_final) AddFinalInfo(info, out);
     py::tuple result_tuple =
         py::make_tuple(obs, out[layout.reward], out[layout.terminated], out[layout.truncated], info);
-    lent_.push_back(std::move(out));
-    if (lent_.size() > kMaxTracked) lent_.pop_front();  // stop tracking; the GC frees them
+    if (p.taken_rows() == p.batch_size()) {
+      lent_.push_back(std::move(out));
+      if (lent_.size() > kMaxTracked) lent_.pop_front();  // stop tracking; the GC frees them
+    }
 
     auto errors = p.TakeEnvErrors();
     if (!errors.empty()) {
@@ -603,6 +691,10 @@ class PyPool {
   std::vector<ArraySet> ring_sets_;  // the arrays armed at each ring position
   std::deque<ArraySet> lent_;        // sets handed to the user, reusable once unreferenced
   std::vector<py::array> sent_actions_;  // actions a full-batch step() lends the workers
+  std::vector<py::buffer_info> complete_bufs_;  // external pools: the buffers of one ext_complete
+  std::vector<int32_t> answer_slots_;    // external pools: answers taken by the serving thread
+  std::vector<uint8_t> answer_stepped_;
+  std::vector<std::vector<char>> answer_actions_;
   bool busy_ = false;
   std::unique_ptr<EnvPool> pool_;  // last: destroyed (workers joined) before the arrays
 };
@@ -672,6 +764,17 @@ PYBIND11_MODULE(_core, m) {
       .def_static("for_processes", &PyPool::Processes, py::arg("name"), py::arg("spec"), py::arg("num_envs"),
                   py::arg("batch_size"), py::arg("max_episode_steps"), py::arg("autoreset_mode"),
                   py::arg("worker_start"), py::arg("info_capacity"), py::arg("error_capacity"))
+      // Pools of external episodes (envpool.serve, envpool.ExternalEnv).
+      .def_static("for_external", &PyPool::External, py::arg("name"), py::arg("spec"), py::arg("max_episodes"),
+                  py::arg("batch_size"), py::arg("wait_ms"))
+      .def("ext_acquire", [](PyPool& p) { return p.external().Acquire(); },
+           "A free slot for a new episode, or -1 when none is free.")
+      .def("ext_release", [](PyPool& p, int slot) { p.external().Release(slot); }, py::arg("slot"))
+      .def("ext_complete", &PyPool::ExternalComplete, py::arg("slot"), py::arg("obs"), py::arg("info"),
+           py::arg("reward"), py::arg("terminated"), py::arg("truncated"))
+      .def("ext_take_answers", &PyPool::ExternalTakeAnswers)
+      .def_property_readonly("ext_event_fd", [](PyPool& p) { return p.external().event_fd(); })
+      .def("ext_state", [](PyPool& p, int slot) { return static_cast<int>(p.external().State(slot)); }, py::arg("slot"))
       .def_property_readonly("shm_fd", [](PyPool& p) { return p.processes().mapping().fd(); })
       .def_property_readonly("process_layout", [](PyPool& p) { return LayoutToDict(p.processes().layout()); })
       .def("worker_died", [](PyPool& p, int worker, const std::string& reason) {

@@ -38,8 +38,10 @@ class BatchAssembler {
       : layout_(layout),
         batch_size_(batch_size),
         ring_(static_cast<std::size_t>(ring_size)),
-        written_(std::make_unique<RowCounter[]>(static_cast<std::size_t>(ring_size))) {
+        written_(std::make_unique<RowCounter[]>(static_cast<std::size_t>(ring_size))),
+        rows_(std::make_unique<RowCounter[]>(static_cast<std::size_t>(ring_size))) {
     if (static_cast<uint64_t>(batch_size) > kRowMask) throw std::invalid_argument("batch_size must be < 2^24");
+    for (int i = 0; i < ring_size; ++i) rows_[static_cast<std::size_t>(i)].value.store(batch_size);
   }
 
   const BatchLayout& layout() const { return layout_; }
@@ -91,7 +93,7 @@ class BatchAssembler {
   // Makes `count` written rows of position `pos` visible to the consumer.
   void Publish(std::size_t pos, int count) {
     // seq_cst pairs with SleepUntil's store to waiter_sleeping_ (no lost wake-up).
-    if (written_[pos].value.fetch_add(count) + count == batch_size_ && waiter_sleeping_.load()) {
+    if (written_[pos].value.fetch_add(count) + count == rows_[pos].value.load() && waiter_sleeping_.load()) {
       { std::lock_guard<std::mutex> lock(done_mu_); }
       done_cv_.notify_all();
     }
@@ -102,7 +104,28 @@ class BatchAssembler {
   // Ring position of the next batch to take.
   std::size_t TakePos() const { return taken_pos_; }
   int Written(std::size_t pos) const { return written_[pos].value.load(std::memory_order_relaxed); }
-  bool Ready() const { return written_[taken_pos_].value.load(std::memory_order_acquire) == batch_size_; }
+  bool Ready() const {
+    return written_[taken_pos_].value.load(std::memory_order_acquire) == rows_[taken_pos_].value.load(std::memory_order_relaxed);
+  }
+  // Rows of the next batch to take: batch_size, or fewer after Cut().
+  int Rows() const { return rows_[taken_pos_].value.load(std::memory_order_relaxed); }
+
+  // Ends the next batch to take at the rows reserved so far (at least one), so that it is
+  // complete once those are published: a partial batch, for executors whose rows arrive
+  // when their producers please (external episodes). Rows reserved afterwards start the
+  // following batch. Returns the batch's rows, or 0 when it has none reserved yet or is
+  // already closed (complete or cut).
+  int Cut() {
+    const uint64_t batch = taken_batches_.load(std::memory_order_relaxed);
+    uint64_t cur = next_row_.load(std::memory_order_relaxed);
+    do {
+      if ((cur >> 24) != batch || (cur & kRowMask) == 0) return 0;
+    } while (!next_row_.compare_exchange_weak(cur, (batch + 1) << 24, std::memory_order_relaxed));
+    const int rows = static_cast<int>(cur & kRowMask);
+    // seq_cst, before a producer's Publish of the last reserved row compares against it.
+    rows_[taken_pos_].value.store(rows);
+    return rows;
+  }
 
   // Sleeps until the next batch is complete or `until`; true when it is complete.
   bool SleepUntil(std::chrono::steady_clock::time_point until) {
@@ -122,6 +145,7 @@ class BatchAssembler {
     if (!Ready()) throw std::logic_error("TakeBatch: the batch is not complete");
     if (fresh.data.size() != layout_.fields.size()) throw std::invalid_argument("TakeBatch: wrong field count");
     written_[pos].value.store(0, std::memory_order_relaxed);
+    rows_[pos].value.store(batch_size_, std::memory_order_relaxed);
     ring_[pos] = std::move(fresh);
     // release: a producer that acquires this count sees the position re-armed (AwaitArmed).
     taken_batches_.fetch_add(1, std::memory_order_release);
@@ -141,6 +165,7 @@ class BatchAssembler {
   const int batch_size_;
   std::vector<BatchBuffers> ring_;
   std::unique_ptr<RowCounter[]> written_;              // rows published per ring position
+  std::unique_ptr<RowCounter[]> rows_;                 // rows that complete each position's batch
   alignas(64) std::atomic<uint64_t> next_row_{0};       // next free (batch index << 24 | row)
   alignas(64) std::atomic<uint64_t> taken_batches_{0};  // batches taken (their positions re-armed)
   std::size_t full_batch_pos_ = 0;

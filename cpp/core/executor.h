@@ -79,6 +79,10 @@ class Executor {
   // caller does not spin on the batch, it waits in WaitUntil.
   virtual bool CallerCompletesRows() const { return false; }
 
+  // True when WaitUntil may end a batch early (BatchAssembler::Cut): then recv() needs only
+  // one env in flight, not a whole batch, and a batch may hold fewer than batch_size rows.
+  virtual bool PartialBatches() const { return false; }
+
   // Running estimate of one env step's cost in ns (-1: unknown), and how many envs step at
   // once: the waiting caller sleeps at once when its batch is far from complete.
   virtual int64_t NsPerEnv() const { return -1; }

@@ -140,9 +140,10 @@ EnvPool::WaitResult EnvPool::WaitBatch(double timeout_s, const std::function<boo
   using Clock = std::chrono::steady_clock;
   // in_flight counts every unreturned env, finished or not: if they cannot fill a batch,
   // waiting would never end.
-  if (protocol_.in_flight() < batch_size_) {
+  const int needed = executor_->PartialBatches() ? 1 : batch_size_;
+  if (protocol_.in_flight() < needed) {
     throw ProtocolError("recv() would wait forever: " + std::to_string(protocol_.in_flight()) +
-                        " envs are in flight but a batch needs " + std::to_string(batch_size_) +
+                        " envs are in flight but a batch needs " + std::to_string(needed) +
                         "; send() more envs first");
   }
   const auto start = Clock::now();
@@ -204,18 +205,20 @@ int EnvPool::TakeBatch(BatchBuffers fresh) {
   if (!batches_->Ready()) throw ProtocolError("TakeBatch: the batch is not complete");
   const BatchBuffers& buf = batches_->Buffers(pos);
   const int32_t* ids = buf.Row<int32_t>(layout_, layout_.env_id, 0);
+  const int rows = batches_->Rows();  // batch_size unless the executor cut the batch short
   if (autoreset() == AutoresetMode::kDisabled) {
     // A finished episode must be reset explicitly before the env can step again.
     const bool* term = buf.Row<bool>(layout_, layout_.terminated, 0);
     const bool* trunc = buf.Row<bool>(layout_, layout_.truncated, 0);
-    protocol_.MarkReturned(ids, batch_size_, [&](int row) {
+    protocol_.MarkReturned(ids, rows, [&](int row) {
       return term[row] || trunc[row] || executor_->Episode(ids[row]).episode_over;
     });
-  } else if (full_batch()) {
+  } else if (full_batch() && rows == batch_size_) {
     protocol_.MarkAllReturned();
   } else {
-    protocol_.MarkReturned(ids, batch_size_, [](int) { return false; });
+    protocol_.MarkReturned(ids, rows, [](int) { return false; });
   }
+  taken_rows_ = rows;
   return batches_->Take(std::move(fresh));
 }
 

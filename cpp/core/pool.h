@@ -105,6 +105,9 @@ class EnvPool {
   // After WaitBatch returned kReady: the batch's ring position; its envs become idle. The
   // caller now owns the batch's memory, and the position is re-armed with `fresh`.
   int TakeBatch(BatchBuffers fresh);
+  // Rows of the batch the last TakeBatch returned: batch_size, or fewer when the executor
+  // ends batches early (Executor::PartialBatches).
+  int taken_rows() const { return taken_rows_; }
 
   // Errors thrown by envs since the last call: (env_id, message).
   std::vector<std::pair<int, std::string>> TakeEnvErrors() { return errors_.Take(); }
@@ -136,6 +139,7 @@ class EnvPool {
   std::unique_ptr<BatchAssembler> batches_;
   EnvErrors errors_;
   bool closed_ = false;
+  int taken_rows_ = 0;
 
   // Async loops: a waiting caller sleeps at once when its batch is estimated further than
   // this from complete (see WaitBatch).

@@ -16,6 +16,9 @@ from envpool.registration import make, make_dm, make_gym, make_gymnasium, regist
 from envpool.tasks import list_all_envs, make_spec
 from envpool.python_envs import make_python
 from envpool.runner import EnvRunner, Episode, RunnerCallbacks, TimeMajorBatch, episodes_to_batch
+from envpool._wire import ExternalError
+from envpool.external import ExternalEnv, serve
+from envpool.policy_client import PolicyClient
 from envpool.vector_env import EnvPoolGymEnv, EnvPoolVectorEnv
 
 __version__ = "0.1.0"
@@ -28,6 +31,9 @@ __all__ = [
     "Episode",
     "RunnerCallbacks",
     "TimeMajorBatch",
+    "ExternalEnv",
+    "ExternalError",
+    "PolicyClient",
     "__version__",
     "episodes_to_batch",
     "list_all_envs",
@@ -38,6 +44,7 @@ __all__ = [
     "make_python",
     "make_spec",
     "register_envs",
+    "serve",
 ]
 
 register_envs()

@@ -1,0 +1,114 @@
+"""The external-episode wire protocol's shared pieces (see docs/external_protocol.md).
+
+Transport: ZeroMQ (a ROUTER socket on the server, one DEALER per client connection): zmq
+frames messages, reconnects after a server restart with exponential backoff, and caps inbound
+frame sizes (``zmq.MAXMSGSIZE``), so nothing here parses bytes off a stream. Every message is
+a multipart message: a msgpack map (the header) and then one raw frame per array, described in
+the header by ``{"dtype": numpy name, "shape": [...]}`` (C order, little-endian). No pickle.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import math
+import sys
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from envpool import leaves
+
+VERSION = 1
+
+
+class ExternalError(RuntimeError):
+    """An error reply from an envpool server (``code`` names the kind, see the protocol doc),
+    or a client-side failure to reach it."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+def import_zmq_msgpack():
+    """(zmq, msgpack), or an ImportError that says which extra installs them."""
+    try:
+        return importlib.import_module("zmq"), importlib.import_module("msgpack")
+    except ImportError as err:
+        raise ImportError(
+            f"external episodes (envpool.serve, PolicyClient, ExternalEnv) need pyzmq and msgpack: "
+            f"pip install 'envpool[external]' ({err})"
+        ) from None
+
+
+def single_leaf(space: spaces.Space, what: str) -> dict[str, Any]:
+    """The core ArraySpec of a one-array space (Box, Discrete, MultiDiscrete, MultiBinary)."""
+    found = leaves.leaves(space)
+    if len(found) != 1 or found[0][0] != ():
+        raise TypeError(
+            f"{what} must be one Box, Discrete, MultiDiscrete or MultiBinary space for external episodes, got {space}"
+        )
+    return leaves.array_spec((), space, what)
+
+
+def describe(spec: dict[str, Any]) -> dict[str, Any]:
+    """The header entry of an array of this spec: {"dtype", "shape"}."""
+    return {"dtype": spec["dtype"], "shape": list(spec["shape"])}
+
+
+def row_bytes(spec: dict[str, Any]) -> int:
+    return _row_bytes(spec["dtype"], tuple(spec["shape"]))
+
+
+# memoryview formats of float dtypes (native order: little-endian on every supported platform).
+_SMALL_FLOAT = {"float32": "f", "float64": "d"} if sys.byteorder == "little" else {}
+
+
+@functools.lru_cache(maxsize=64)
+def _row_bytes(dtype: str, shape: tuple[int, ...]) -> int:
+    return int(np.dtype(dtype).itemsize * int(np.prod(shape, dtype=np.int64)))
+
+
+def check_array(what: str, desc: Any, frame: bytes, spec: dict[str, Any]) -> None:
+    """Checks that a header entry and frame carry one value of ``spec``; ValueError naming the
+    problem otherwise (dtype, shape, size, non-finite values, values outside integer bounds)."""
+    if not isinstance(desc, dict) or "dtype" not in desc or "shape" not in desc:
+        raise ValueError(f"{what} must be described as {{'dtype': ..., 'shape': [...]}}, got {desc!r}")
+    if desc["dtype"] != spec["dtype"]:
+        raise ValueError(f"{what} has dtype {desc['dtype']!r}, the space needs {spec['dtype']!r}")
+    if not isinstance(desc["shape"], (list, tuple)) or [*desc["shape"]] != list(spec["shape"]):
+        raise ValueError(f"{what} has shape {desc['shape']!r}, the space needs {list(spec['shape'])}")
+    need = row_bytes(spec)
+    if len(frame) != need:
+        raise ValueError(f"{what}'s frame has {len(frame)} bytes, dtype {spec['dtype']} shape {list(spec['shape'])} needs {need}")
+    if spec["dtype"] in _SMALL_FLOAT and need <= 256:
+        # A few floats: checking them one by one beats building an array (the server's hot path).
+        if not all(map(math.isfinite, memoryview(frame).cast(_SMALL_FLOAT[spec["dtype"]]))):
+            raise ValueError(f"{what} holds non-finite values (NaN or inf)")
+        return None
+    arr = np.frombuffer(frame, dtype=np.dtype(spec["dtype"]).newbyteorder("<")).reshape(spec["shape"])
+    if arr.dtype.kind == "f":
+        if not np.isfinite(arr).all():
+            raise ValueError(f"{what} holds non-finite values (NaN or inf)")
+    elif arr.dtype.kind in "iu" and spec["low"] and spec["high"]:
+        low, high = (np.asarray(spec[k], dtype=np.float64) for k in ("low", "high"))
+        low = low[0] if low.size == 1 else low.reshape(arr.shape)
+        high = high[0] if high.size == 1 else high.reshape(arr.shape)
+        if (arr < low).any() or (arr > high).any():
+            raise ValueError(f"{what} holds values outside the space's bounds")
+
+
+def to_frame(value: Any, spec: dict[str, Any], what: str) -> tuple[dict[str, Any], bytes]:
+    """(header entry, frame) of one value of the space (the client side's encoder)."""
+    arr = np.asarray(value)
+    want = np.dtype(spec["dtype"])
+    if arr.shape != tuple(spec["shape"]):
+        raise ValueError(f"{what} has shape {arr.shape}, the space needs {tuple(spec['shape'])}")
+    if arr.dtype != want:
+        if not np.can_cast(arr.dtype, want, casting="same_kind"):
+            raise TypeError(f"{what} has dtype {arr.dtype}, the space needs {want}")
+        arr = arr.astype(want)
+    return describe(spec), np.ascontiguousarray(arr, dtype=want.newbyteorder("<")).tobytes()

@@ -1,0 +1,274 @@
+"""PolicyClient: the client side of external episodes (see :func:`envpool.serve`).
+
+Each thread that calls the client gets its own ZeroMQ DEALER connection (so calls from many
+threads never wait on each other, and none hops to an I/O thread), authenticated by its
+first message. A heartbeat thread keeps the client known to the server while episodes wait
+in the client's own code; when the client stops (close(), or the process dies) the server ends
+its episodes as truncated. ZeroMQ reconnects with exponential backoff when the server restarts;
+a connection the new server does not know authenticates again and repeats the call.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+import uuid
+from typing import Any
+
+import numpy as np
+
+from envpool import _wire
+from envpool._wire import ExternalError
+
+__all__ = ["ExternalError", "PolicyClient"]
+
+
+def _endpoint(address: str) -> str:
+    if "://" in address:
+        return address
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ValueError(f"address must be 'host:port' or a ZeroMQ endpoint, got {address!r}")
+    return f"tcp://{host}:{port}"
+
+
+class _Conn:
+    """One DEALER connection, used by one thread."""
+
+    def __init__(self, client: "PolicyClient"):
+        zmq = client._zmq
+        self.sock = client._ctx.socket(zmq.DEALER)
+        self.sock.setsockopt(zmq.LINGER, 100)
+        self.sock.setsockopt(zmq.RECONNECT_IVL, 50)
+        self.sock.setsockopt(zmq.RECONNECT_IVL_MAX, 2000)  # exponential backoff up to 2 s
+        self.sock.connect(client._endpoint)
+        self.authenticated = False
+        self.rids = itertools.count(1)
+
+
+class PolicyClient:
+    """Drives external episodes on an envpool server: the environment runs its own loop and
+    asks the trainer (``envpool.serve``) for actions. Thread-safe; one client may run many
+    episodes at once, from any threads.
+
+    Args:
+        address: the server's ``"host:port"`` (``server.address``) or a ZeroMQ endpoint.
+        token: the server's token, if it has one.
+        timeout: seconds a call waits for its reply before ``TimeoutError`` (``get_action``
+            waits for the trainer's ``send()``).
+        heartbeat: seconds between heartbeats (``None``: a quarter of the server's
+            ``client_timeout``, at most 1 s).
+
+    Errors the server reports (a bad observation, an unknown or ended episode, ...) raise
+    :class:`envpool.ExternalError` with its ``code``; the episode and the client go on. When the
+    server closes, waiting calls raise it with code ``closed``; a later call waits up to
+    ``timeout`` for a server to come back on the address (ZeroMQ reconnects with backoff), then
+    raises ``TimeoutError``.
+
+    >>> import envpool, gymnasium as gym, numpy as np, threading
+    >>> server = envpool.serve(gym.spaces.Box(-1, 1, (2,)), gym.spaces.Discrete(3))
+    >>> def trainer():
+    ...     obs, reward, terminated, truncated, info = server.recv(timeout=5)
+    ...     server.send(np.array([2]), info["env_id"])
+    >>> t = threading.Thread(target=trainer); t.start()
+    >>> client = envpool.PolicyClient(server.address)
+    >>> eid = client.start_episode()
+    >>> int(client.get_action(eid, np.zeros(2, np.float32)))
+    2
+    >>> t.join(); client.end_episode(eid, np.zeros(2, np.float32)); client.close(); server.close()
+    """
+
+    def __init__(self, address: str, token: str | None = None, timeout: float = 60.0, heartbeat: float | None = None):
+        self._zmq, msgpack = _wire.import_zmq_msgpack()
+        self._pack = msgpack.Packer(use_bin_type=True).pack
+        self._events, self._pollin = int(self._zmq.EVENTS), int(self._zmq.POLLIN)
+        self._unpack = msgpack.unpackb
+        if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not timeout > 0:
+            raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+        self._endpoint = _endpoint(address)
+        self._token = token
+        self._timeout = float(timeout)
+        self._heartbeat = heartbeat
+        self._id = uuid.uuid4().hex
+        self._ctx = self._zmq.Context.instance()
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._conns: list[_Conn] = []
+        self._spaces: dict[str, Any] | None = None
+        self._closed = False
+        self._stop = threading.Event()
+        self._beat = threading.Thread(target=self._heartbeats, name="envpool-client-heartbeat", daemon=True)
+        self._beat.start()
+
+    # -- the API --------------------------------------------------------------------------------
+
+    def start_episode(self, episode_id: str | None = None, training_enabled: bool = True) -> str:
+        """Starts an episode and returns its id (``episode_id``, or a new unique one)."""
+        reply, _ = self._call({"op": "start_episode", "episode_id": episode_id, "training_enabled": bool(training_enabled)})
+        return reply["episode_id"]
+
+    def get_action(self, episode_id: str, obs) -> Any:
+        """Reports ``obs`` and returns the trainer's action for it (blocks until it is sent)."""
+        desc, frame = self._encode("obs", obs)
+        reply, frames = self._call({"op": "get_action", "episode_id": episode_id, "obs": desc}, [frame])
+        spec = self._spaces["action"]
+        action = np.frombuffer(frames[0], dtype=np.dtype(spec["dtype"]).newbyteorder("<")).reshape(spec["shape"])
+        action = action.astype(np.dtype(spec["dtype"]))
+        return action[()] if action.ndim == 0 else action
+
+    def log_action(self, episode_id: str, obs, action) -> None:
+        """Reports ``obs`` and the action the client took itself (off-policy); the trainer sees
+        it in ``info["logged_action"]``."""
+        obs_desc, obs_frame = self._encode("obs", obs)
+        act_desc, act_frame = self._encode("action", action)
+        self._call({"op": "log_action", "episode_id": episode_id, "obs": obs_desc, "action": act_desc}, [obs_frame, act_frame])
+
+    def log_returns(self, episode_id: str, reward: float, info: dict | None = None) -> None:
+        """Adds ``reward`` to the episode's next row (rewards add up until then); ``info`` (a
+        msgpack-able dict) reaches the trainer as that row's ``info["client_info"]``."""
+        self._call({"op": "log_returns", "episode_id": episode_id, "reward": float(reward), "info": info})
+
+    def end_episode(self, episode_id: str, obs, truncated: bool = False) -> None:
+        """Ends the episode with its last observation: terminated, or ``truncated``."""
+        desc, frame = self._encode("obs", obs)
+        self._call({"op": "end_episode", "episode_id": episode_id, "obs": desc, "truncated": bool(truncated)}, [frame])
+
+    def close(self) -> None:
+        """Says goodbye (the server ends this client's open episodes as truncated) and closes
+        the connections."""
+        if self._closed:
+            return
+        self._closed = True
+        self._stop.set()
+        self._beat.join()
+        with self._lock:
+            conns, self._conns = self._conns, []
+        for conn in conns:
+            if conn.authenticated:
+                try:
+                    conn.sock.send_multipart([self._pack({"op": "bye"})], self._zmq.NOBLOCK)
+                except self._zmq.ZMQError:
+                    pass
+            conn.sock.close()
+
+    def __enter__(self) -> "PolicyClient":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # -- the wire -------------------------------------------------------------------------------
+
+    def _encode(self, what: str, value) -> tuple[dict, bytes]:
+        if self._spaces is None:
+            self._conn()  # learn the spaces from the hello reply
+        spec = self._spaces[what]
+        desc, frame = _wire.to_frame(value, spec, what)
+        if len(frame) > self._spaces["max_frame_bytes"]:
+            raise ValueError(f"{what} takes {len(frame)} bytes, over the server's max_frame_bytes")
+        return desc, frame
+
+    def _conn(self) -> _Conn:
+        if self._closed:
+            raise ExternalError("closed", "the client is closed")
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = _Conn(self)
+            with self._lock:
+                self._conns.append(conn)
+            self._local.conn = conn
+        self._drain(conn)
+        if not conn.authenticated:
+            self._hello(conn)
+        return conn
+
+    def _drain(self, conn: _Conn) -> None:
+        """Reads what arrived since the last call: late replies to calls that timed out, and a
+        closed server's notice (then this connection must authenticate again)."""
+        while conn.sock.get(self._events) & self._pollin:  # no poll() syscall per call
+            frames = conn.sock.recv_multipart()
+            try:
+                reply = self._unpack(frames[0], raw=False)
+            except Exception:
+                continue
+            if isinstance(reply, dict) and reply.get("rid") is None and reply.get("code") == "closed":
+                conn.authenticated = False
+
+    def _hello(self, conn: _Conn, timeout: float | None = None) -> None:
+        reply, _ = self._roundtrip(conn, {"op": "hello", "token": self._token, "client": self._id}, [], hello=True,
+                                   timeout=timeout)
+        self._spaces = {"obs": reply["obs"], "action": reply["action"], "max_frame_bytes": reply["max_frame_bytes"],
+                        "client_timeout": reply["client_timeout"]}
+        conn.authenticated = True
+
+    def _call(self, header: dict, frames: list[bytes] = ()) -> tuple[dict, list[bytes]]:
+        try:
+            conn = self._conn()
+            header = {"v": _wire.VERSION, **header}
+            try:
+                return self._roundtrip(conn, header, list(frames))
+            except ExternalError as err:
+                if err.code != "unauthenticated":
+                    raise
+            # A restarted server does not know this connection: authenticate again, then repeat.
+            conn.authenticated = False
+            self._hello(conn)
+            return self._roundtrip(conn, header, list(frames))
+        except self._zmq.ZMQError:
+            if self._closed:  # close() from another thread closed this call's socket
+                raise ExternalError("closed", "the client was closed") from None
+            raise
+
+    def _roundtrip(self, conn: _Conn, header: dict, frames: list[bytes], hello: bool = False,
+                   timeout: float | None = None):
+        zmq = self._zmq
+        timeout = self._timeout if timeout is None else timeout
+        rid = next(conn.rids)
+        conn.sock.send_multipart([self._pack({**header, "rid": rid}), *frames])
+        deadline = time.monotonic() + timeout
+        while True:
+            left_ms = max(0, int((deadline - time.monotonic()) * 1000))
+            if not conn.sock.poll(left_ms, zmq.POLLIN):
+                raise TimeoutError(f"no reply to {header['op']} within {timeout:g} s from {self._endpoint}")
+            reply_frames = conn.sock.recv_multipart()
+            try:
+                reply = self._unpack(reply_frames[0], raw=False)
+            except Exception as err:
+                raise ExternalError("bad_reply", f"the server's reply is not msgpack: {err}") from None
+            if reply.get("rid") is None and reply.get("code") == "closed":
+                # The server closed after this request was sent (older notices were drained
+                # before sending): it answers waiting calls before it says so, so this request
+                # was lost with it.
+                conn.authenticated = False
+                raise ExternalError("closed", f"the server at {self._endpoint} closed")
+            if reply.get("rid") != rid:
+                continue  # a late reply to a call that timed out
+            if not reply.get("ok"):
+                raise ExternalError(reply.get("code", "error"), reply.get("error", ""))
+            return reply, reply_frames[1:]
+
+    def _heartbeats(self) -> None:
+        conn: _Conn | None = None
+        interval = 0.25 if self._heartbeat is None else float(self._heartbeat)
+        while not self._stop.wait(interval):
+            try:
+                if conn is None:
+                    conn = _Conn(self)
+                    with self._lock:
+                        if self._closed:
+                            conn.sock.close()
+                            return
+                        self._conns.append(conn)
+                if not conn.authenticated:
+                    self._hello(conn, timeout=min(self._timeout, 1.0))
+                    if self._heartbeat is None:
+                        interval = min(1.0, self._spaces["client_timeout"] / 4)
+                conn.sock.send_multipart([self._pack({"op": "ping"})], self._zmq.NOBLOCK)
+                while conn.sock.poll(0):
+                    reply = self._unpack(conn.sock.recv_multipart()[0], raw=False)
+                    if reply.get("code") in ("unauthenticated", "closed"):
+                        conn.authenticated = False
+            except (TimeoutError, ExternalError, self._zmq.ZMQError):
+                if conn is not None:
+                    conn.authenticated = False

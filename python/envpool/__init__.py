@@ -15,6 +15,7 @@ from envpool.errors import EnvError
 from envpool.registration import make, make_dm, make_gym, make_gymnasium, register_envs
 from envpool.tasks import list_all_envs, make_spec
 from envpool.python_envs import make_python
+from envpool.runner import EnvRunner, Episode, RunnerCallbacks, TimeMajorBatch, episodes_to_batch
 from envpool.vector_env import EnvPoolGymEnv, EnvPoolVectorEnv
 
 __version__ = "0.1.0"
@@ -23,7 +24,12 @@ __all__ = [
     "EnvError",
     "EnvPoolGymEnv",
     "EnvPoolVectorEnv",
+    "EnvRunner",
+    "Episode",
+    "RunnerCallbacks",
+    "TimeMajorBatch",
     "__version__",
+    "episodes_to_batch",
     "list_all_envs",
     "make",
     "make_dm",

@@ -1,0 +1,780 @@
+"""Sample experience from any envpool pool with a policy: :class:`EnvRunner` and :class:`Episode`.
+
+The runner steps a pool made by :func:`envpool.make` or :func:`envpool.make_python` (gymnasium
+front end), cuts the stream of results into :class:`Episode` objects, computes episode metrics
+with RLlib's names and calls RLlib-style callbacks. With an asynchronous pool
+(``batch_size < num_envs``) it computes the actions of one batch while the other envs step.
+
+>>> import envpool, numpy as np
+>>> envs = envpool.make("CartPole-v1", num_envs=4, seed=0)
+>>> runner = envpool.EnvRunner(envs, policy=lambda obs: (obs[:, 2] > 0).astype(np.int64))
+>>> episodes = runner.sample(num_timesteps=100)
+>>> sum(len(e) for e in episodes)
+100
+>>> batch = envpool.episodes_to_batch(episodes)   # time-major, for on-policy training
+>>> batch.observations.shape, batch.rewards.shape
+((25, 4, 4), (25, 4))
+>>> envs.close()
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+import uuid
+from typing import Any, Callable, Sequence
+
+import numpy as np
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+__all__ = ["EnvRunner", "Episode", "RunnerCallbacks", "TimeMajorBatch", "episodes_to_batch"]
+
+CALLBACK_NAMES = ("on_episode_created", "on_episode_start", "on_episode_step", "on_episode_end", "on_sample_end")
+
+
+# -- nested observations (Dict / Tuple spaces) ----------------------------------------------------
+
+
+def _row(tree: Any, i: int) -> Any:
+    if isinstance(tree, np.ndarray):
+        return tree[i]
+    if isinstance(tree, dict):
+        return {k: _row(v, i) for k, v in tree.items()}
+    if isinstance(tree, tuple):
+        return tuple(_row(v, i) for v in tree)
+    return np.asarray(tree)[i]
+
+
+def _stack(rows: Sequence[Any]) -> Any:
+    first = rows[0]
+    if isinstance(first, dict):
+        return {k: _stack([r[k] for r in rows]) for k in first}
+    if isinstance(first, tuple):
+        return tuple(_stack([r[j] for r in rows]) for j in range(len(first)))
+    return np.stack(rows)
+
+
+def _take(tree: Any, index: Any) -> Any:
+    if isinstance(tree, dict):
+        return {k: _take(v, index) for k, v in tree.items()}
+    if isinstance(tree, tuple):
+        return tuple(_take(v, index) for v in tree)
+    return np.asarray(tree)[index]
+
+
+def _replace_rows(tree: Any, new: Any, mask: np.ndarray) -> Any:
+    if isinstance(tree, dict):
+        return {k: _replace_rows(tree[k], new[k], mask) for k in tree}
+    if isinstance(tree, tuple):
+        return tuple(_replace_rows(t, n, mask) for t, n in zip(tree, new))
+    shape = (-1,) + (1,) * (np.ndim(tree) - 1)
+    return np.where(mask.reshape(shape), new, tree)
+
+
+def _info_row(info: dict, i: int) -> dict:
+    """Row ``i`` of a batched info dict (gymnasium's layout: ``_key`` masks say which rows hold
+    ``key``)."""
+    out = {}
+    for key, value in info.items():
+        if key.startswith("_"):
+            continue
+        mask = info.get("_" + key)
+        if mask is not None and not mask[i]:
+            continue
+        out[key] = _info_row(value, i) if isinstance(value, dict) else value[i]
+    return out
+
+
+# -- episodes ---------------------------------------------------------------------------------
+
+
+class Episode:
+    """One env's episode, or a chunk of it, as the runner returns it.
+
+    Attributes:
+        id: a hex string; the chunks of one episode share it.
+        env_id: the env (row of the pool) that ran it.
+        t_started: how many steps of the episode came before this chunk (0 for a first chunk).
+        observations: ``len() + 1`` observations; a continuation chunk starts with the last
+            observation of the chunk before. In same-step autoreset mode the last one of a
+            finished episode is ``info["final_obs"]``, not the next episode's first.
+        actions, rewards: one per step (``rewards`` float64).
+        terminated, truncated: whether the episode ended this way at this chunk's last step.
+        infos: the info dict of each observation (``len() + 1``) when the runner keeps infos
+            (``EnvRunner(keep_infos=True)``), else empty.
+        extras: what the policy returned beside the actions (log-probs, values...), one row per
+            step, by name.
+
+    Returned episodes hold NumPy arrays (stacked per field); while sampling (inside callbacks)
+    the fields are lists that grow. Episodes pickle (they travel between processes).
+
+    >>> import envpool
+    >>> envs = envpool.make("CartPole-v1", num_envs=2, seed=0)
+    >>> ep = envpool.EnvRunner(envs, seed=0).sample(num_episodes=1)[0]
+    >>> ep.is_done, len(ep) == len(ep.actions) == len(ep.observations) - 1, ep.get_return() == len(ep)
+    (True, True, True)
+    >>> envs.close()
+    """
+
+    __slots__ = (
+        "id",
+        "env_id",
+        "t_started",
+        "observations",
+        "actions",
+        "rewards",
+        "terminated",
+        "truncated",
+        "infos",
+        "extras",
+    )
+
+    def __init__(self, env_id: int, id: str | None = None, t_started: int = 0):
+        self.id = uuid.uuid4().hex if id is None else id
+        self.env_id = int(env_id)
+        self.t_started = t_started
+        self.observations: Any = []
+        self.actions: Any = []
+        self.rewards: Any = []
+        self.terminated = False
+        self.truncated = False
+        self.infos: list[dict] = []
+        self.extras: dict[str, Any] = {}
+
+    @property
+    def is_done(self) -> bool:
+        """Whether the episode ended (terminated or truncated) in this chunk."""
+        return self.terminated or self.truncated
+
+    def __len__(self) -> int:
+        return len(self.rewards)
+
+    def get_return(self) -> float:
+        """The sum of this chunk's rewards."""
+        return float(np.sum(self.rewards))
+
+    def _finalized(self) -> Episode:
+        """A copy holding NumPy arrays (this builder keeps growing lists)."""
+        out = Episode(self.env_id, self.id, self.t_started)
+        out.observations = _stack(self.observations)
+        n = len(self.rewards)
+        out.actions = _stack(self.actions) if n else np.zeros((0,))
+        out.rewards = np.asarray(self.rewards, dtype=np.float64)
+        out.terminated, out.truncated = self.terminated, self.truncated
+        out.infos = list(self.infos)
+        out.extras = {k: np.asarray(v) for k, v in self.extras.items()}
+        return out
+
+    def _continuation(self) -> Episode:
+        """The next chunk of an ongoing episode: same id, starting at this chunk's last obs."""
+        nxt = Episode(self.env_id, self.id, self.t_started + len(self.rewards))
+        nxt.observations.append(self.observations[-1])
+        if self.infos:
+            nxt.infos.append(self.infos[-1])
+        return nxt
+
+    def __getstate__(self):
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __setstate__(self, state):
+        for name, value in state.items():
+            setattr(self, name, value)
+
+    def __repr__(self) -> str:
+        state = "terminated" if self.terminated else "truncated" if self.truncated else "ongoing"
+        return f"Episode(id={self.id[:8]}, env_id={self.env_id}, t_started={self.t_started}, len={len(self)}, {state})"
+
+
+@dataclasses.dataclass
+class TimeMajorBatch:
+    """Episodes laid out ``(T, B)`` for on-policy training: column ``b`` holds env
+    ``env_ids[b]``'s chunks one after another, in time order, padded at the end (``mask``).
+
+    At step ``(t, b)`` the action ``actions[t, b]`` was taken in ``observations[t, b]``. The
+    next observation is ``observations[t + 1, b]`` unless ``dones[t, b]`` (the episode ended or
+    the chunk was cut there): then the value to bootstrap from is 0 where ``terminated[t, b]``,
+    else that of ``bootstrap_observations[k]`` at ``(bootstrap_t[k], bootstrap_b[k])`` (one per
+    truncated end and per cut chunk).
+    """
+
+    observations: Any
+    actions: np.ndarray
+    rewards: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
+    dones: np.ndarray
+    mask: np.ndarray
+    extras: dict[str, np.ndarray]
+    bootstrap_observations: Any
+    bootstrap_t: np.ndarray
+    bootstrap_b: np.ndarray
+    env_ids: np.ndarray
+
+
+def episodes_to_batch(episodes: Sequence[Episode]) -> TimeMajorBatch:
+    """Stack episodes (as :meth:`EnvRunner.sample` returns them) into a :class:`TimeMajorBatch`.
+
+    Chunks of one env are concatenated in the order given (the runner returns each env's
+    episodes in time order), so a full-batch runner sampling ``num_timesteps`` gives an
+    unpadded ``(num_timesteps // num_envs, num_envs)`` batch.
+    """
+    episodes = [e for e in episodes if len(e)]
+    if not episodes:
+        raise ValueError("episodes_to_batch() needs at least one episode with a step")
+    columns: dict[int, list[Episode]] = {}
+    for e in episodes:
+        columns.setdefault(e.env_id, []).append(e)
+    env_ids = np.array(sorted(columns), dtype=np.int64)
+    episodes = [e for env in env_ids for e in columns[int(env)]]  # column by column, as laid out
+    lengths = [sum(len(e) for e in columns[int(b)]) for b in env_ids]
+    T, B = max(lengths), len(env_ids)
+    # Flat (time, column) positions of every step, episode by episode.
+    t_idx, b_idx, end_t, end_b = [], [], [], []
+    for b, env in enumerate(env_ids):
+        t = 0
+        for e in columns[int(env)]:
+            n = len(e)
+            t_idx.append(np.arange(t, t + n))
+            b_idx.append(np.full(n, b))
+            t += n
+            end_t.append(t - 1)
+            end_b.append(b)
+    t_idx, b_idx = np.concatenate(t_idx), np.concatenate(b_idx)
+    end_t, end_b = np.array(end_t), np.array(end_b)
+
+    def scatter(values, dtype=None):
+        values = np.asarray(values) if dtype is None else np.asarray(values, dtype=dtype)
+        out = np.zeros((T, B) + values.shape[1:], dtype=values.dtype)
+        out[t_idx, b_idx] = values
+        return out
+
+    def scatter_tree(trees):
+        first = trees[0]
+        if isinstance(first, dict):
+            return {k: scatter_tree([x[k] for x in trees]) for k in first}
+        if isinstance(first, tuple):
+            return tuple(scatter_tree([x[j] for x in trees]) for j in range(len(first)))
+        return scatter(np.concatenate(trees))
+
+    observations = scatter_tree([_take(e.observations, slice(0, len(e))) for e in episodes])
+    actions = scatter_tree([e.actions for e in episodes])
+    rewards = scatter(np.concatenate([e.rewards for e in episodes]), np.float64)
+    mask = scatter(np.ones(len(t_idx), dtype=bool))
+    terminated = np.zeros((T, B), dtype=bool)
+    truncated = np.zeros((T, B), dtype=bool)
+    dones = np.zeros((T, B), dtype=bool)
+    dones[end_t, end_b] = True
+    is_term = np.array([e.terminated for e in episodes])
+    terminated[end_t[is_term], end_b[is_term]] = True
+    truncated[end_t, end_b] = np.array([e.truncated for e in episodes])
+    keys = set(episodes[0].extras)
+    extras = {k: scatter(np.concatenate([e.extras[k] for e in episodes])) for k in keys}
+    boot = ~is_term
+    boot_obs = [_take(e.observations, slice(len(e), len(e) + 1)) for e, b in zip(episodes, boot) if b]
+    bootstrap_observations = (
+        _concat_tree(boot_obs) if boot_obs else _take(episodes[0].observations, slice(0, 0))
+    )
+    return TimeMajorBatch(
+        observations=observations,
+        actions=actions,
+        rewards=rewards,
+        terminated=terminated,
+        truncated=truncated,
+        dones=dones,
+        mask=mask,
+        extras=extras,
+        bootstrap_observations=bootstrap_observations,
+        bootstrap_t=end_t[boot],
+        bootstrap_b=end_b[boot],
+        env_ids=env_ids,
+    )
+
+
+def _concat_tree(trees):
+    first = trees[0]
+    if isinstance(first, dict):
+        return {k: _concat_tree([x[k] for x in trees]) for k in first}
+    if isinstance(first, tuple):
+        return tuple(_concat_tree([x[j] for x in trees]) for j in range(len(first)))
+    return np.concatenate(trees)
+
+
+# -- callbacks --------------------------------------------------------------------------------
+
+
+class RunnerCallbacks:
+    """Base class for runner callbacks, with RLlib's names, meaning and order (every argument
+    is passed by keyword). Override what you need; a callbacks object need not subclass this.
+
+    Per episode: ``on_episode_created`` when the runner knows a new episode is coming (its
+    env's reset was requested, the episode has no observation yet), ``on_episode_start`` once
+    the reset observation is in it, ``on_episode_step`` after each step was added,
+    ``on_episode_end`` once it terminated or was truncated (its fields are lists then, and it
+    is returned as arrays). Per call: ``on_sample_end`` with the episodes ``sample`` returns.
+
+    >>> import envpool
+    >>> class CountSteps(envpool.RunnerCallbacks):
+    ...     steps = 0
+    ...     def on_episode_step(self, *, episode, env_runner, env_index):
+    ...         self.steps += 1
+    >>> envs = envpool.make("CartPole-v1", num_envs=2)
+    >>> counter = CountSteps()
+    >>> _ = envpool.EnvRunner(envs, callbacks=counter).sample(num_timesteps=10)
+    >>> counter.steps
+    10
+    >>> envs.close()
+    """
+
+    def on_episode_created(self, *, episode: Episode, env_runner: EnvRunner, env_index: int) -> None:
+        pass
+
+    def on_episode_start(self, *, episode: Episode, env_runner: EnvRunner, env_index: int) -> None:
+        pass
+
+    def on_episode_step(self, *, episode: Episode, env_runner: EnvRunner, env_index: int) -> None:
+        pass
+
+    def on_episode_end(self, *, episode: Episode, env_runner: EnvRunner, env_index: int) -> None:
+        pass
+
+    def on_sample_end(self, *, env_runner: EnvRunner, samples: list[Episode]) -> None:
+        pass
+
+
+def _hooks(callbacks: Any) -> dict[str, list[Callable]]:
+    """The overridden callback methods, by name (``RunnerCallbacks``' empty ones are skipped, so
+    the per-step hook costs nothing unless someone uses it)."""
+    if callbacks is None:
+        objs = []
+    elif isinstance(callbacks, (list, tuple)):
+        objs = list(callbacks)
+    else:
+        objs = [callbacks]
+    hooks: dict[str, list[Callable]] = {name: [] for name in CALLBACK_NAMES}
+    for obj in objs:
+        known = [n for n in CALLBACK_NAMES if hasattr(obj, n)]
+        if not known:
+            raise TypeError(f"callbacks object {obj!r} has none of the methods {', '.join(CALLBACK_NAMES)}")
+        for name in known:
+            method = getattr(obj, name)
+            if getattr(type(obj), name, None) is getattr(RunnerCallbacks, name):
+                continue
+            if not callable(method):
+                raise TypeError(f"callbacks {obj!r}: {name} is not callable")
+            hooks[name].append(method)
+    return hooks
+
+
+# -- the runner -------------------------------------------------------------------------------
+
+
+class EnvRunner:
+    """Samples timesteps or episodes from a pool with a policy.
+
+    Args:
+        envs: a pool with the gymnasium front end (``envpool.make(...)``,
+            ``envpool.make_python(...)``). The runner drives it; don't step it meanwhile.
+            With ``batch_size < num_envs`` the runner uses ``send``/``recv``: while the policy
+            computes one batch's actions the other envs step.
+        policy: ``policy(obs) -> actions`` or ``-> (actions, extras)`` where ``extras`` is a
+            dict of per-row arrays (log-probs, values, ...) kept per step in the episodes.
+            ``obs`` is a batch (rows of some envs); return one action row per obs row.
+            ``None``: random actions from the action space.
+        callbacks: an object (or list of objects) with any of RLlib's callback methods; see
+            :class:`RunnerCallbacks`.
+        seed: seeds the random actions.
+        keep_infos: keep each observation's info dict in ``Episode.infos`` (costs time).
+
+    >>> import envpool
+    >>> envs = envpool.make("CartPole-v1", num_envs=8, batch_size=4, seed=0)  # async pool
+    >>> runner = envpool.EnvRunner(envs, seed=0)
+    >>> episodes = runner.sample(num_timesteps=1000)
+    >>> sum(len(e) for e in episodes)
+    1000
+    >>> m = runner.get_metrics()
+    >>> m["num_env_steps_sampled"], m["num_episodes"] == sum(e.is_done for e in episodes)
+    (1000, True)
+    >>> len(runner.sample(num_episodes=5))
+    5
+    >>> envs.close()
+    """
+
+    def __init__(
+        self,
+        envs: Any,
+        policy: Callable | None = None,
+        callbacks: Any = None,
+        *,
+        seed: int | None = None,
+        keep_infos: bool = False,
+    ):
+        for name in ("num_envs", "batch_size", "single_action_space", "autoreset_mode", "reset", "step"):
+            if not hasattr(envs, name):
+                raise TypeError(
+                    f"EnvRunner needs an envpool pool with the gymnasium front end "
+                    f"(envpool.make / make_python); {type(envs).__name__} has no {name!r}"
+                )
+        if policy is not None and not callable(policy):
+            raise TypeError(f"policy must be callable or None, got {type(policy).__name__}")
+        self.envs = envs
+        self.policy = policy
+        self.keep_infos = bool(keep_infos)
+        self._hooks = _hooks(callbacks)
+        self.num_envs = int(envs.num_envs)
+        self._async = int(envs.batch_size) < self.num_envs
+        self._mode = envs.autoreset_mode
+        self._space = envs.single_action_space
+        self._batched_spaces: dict[int, Any] = {}
+        self._seed = seed
+
+        self._episodes: list[Episode | None] = [None] * self.num_envs  # the current one of each env
+        self._discard = np.zeros(self.num_envs, dtype=bool)  # next row is stale: reset the env
+        self._pending: list[Any] = [None] * self.num_envs  # (actions, extras, row) sent to each env
+        self._ret = np.zeros(self.num_envs)  # the whole episode's return and length so far
+        self._len = np.zeros(self.num_envs, dtype=np.int64)
+        self._held: tuple | None = None  # received rows: (ids, obs, rew, term, trunc, info)
+        self._next_row = 0  # first row of _held not yet taken into the episodes
+        self._carry: list[Episode] = []  # episodes finished by a call that raised
+        self._started = False  # the pool has been reset once
+        self._needs_reset = True
+
+        # Counters (get_state) and metrics since the last get_metrics().
+        self._lifetime_steps = 0
+        self._lifetime_episodes = 0
+        self._reset_metrics()
+
+    # -- public API --------------------------------------------------------------------------
+
+    def sample(
+        self,
+        num_timesteps: int | None = None,
+        num_episodes: int | None = None,
+        random_actions: bool = False,
+        force_reset: bool = False,
+    ) -> list[Episode]:
+        """Steps the envs and returns episodes.
+
+        ``num_timesteps=n``: exactly ``n`` env steps (transitions; the reset rows of next-step
+        autoreset are not steps), returned as the episodes that finished plus a chunk of each
+        ongoing episode; the next call continues those (same ``id``, no step lost or repeated).
+        ``num_episodes=m``: exactly ``m`` complete episodes, all started in this call (as in
+        RLlib, the envs are reset first and episodes still running at the end are dropped).
+        Each env's episodes come in time order, finished ones before ongoing chunks.
+
+        ``random_actions``: ignore the policy for this call. ``force_reset``: drop ongoing
+        episodes and reset every env first.
+
+        If the policy or the pool raises, so does ``sample``; what that call had sampled is
+        not lost: the next call returns it on top of its own ``num_timesteps`` (or
+        ``num_episodes``), and the metrics count it.
+        """
+        if (num_timesteps is None) == (num_episodes is None):
+            raise ValueError("sample() needs exactly one of num_timesteps and num_episodes")
+        limit = num_timesteps if num_episodes is None else num_episodes
+        if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
+            which = "num_timesteps" if num_episodes is None else "num_episodes"
+            raise ValueError(f"{which} must be a positive int, got {limit!r}")
+        limit = int(limit)
+        t0 = time.perf_counter()
+        if force_reset or num_episodes is not None or self._needs_reset:
+            self._reset_all()
+        # Episodes a failed call had finished come first (nothing sampled is lost).
+        done, self._carry = self._carry, []
+        target = None if num_episodes is None else num_episodes + len(done)
+        steps = 0
+        use_random = random_actions or self.policy is None
+        try:
+            while True:
+                if self._held is not None and self._next_row < len(self._held[0]):
+                    steps = self._consume(done, steps, num_timesteps, target)
+                    if (num_timesteps is not None and steps >= num_timesteps) or (
+                        target is not None and len(done) >= target
+                    ):
+                        break
+                    continue
+                self._act(use_random)
+        except BaseException:
+            # The policy or the pool raised: keep what this call sampled for the next call.
+            self._carry = done
+            raise
+        finally:
+            self._m_steps += steps
+            self._lifetime_steps += steps
+            self._m_sample_time += time.perf_counter() - t0
+        if num_episodes is not None:
+            samples = done
+            self._needs_reset = True  # the episodes still running were dropped
+        else:
+            samples = done + self._cut_chunks()
+        for hook in self._hooks["on_sample_end"]:
+            hook(env_runner=self, samples=samples)
+        return samples
+
+    def get_metrics(self) -> dict[str, float | int]:
+        """Metrics since the last call, with RLlib's names: ``episode_return_mean/min/max`` and
+        ``episode_len_mean/min/max`` over the episodes that finished (NaN if none),
+        ``num_episodes``, ``num_env_steps_sampled`` (every env step taken, also those of
+        episodes ``sample(num_episodes=...)`` dropped), their ``_lifetime`` counts,
+        ``num_env_steps_sampled_per_second`` (over the time spent in ``sample``), and where
+        that time went: ``policy_time_s`` (in the policy or sampling random actions),
+        ``env_wait_time_s`` (in the pool's calls: waiting for envs) and ``sample_time_s``."""
+        returns = np.asarray(self._m_returns, dtype=np.float64)
+        lengths = np.asarray(self._m_lengths, dtype=np.int64)
+        n = len(returns)
+        metrics = {
+            "episode_return_mean": float(returns.mean()) if n else float("nan"),
+            "episode_return_min": float(returns.min()) if n else float("nan"),
+            "episode_return_max": float(returns.max()) if n else float("nan"),
+            "episode_len_mean": float(lengths.mean()) if n else float("nan"),
+            "episode_len_min": int(lengths.min()) if n else float("nan"),
+            "episode_len_max": int(lengths.max()) if n else float("nan"),
+            "num_episodes": n,
+            "num_episodes_lifetime": self._lifetime_episodes,
+            "num_env_steps_sampled": self._m_steps,
+            "num_env_steps_sampled_lifetime": self._lifetime_steps,
+            "num_env_steps_sampled_per_second": self._m_steps / self._m_sample_time if self._m_sample_time else 0.0,
+            "policy_time_s": self._m_policy_time,
+            "env_wait_time_s": self._m_env_time,
+            "sample_time_s": self._m_sample_time,
+        }
+        self._reset_metrics()
+        return metrics
+
+    def get_state(self) -> dict[str, Any]:
+        """The lifetime counters, for checkpoints (the envs' own states and the ongoing
+        episodes are not part of it)."""
+        return {
+            "num_env_steps_sampled_lifetime": self._lifetime_steps,
+            "num_episodes_lifetime": self._lifetime_episodes,
+        }
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        """Restore what :meth:`get_state` returned (keys missing from ``state`` are kept)."""
+        if not isinstance(state, dict):
+            raise TypeError(f"set_state() needs a dict from get_state(), got {type(state).__name__}")
+        unknown = set(state) - {"num_env_steps_sampled_lifetime", "num_episodes_lifetime"}
+        if unknown:
+            raise ValueError(f"set_state() got unknown keys {sorted(unknown)}")
+        if "num_env_steps_sampled_lifetime" in state:
+            self._lifetime_steps = int(state["num_env_steps_sampled_lifetime"])
+        if "num_episodes_lifetime" in state:
+            self._lifetime_episodes = int(state["num_episodes_lifetime"])
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _reset_metrics(self) -> None:
+        self._m_returns: list[float] = []
+        self._m_lengths: list[int] = []
+        self._m_steps = 0
+        self._m_policy_time = 0.0
+        self._m_env_time = 0.0
+        self._m_sample_time = 0.0
+
+    def _new_episode(self, env: int) -> Episode:
+        ep = Episode(env)
+        self._episodes[env] = ep
+        self._ret[env] = 0.0
+        self._len[env] = 0
+        for hook in self._hooks["on_episode_created"]:
+            hook(episode=ep, env_runner=self, env_index=env)
+        return ep
+
+    def _reset_all(self) -> None:
+        """Drop ongoing episodes and start new ones in every env."""
+        if not self._async:
+            for env in range(self.num_envs):
+                self._new_episode(env)
+            t = time.perf_counter()
+            obs, info = self.envs.reset()
+            self._m_env_time += time.perf_counter() - t
+            n = self.num_envs
+            self._held = (np.arange(n), obs, np.zeros(n), np.zeros(n, bool), np.zeros(n, bool), info)
+            self._next_row = 0
+        elif not self._started:
+            for env in range(self.num_envs):
+                self._new_episode(env)
+            t = time.perf_counter()
+            self.envs.async_reset()
+            self._m_env_time += time.perf_counter() - t
+            self._held, self._next_row = None, 0
+        else:
+            # Envs in flight can't be reset now: each one's next row is dropped and the env reset
+            # then. Rows already received are dropped too (their envs are reset at the next send).
+            self._discard[:] = True
+            for env in range(self.num_envs):
+                self._new_episode(env)
+            if self._held is not None:
+                self._next_row = len(self._held[0])
+        self._started = True
+        self._needs_reset = False
+
+    def _actions(self, obs: Any, n: int, use_random: bool):
+        t = time.perf_counter()
+        if use_random:
+            space = self._batched_spaces.get(n)
+            if space is None:
+                space = batch_space(self._space, n)
+                space.seed(None if self._seed is None else self._seed + n)
+                self._batched_spaces[n] = space
+            actions, extras = space.sample(), {}
+        else:
+            out = self.policy(obs)
+            if isinstance(out, tuple) and len(out) == 2 and isinstance(out[1], dict):
+                actions, extras = out
+            else:
+                actions, extras = out, {}
+            actions = _to_numpy(actions)
+            extras = {k: _to_numpy(v) for k, v in extras.items()}
+            rows = len(actions) if not isinstance(actions, dict) else None
+            if rows is not None and rows != n:
+                raise ValueError(f"policy returned {rows} actions for a batch of {n} observations")
+            for k, v in extras.items():
+                if np.ndim(v) == 0 or len(v) != n:
+                    raise ValueError(f"policy extras[{k!r}] must have one row per observation ({n}), got shape {np.shape(v)}")
+        self._m_policy_time += time.perf_counter() - t
+        return actions, extras
+
+    def _act(self, use_random: bool) -> None:
+        """Give every env of the held batch its next action (or reset), then receive the next
+        batch of rows."""
+        if self._held is None:  # async, just after async_reset
+            t = time.perf_counter()
+            self._held = self._recv()
+            self._next_row = 0
+            self._m_env_time += time.perf_counter() - t
+            return
+        ids, obs = self._held[0], self._held[1]
+        term, trunc = self._held[3], self._held[4]
+        disabled = self._mode == AutoresetMode.DISABLED
+        needs_reset = self._discard[ids].copy()
+        if disabled:
+            # A row that ended an episode (and was not already replaced by a reset row).
+            needs_reset |= (term | trunc) & np.array([len(self._episodes[e].observations) == 0 for e in ids])
+        if not self._async and needs_reset.any():
+            # Full batch, autoreset disabled: reset the ended envs, take their reset rows now.
+            t = time.perf_counter()
+            new_obs, info = self.envs.reset(options={"reset_mask": needs_reset})
+            self._m_env_time += time.perf_counter() - t
+            rows = np.flatnonzero(needs_reset)
+            for i in rows:
+                self._start(int(ids[i]), _row(new_obs, i), _info_row(info, i) if self.keep_infos else None)
+            obs = _replace_rows(obs, new_obs, needs_reset)
+            needs_reset[:] = False
+        n = len(ids)
+        actions, extras = self._actions(obs, n, use_random)
+        t = time.perf_counter()
+        if not self._async:
+            for i in range(n):
+                self._pending[ids[i]] = (actions, extras, i)
+            result = self.envs.step(actions)
+            self._held = (ids,) + tuple(result[:4]) + (result[4],)
+        else:
+            send = ~needs_reset
+            if send.all():
+                sel = slice(None)
+                self.envs.send(actions, ids)
+            else:
+                sel = np.flatnonzero(send)
+                reset_ids = ids[needs_reset]
+                self._discard[reset_ids] = False
+                self.envs.async_reset(reset_ids)
+                if len(sel):
+                    self.envs.send(_take(actions, sel), ids[sel])
+            for i in np.arange(n)[sel]:
+                self._pending[ids[i]] = (actions, extras, i)
+            self._held = self._recv()
+        self._next_row = 0
+        self._m_env_time += time.perf_counter() - t
+
+    def _recv(self):
+        obs, rew, term, trunc, info = self.envs.recv()
+        return (np.asarray(info["env_id"]), obs, rew, term, trunc, info)
+
+    def _start(self, env: int, obs: Any, info: dict | None) -> None:
+        ep = self._episodes[env]
+        ep.observations.append(obs)
+        if info is not None:
+            ep.infos.append(info)
+        for hook in self._hooks["on_episode_start"]:
+            hook(episode=ep, env_runner=self, env_index=env)
+
+    def _consume(self, done: list[Episode], steps: int, num_timesteps: int | None, num_episodes: int | None) -> int:
+        """Take held rows into the episodes until the call's target is met or the rows run out."""
+        ids, obs, rew, term, trunc, info = self._held
+        same_step = self._mode == AutoresetMode.SAME_STEP
+        final_obs = info.get("final_obs") if same_step else None
+        final_mask = info.get("_final_obs") if same_step else None
+        keep_infos = self.keep_infos
+        step_hooks = self._hooks["on_episode_step"]
+        i = self._next_row
+        n = len(ids)
+        while i < n:
+            env = int(ids[i])
+            i += 1
+            row = i - 1
+            if self._discard[env]:
+                continue
+            ep = self._episodes[env]
+            if not ep.observations:  # a reset row: the episode's first observation
+                if self._mode == AutoresetMode.DISABLED and (term[row] or trunc[row]):
+                    continue  # full batch, disabled: the ended env's row, replaced at the next send
+                self._start(env, _row(obs, row), _info_row(info, row) if keep_infos else None)
+                continue
+            actions, extras, j = self._pending[env]
+            ended = bool(term[row] or trunc[row])
+            r = float(rew[row])
+            ep.actions.append(_row(actions, j))
+            ep.rewards.append(r)
+            for k, v in extras.items():
+                ep.extras.setdefault(k, []).append(v[j])
+            if ended and final_obs is not None and final_mask[row]:
+                ep.observations.append(_row(final_obs, row))
+                if keep_infos:
+                    ep.infos.append(_info_row(info["final_info"], row))
+            else:
+                ep.observations.append(_row(obs, row))
+                if keep_infos:
+                    ep.infos.append(_info_row(info, row))
+            self._ret[env] += r
+            self._len[env] += 1
+            steps += 1
+            for hook in step_hooks:
+                hook(episode=ep, env_runner=self, env_index=env)
+            if ended:
+                ep.terminated, ep.truncated = bool(term[row]), bool(trunc[row])
+                done.append(ep._finalized())
+                self._m_returns.append(float(self._ret[env]))
+                self._m_lengths.append(int(self._len[env]))
+                self._lifetime_episodes += 1
+                for hook in self._hooks["on_episode_end"]:
+                    hook(episode=ep, env_runner=self, env_index=env)
+                self._new_episode(env)
+                if same_step:
+                    self._start(env, _row(obs, row), _info_row(info, row) if keep_infos else None)
+                if num_episodes is not None and len(done) >= num_episodes:
+                    break
+            if num_timesteps is not None and steps >= num_timesteps:
+                break
+        self._next_row = i
+        return steps
+
+    def _cut_chunks(self) -> list[Episode]:
+        """Chunks of the ongoing episodes (with at least one step in this call); their
+        continuations become the current episodes."""
+        chunks = []
+        for env, ep in enumerate(self._episodes):
+            if ep is not None and len(ep) and not self._discard[env]:
+                chunks.append(ep._finalized())
+                self._episodes[env] = ep._continuation()
+        return chunks
+
+
+def _to_numpy(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _to_numpy(v) for k, v in x.items()}
+    if isinstance(x, tuple):
+        return tuple(_to_numpy(v) for v in x)
+    if hasattr(x, "detach"):  # a torch tensor
+        return x.detach().cpu().numpy()
+    return np.asarray(x)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import functools
+import secrets
 import sys
 from typing import Any
 
@@ -101,7 +102,7 @@ def make_dm(task_id: str, **kwargs: Any):
 
 def _vector_entry_point(task_id: str, num_envs: int = 1, **kwargs: Any):
     if _rllib_is_building():
-        check_rllib_kwargs(f"envpool/{task_id}", num_envs, kwargs)
+        kwargs = rllib_kwargs(f"envpool/{task_id}", num_envs, kwargs)
     return make(task_id, num_envs=num_envs, **kwargs)
 
 
@@ -123,8 +124,9 @@ def _rllib_is_building() -> bool:
     return False
 
 
-def check_rllib_kwargs(env_id: str, num_envs: int, kwargs: dict[str, Any]) -> None:
-    """Refuse ``make`` arguments under which RLlib's env runners would record wrong data.
+def rllib_kwargs(env_id: str, num_envs: int, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``make`` kwargs for a pool that RLlib's env runner builds: refuses those under which it
+    would record wrong data, and without a ``seed`` picks a random one.
 
     RLlib's ``SingleAgentEnvRunner`` assumes next-step autoreset (the step after an episode's
     end only starts the next one) and a full batch every step (row ``i`` is env ``i``); it
@@ -132,7 +134,13 @@ def check_rllib_kwargs(env_id: str, num_envs: int, kwargs: dict[str, Any]) -> No
     observation as the last one of the episode that ended; a batch smaller than ``num_envs``
     would attribute rows to the wrong episodes.
 
-    >>> check_rllib_kwargs("envpool/CartPole-v1", 8, {"autoreset_mode": "same_step"})  # doctest: +ELLIPSIS
+    The seed: RLlib resets its envs with ``seed=None`` unless ``config.debugging(seed=...)`` is
+    set, so every env runner's pool would keep make's default seed and sample the same episodes
+    as the others.
+
+    >>> rllib_kwargs("envpool/CartPole-v1", 8, {"num_threads": 2, "seed": 3})
+    {'num_threads': 2, 'seed': 3}
+    >>> rllib_kwargs("envpool/CartPole-v1", 8, {"autoreset_mode": "same_step"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     ValueError: envpool/CartPole-v1 in RLlib: RLlib's env runners need autoreset_mode='next_step' ...
@@ -141,7 +149,7 @@ def check_rllib_kwargs(env_id: str, num_envs: int, kwargs: dict[str, Any]) -> No
     if mode != AutoresetMode.NEXT_STEP:
         raise ValueError(
             f"{env_id} in RLlib: RLlib's env runners need autoreset_mode='next_step' (they record "
-            f"the step after an episode's end as the next episode's start), got {mode.value!r}; remove "
+            f"the step after an episode's end as the next episode's start), got {mode.name.lower()!r}; remove "
             "'autoreset_mode' from config.environment(env_config=...)"
         )
     batch_size = kwargs.get("batch_size")
@@ -155,6 +163,9 @@ def check_rllib_kwargs(env_id: str, num_envs: int, kwargs: dict[str, Any]) -> No
     env_type = kwargs.get("env_type", "gymnasium")
     if env_type != "gymnasium":
         raise ValueError(f"{env_id} in RLlib: RLlib needs env_type='gymnasium' (a gymnasium VectorEnv), got {env_type!r}")
+    if kwargs.get("seed") is None:
+        kwargs = {**kwargs, "seed": secrets.randbelow(2**31)}
+    return kwargs
 
 
 def register_envs() -> None:

@@ -35,11 +35,10 @@ default seeds would make every runner sample the same episodes).
 
 from __future__ import annotations
 
-import secrets
 from typing import Any, Callable
 
 from envpool.python_envs import make_python
-from envpool.registration import check_rllib_kwargs, make
+from envpool.registration import make, rllib_kwargs
 from envpool.tasks import list_all_envs
 
 
@@ -69,9 +68,7 @@ class PoolCreator:
                 "'sync' mode would build one pool per env copy"
             )
         num_envs = kwargs.pop("num_envs")
-        check_rllib_kwargs(self.name, num_envs, kwargs)
-        if kwargs.get("seed") is None:
-            kwargs["seed"] = secrets.randbelow(2**31)
+        kwargs = rllib_kwargs(self.name, num_envs, kwargs)
         if self.python:
             if "context" not in kwargs:
                 # Ray's worker processes run many threads; fork() from them can deadlock.

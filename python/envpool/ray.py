@@ -128,6 +128,8 @@ class RunnerGroup:
             :meth:`set_weights` it needs a ``set_weights(weights)`` method. ``None``: random
             actions.
         callbacks: RLlib-style callbacks, as for ``EnvRunner`` (run inside the runners).
+        python: ``True``: pools of Python envs, ``envpool.make_python(env, ...)``; default:
+            ``False`` for an envpool task id, ``True`` otherwise.
         num_cpus_per_runner: CPUs Ray reserves for each runner actor; also the default of
             ``num_threads`` (native pools) or ``num_workers`` (Python pools), so a pool uses
             what its actor reserved.
@@ -160,6 +162,7 @@ class RunnerGroup:
         policy: Callable | None = None,
         *,
         callbacks: Any = None,
+        python: bool | None = None,
         num_cpus_per_runner: float = 1,
         max_restarts: int = 3,
         actor_options: dict[str, Any] | Sequence[dict[str, Any]] | None = None,
@@ -182,7 +185,9 @@ class RunnerGroup:
             per_runner = [dict(o) for o in actor_options]
             if len(per_runner) != num_runners:
                 raise ValueError(f"actor_options has {len(per_runner)} dicts for {num_runners} runners")
-        native = _is_native(env)
+        native = _is_native(env) if python is None else not python
+        if native and not _is_native(env):
+            raise ValueError(f"{env!r} is not an envpool task (see envpool.list_all_envs()); pass python=True for a gymnasium id")
         if isinstance(env, str) and not native and env.startswith("envpool/"):
             raise ValueError(f"{env!r}: pass the task id without 'envpool/' (see envpool.list_all_envs())")
         make_kwargs = dict(make_kwargs)

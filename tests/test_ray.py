@@ -145,3 +145,10 @@ def test_a_runner_killed_mid_sample_is_replaced_and_nothing_is_duplicated(local_
         assert all((e.actions == 1).all() for e in later)
         assert not {e.id for e in later if e.runner == 1} & {e.id for e in episodes}
         assert group.get_metrics()["num_healthy_runners"] == 2
+
+
+def test_docstring_examples():
+    import doctest
+
+    result = doctest.testmod(envpool.ray, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0

@@ -3,16 +3,15 @@ and an :class:`envpool.EnvRunner`. Imports Ray only when a group is made.
 
 Ray does the scheduling, transport and fault tolerance: each runner is a Ray actor (restarted by
 Ray when it or its node dies), episodes come back through Ray's object store, and
-``ray.init(address=...)`` before the group joins a cluster (without it, Ray starts a local one).
+``ray.init(address=...)`` before the group joins a cluster (without it, Ray starts a local one)::
 
->>> import envpool.ray                                        # doctest: +SKIP
->>> group = envpool.ray.RunnerGroup("CartPole-v1", num_runners=2, num_envs=8, seed=0)
->>> episodes = group.sample(num_timesteps=1000)                # 500 steps from each runner
->>> sum(len(e) for e in episodes), sorted({e.runner for e in episodes})
-(1000, [0, 1])
->>> group.get_metrics()["num_env_steps_sampled"]
-1000
->>> group.stop()
+    import envpool.ray
+
+    group = envpool.ray.RunnerGroup("CartPole-v1", num_runners=2, num_envs=8, seed=0)
+    episodes = group.sample(num_timesteps=1000)          # 500 steps from each runner
+    sum(len(e) for e in episodes), sorted({e.runner for e in episodes})   # (1000, [0, 1])
+    group.get_metrics()["num_env_steps_sampled"]          # 1000
+    group.stop()
 """
 
 from __future__ import annotations
@@ -147,12 +146,12 @@ class RunnerGroup:
     nothing is duplicated. Ray restarts it for later calls, with a fresh seed and the latest
     weights. Any other error (the policy or the env raised) is raised, naming the runner.
 
-    >>> import envpool.ray                                    # doctest: +SKIP
-    >>> group = envpool.ray.RunnerGroup("CartPole-v1", num_runners=2, num_envs=16, num_cpus_per_runner=1)
-    >>> episodes = group.sample(num_episodes=10)
-    >>> len(episodes), all(e.is_done for e in episodes)
-    (10, True)
-    >>> group.stop()
+    Example::
+
+        group = envpool.ray.RunnerGroup("CartPole-v1", num_runners=2, num_envs=16, num_cpus_per_runner=1)
+        episodes = group.sample(num_episodes=10)
+        len(episodes), all(e.is_done for e in episodes)   # (10, True)
+        group.stop()
     """
 
     def __init__(

@@ -53,7 +53,8 @@ rc=0
 # From a folder outside the checkout: `import envpool` must be the installed wheel.
 tests=$(realpath tests)
 (cd "$work" && "$py" -m pytest -q -p no:cacheprovider -rs "$tests/test_rllib.py" "$tests/test_ray.py" "$tests/test_ray_cluster.py") >"$log" 2>&1 || rc=$?
-tail -15 "$log"
+grep -E '^(FAILED|ERROR|SKIPPED)|^E ' "$log" | head -60 || true
+tail -1 "$log"
 if [[ $rc != 0 ]] || ! tail -1 "$log" | grep -Eq '^[0-9]+ passed' || tail -1 "$log" | grep -Eq 'failed|skipped|error'; then
   echo "ci_ray: FAILED: the Ray / RLlib tests did not pass in full (rc=$rc)" >&2
   exit 1

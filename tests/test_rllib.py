@@ -161,8 +161,10 @@ def test_ppo_learns_cartpole(local_ray, num_env_runners):
             kinds = algo.env_runner_group.foreach_env_runner(lambda r: type(r.env.unwrapped).__name__, local_env_runner=False)
             assert kinds == ["EnvPoolVectorEnv"] * 2
         returns = []
-        for _ in range(5):
+        for _ in range(8):  # usually 4-5 iterations suffice; stop as soon as it clearly learned
             returns.append(algo.train()["env_runners"]["episode_return_mean"])
+            if returns[-1] > 2.5 * RANDOM_CARTPOLE_RETURN:
+                break
         assert returns[0] < 2 * RANDOM_CARTPOLE_RETURN, returns
         assert max(returns) > 2.5 * RANDOM_CARTPOLE_RETURN, returns
     finally:

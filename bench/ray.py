@@ -14,7 +14,8 @@ Rows (same number of Ray actors, ``--runners``, each reserving 1 CPU; ``--num-en
 | ``rllib-gym`` | RLlib's ``SingleAgentEnvRunner`` on gymnasium's ``CartPole-v1`` (its default ``sync`` vectorization) |
 | ``rllib-envpool`` | RLlib's ``SingleAgentEnvRunner`` on ``envpool/CartPole-v1``, ``gym_env_vectorize_mode="vector_entry_point"`` |
 | ``envpool.ray`` | ``envpool.ray.RunnerGroup("CartPole-v1", num_runners=R, num_envs=N, num_threads=1)`` |
-| ``envpool.ray-async`` | the same with ``num_envs=2N, batch_size=N`` (the runner overlaps policy and env steps) |
+| ``envpool.ray-async`` | the same with ``num_envs=2N, batch_size=N`` (the runner overlaps policy and env steps; with a random policy there is little to overlap) |
+| ``envpool.ray-64`` | ``envpool.ray`` with ``--big-envs`` (64) envs per actor: same actor count, envpool's usual pool size |
 
 Each RLlib actor is ``ray.remote(SingleAgentEnvRunner)`` built from a ``PPOConfig`` (as RLlib's own
 ``EnvRunnerGroup`` builds them) and called with ``sample(num_timesteps=..., random_actions=True)``;
@@ -100,6 +101,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runners", type=int, default=2)
     parser.add_argument("--num-envs", type=int, default=8)
+    parser.add_argument("--big-envs", type=int, default=64, help="envs per actor of the envpool.ray-64 row")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=2.0, help="wall time per sample")
     parser.add_argument("--out", default=None, help="write the samples and medians as JSON here")
@@ -117,6 +119,7 @@ def main() -> None:
         "rllib-envpool": lambda: RllibRow("envpool/CartPole-v1", r, n, chunk=40 * n),
         "envpool.ray": lambda: EnvpoolRow(r, n, chunk=4000 * n),
         "envpool.ray-async": lambda: EnvpoolRow(r, 2 * n, chunk=4000 * n, batch_size=n),
+        "envpool.ray-64": lambda: EnvpoolRow(r, args.big_envs, chunk=32000),
     }
     samples: dict[str, list[float]] = {name: [] for name in makers}
     for rnd in range(args.rounds):

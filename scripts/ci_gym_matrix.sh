@@ -53,7 +53,7 @@ for v in $versions; do
   if [[ $rc == 0 ]]; then
     echo "gymnasium $v: ok ($((SECONDS - t)) s)"
   else
-    grep -E '^(FAILED|ERROR)' "$log" | head -40
+    grep -E '^(FAILED|ERROR)|^E ' "$log" | head -60
     echo "gymnasium $v: FAILED (rc=$rc, $((SECONDS - t)) s)"
     failed+=("$v")
   fi

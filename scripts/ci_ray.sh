@@ -10,7 +10,8 @@
 #                              return clearly (> 2.5 x 22), PPO on InvertedPendulum-v5
 #   tests/test_ray.py          envpool.ray.RunnerGroup on a local 2-CPU Ray, a runner killed mid-sample
 #   tests/test_ray_cluster.py  3 Ray nodes on loopback, a node killed mid-sample
-# Time on this 2-core machine (shared, noisy): ~9 min (install ~2, tests ~6-7). Budget: 20 min.
+# Time: measured 1135 s on this 2-core machine while three other jobs loaded it (load ~10):
+# wheel ~240 s (skipped with --wheel, as .ci/run does), installs ~370 s, tests 515 s. Budget: 20 min.
 # Usage: scripts/ci_ray.sh [--wheel PATH] [--keep]
 set -euo pipefail
 cd "$(dirname "$0")/.."

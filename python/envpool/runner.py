@@ -22,11 +22,14 @@ from __future__ import annotations
 import dataclasses
 import time
 import uuid
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
+
+from envpool.errors import EnvError
 
 __all__ = ["EnvRunner", "Episode", "RunnerCallbacks", "TimeMajorBatch", "episodes_to_batch"]
 
@@ -52,7 +55,14 @@ def _stack(rows: Sequence[Any]) -> Any:
         return {k: _stack([r[k] for r in rows]) for k in first}
     if isinstance(first, tuple):
         return tuple(_stack([r[j] for r in rows]) for j in range(len(first)))
-    return np.stack(rows)
+    return np.array(rows)  # rows of one shape and dtype: np.stack's checks cost more here
+
+
+def _rows_of(tree: Any, n: int) -> list:
+    """The ``n`` rows of a batch as a list (views into the batch's arrays)."""
+    if isinstance(tree, np.ndarray):
+        return list(tree)
+    return [_row(tree, i) for i in range(n)]
 
 
 def _take(tree: Any, index: Any) -> Any:
@@ -118,16 +128,16 @@ class Episode:
     """
 
     __slots__ = (
-        "id",
-        "env_id",
-        "t_started",
-        "observations",
         "actions",
+        "env_id",
+        "extras",
+        "id",
+        "infos",
+        "observations",
         "rewards",
+        "t_started",
         "terminated",
         "truncated",
-        "infos",
-        "extras",
     )
 
     def __init__(self, env_id: int, id: str | None = None, t_started: int = 0):
@@ -216,8 +226,10 @@ def episodes_to_batch(episodes: Sequence[Episode]) -> TimeMajorBatch:
     """Stack episodes (as :meth:`EnvRunner.sample` returns them) into a :class:`TimeMajorBatch`.
 
     Chunks of one env are concatenated in the order given (the runner returns each env's
-    episodes in time order), so a full-batch runner sampling ``num_timesteps`` gives an
-    unpadded ``(num_timesteps // num_envs, num_envs)`` batch.
+    episodes in time order). A full-batch pool in same-step autoreset mode sampled a multiple
+    of ``num_envs`` steps at a time gives an unpadded ``(num_timesteps // num_envs, num_envs)``
+    batch; in next-step mode an env loses a step to each reset row, so columns differ by a few
+    steps and the shorter ones are padded (``mask``).
     """
     episodes = [e for e in episodes if len(e)]
     if not episodes:
@@ -272,9 +284,7 @@ def episodes_to_batch(episodes: Sequence[Episode]) -> TimeMajorBatch:
     extras = {k: scatter(np.concatenate([e.extras[k] for e in episodes])) for k in keys}
     boot = ~is_term
     boot_obs = [_take(e.observations, slice(len(e), len(e) + 1)) for e, b in zip(episodes, boot) if b]
-    bootstrap_observations = (
-        _concat_tree(boot_obs) if boot_obs else _take(episodes[0].observations, slice(0, 0))
-    )
+    bootstrap_observations = _concat_tree(boot_obs) if boot_obs else _take(episodes[0].observations, slice(0, 0))
     return TimeMajorBatch(
         observations=observations,
         actions=actions,
@@ -374,7 +384,8 @@ class EnvRunner:
 
     Args:
         envs: a pool with the gymnasium front end (``envpool.make(...)``,
-            ``envpool.make_python(...)``). The runner drives it; don't step it meanwhile.
+            ``envpool.make_python(...)``). The runner drives it: don't step it meanwhile, and
+            use one runner per pool (to sample with another policy, set ``runner.policy``).
             With ``batch_size < num_envs`` the runner uses ``send``/``recv``: while the policy
             computes one batch's actions the other envs step.
         policy: ``policy(obs) -> actions`` or ``-> (actions, extras)`` where ``extras`` is a
@@ -431,9 +442,11 @@ class EnvRunner:
         self._episodes: list[Episode | None] = [None] * self.num_envs  # the current one of each env
         self._discard = np.zeros(self.num_envs, dtype=bool)  # next row is stale: reset the env
         self._pending: list[Any] = [None] * self.num_envs  # (actions, extras, row) sent to each env
-        self._ret = np.zeros(self.num_envs)  # the whole episode's return and length so far
-        self._len = np.zeros(self.num_envs, dtype=np.int64)
+        self._discarding = False  # some env's next row is stale (_discard.any())
+        self._ret = [0.0] * self.num_envs  # the whole episode's return and length so far
+        self._len = [0] * self.num_envs
         self._held: tuple | None = None  # received rows: (ids, obs, rew, term, trunc, info)
+        self._held_lists: tuple | None = None  # the same as Python lists, made once per batch
         self._next_row = 0  # first row of _held not yet taken into the episodes
         self._carry: list[Episode] = []  # episodes finished by a call that raised
         self._started = False  # the pool has been reset once
@@ -467,7 +480,9 @@ class EnvRunner:
 
         If the policy or the pool raises, so does ``sample``; what that call had sampled is
         not lost: the next call returns it on top of its own ``num_timesteps`` (or
-        ``num_episodes``), and the metrics count it.
+        ``num_episodes``), and the metrics count it. An env that fails (``envpool.EnvError``)
+        is reported the same way; its episode ends truncated at its failed step (the pool's
+        convention) and the env starts a new one; the other envs lose nothing.
         """
         if (num_timesteps is None) == (num_episodes is None):
             raise ValueError("sample() needs exactly one of num_timesteps and num_episodes")
@@ -589,19 +604,19 @@ class EnvRunner:
             obs, info = self.envs.reset()
             self._m_env_time += time.perf_counter() - t
             n = self.num_envs
-            self._held = (np.arange(n), obs, np.zeros(n), np.zeros(n, bool), np.zeros(n, bool), info)
-            self._next_row = 0
+            self._hold((np.arange(n), obs, np.zeros(n), np.zeros(n, bool), np.zeros(n, bool), info))
         elif not self._started:
             for env in range(self.num_envs):
                 self._new_episode(env)
             t = time.perf_counter()
             self.envs.async_reset()
             self._m_env_time += time.perf_counter() - t
-            self._held, self._next_row = None, 0
+            self._hold(None)
         else:
             # Envs in flight can't be reset now: each one's next row is dropped and the env reset
             # then. Rows already received are dropped too (their envs are reset at the next send).
             self._discard[:] = True
+            self._discarding = True
             for env in range(self.num_envs):
                 self._new_episode(env)
             if self._held is not None:
@@ -631,17 +646,18 @@ class EnvRunner:
                 raise ValueError(f"policy returned {rows} actions for a batch of {n} observations")
             for k, v in extras.items():
                 if np.ndim(v) == 0 or len(v) != n:
-                    raise ValueError(f"policy extras[{k!r}] must have one row per observation ({n}), got shape {np.shape(v)}")
+                    raise ValueError(
+                        f"policy extras[{k!r}] must have one row per observation ({n}), got shape {np.shape(v)}"
+                    )
         self._m_policy_time += time.perf_counter() - t
         return actions, extras
 
     def _act(self, use_random: bool) -> None:
         """Give every env of the held batch its next action (or reset), then receive the next
         batch of rows."""
-        if self._held is None:  # async, just after async_reset
+        if self._held is None:  # a batch is due: after async_reset, or a step/recv interrupted
             t = time.perf_counter()
-            self._held = self._recv()
-            self._next_row = 0
+            self._receive(None)
             self._m_env_time += time.perf_counter() - t
             return
         ids, obs = self._held[0], self._held[1]
@@ -663,12 +679,21 @@ class EnvRunner:
             needs_reset[:] = False
         n = len(ids)
         actions, extras = self._actions(obs, n, use_random)
+        action_rows = _rows_of(actions, n)
+        pending = self._pending
         t = time.perf_counter()
         if not self._async:
-            for i in range(n):
-                self._pending[ids[i]] = (actions, extras, i)
-            result = self.envs.step(actions)
-            self._held = (ids,) + tuple(result[:4]) + (result[4],)
+            for i, env in enumerate(self._held_lists[0] if self._held_lists else ids.tolist()):
+                pending[env] = (action_rows[i], extras, i)
+            # Until the results are in, a batch is due: if step() is interrupted (Ctrl-C, a
+            # timeout), the pool hands the batch to the next recv(), and so does the runner.
+            self._hold(None)
+            try:
+                result = self.envs.step(actions)
+            except EnvError as err:
+                self._hold_failed(err, ids)
+                raise
+            self._hold((ids,) + tuple(result[:4]) + (result[4],))
         else:
             send = ~needs_reset
             if send.all():
@@ -678,18 +703,38 @@ class EnvRunner:
                 sel = np.flatnonzero(send)
                 reset_ids = ids[needs_reset]
                 self._discard[reset_ids] = False
+                self._discarding = bool(self._discard.any())
                 self.envs.async_reset(reset_ids)
                 if len(sel):
                     self.envs.send(_take(actions, sel), ids[sel])
-            for i in np.arange(n)[sel]:
-                self._pending[ids[i]] = (actions, extras, i)
-            self._held = self._recv()
-        self._next_row = 0
+            for i in np.arange(n)[sel].tolist():
+                pending[int(ids[i])] = (action_rows[i], extras, i)
+            self._hold(None)  # as above: a batch is due
+            self._receive(None)
         self._m_env_time += time.perf_counter() - t
 
-    def _recv(self):
-        obs, rew, term, trunc, info = self.envs.recv()
-        return (np.asarray(info["env_id"]), obs, rew, term, trunc, info)
+    def _hold(self, held: tuple | None) -> None:
+        self._held, self._held_lists, self._next_row = held, None, 0
+
+    def _hold_failed(self, err: EnvError, ids) -> None:
+        """An env failed: the pool still returned the batch (``err.result``, the failed envs'
+        rows truncated). Keep it, so the episodes stay consistent: the caller sees the error, and
+        the next ``sample`` takes those rows in (the failed envs' episodes end truncated)."""
+        if err.result is None:
+            return
+        obs, rew, term, trunc, info = err.result
+        if ids is None:
+            ids = np.asarray(info["env_id"])
+        self._hold((ids, obs, rew, term, trunc, info))
+
+    def _receive(self, ids) -> None:
+        """Hold the next batch from ``recv()`` (an env failure's batch too, then re-raise)."""
+        try:
+            obs, rew, term, trunc, info = self.envs.recv()
+        except EnvError as err:
+            self._hold_failed(err, ids)
+            raise
+        self._hold((np.asarray(info["env_id"]), obs, rew, term, trunc, info))
 
     def _start(self, env: int, obs: Any, info: dict | None) -> None:
         ep = self._episodes[env]
@@ -700,58 +745,73 @@ class EnvRunner:
             hook(episode=ep, env_runner=self, env_index=env)
 
     def _consume(self, done: list[Episode], steps: int, num_timesteps: int | None, num_episodes: int | None) -> int:
-        """Take held rows into the episodes until the call's target is met or the rows run out."""
+        """Take held rows into the episodes until the call's target is met or the rows run out.
+        The per-row work is on Python lists (made once per batch): it bounds the runner's speed."""
         ids, obs, rew, term, trunc, info = self._held
+        if self._held_lists is None:
+            n = len(ids)
+            self._held_lists = (
+                np.asarray(ids).tolist(),
+                np.asarray(rew, dtype=np.float64).tolist(),
+                np.asarray(term).tolist(),
+                np.asarray(trunc).tolist(),
+                _rows_of(obs, n),
+            )
+        ids_l, rew_l, term_l, trunc_l, obs_rows = self._held_lists
         same_step = self._mode == AutoresetMode.SAME_STEP
+        disabled = self._mode == AutoresetMode.DISABLED
         final_obs = info.get("final_obs") if same_step else None
         final_mask = info.get("_final_obs") if same_step else None
         keep_infos = self.keep_infos
         step_hooks = self._hooks["on_episode_step"]
+        discarding, discard = self._discarding, self._discard
+        episodes, pending, ret, length = self._episodes, self._pending, self._ret, self._len
         i = self._next_row
-        n = len(ids)
+        n = len(ids_l)
         while i < n:
-            env = int(ids[i])
+            row = i
             i += 1
-            row = i - 1
-            if self._discard[env]:
+            env = ids_l[row]
+            if discarding and discard[env]:
                 continue
-            ep = self._episodes[env]
+            ep = episodes[env]
             if not ep.observations:  # a reset row: the episode's first observation
-                if self._mode == AutoresetMode.DISABLED and (term[row] or trunc[row]):
+                if disabled and (term_l[row] or trunc_l[row]):
                     continue  # full batch, disabled: the ended env's row, replaced at the next send
-                self._start(env, _row(obs, row), _info_row(info, row) if keep_infos else None)
+                self._start(env, obs_rows[row], _info_row(info, row) if keep_infos else None)
                 continue
-            actions, extras, j = self._pending[env]
-            ended = bool(term[row] or trunc[row])
-            r = float(rew[row])
-            ep.actions.append(_row(actions, j))
+            action, extras, j = pending[env]
+            terminated, truncated = term_l[row], trunc_l[row]
+            r = rew_l[row]
+            ep.actions.append(action)
             ep.rewards.append(r)
-            for k, v in extras.items():
-                ep.extras.setdefault(k, []).append(v[j])
-            if ended and final_obs is not None and final_mask[row]:
+            if extras:
+                for k, v in extras.items():
+                    ep.extras.setdefault(k, []).append(v[j])
+            if (terminated or truncated) and final_obs is not None and final_mask[row]:
                 ep.observations.append(_row(final_obs, row))
                 if keep_infos:
                     ep.infos.append(_info_row(info["final_info"], row))
             else:
-                ep.observations.append(_row(obs, row))
+                ep.observations.append(obs_rows[row])
                 if keep_infos:
                     ep.infos.append(_info_row(info, row))
-            self._ret[env] += r
-            self._len[env] += 1
+            ret[env] += r
+            length[env] += 1
             steps += 1
             for hook in step_hooks:
                 hook(episode=ep, env_runner=self, env_index=env)
-            if ended:
-                ep.terminated, ep.truncated = bool(term[row]), bool(trunc[row])
+            if terminated or truncated:
+                ep.terminated, ep.truncated = bool(terminated), bool(truncated)
                 done.append(ep._finalized())
-                self._m_returns.append(float(self._ret[env]))
-                self._m_lengths.append(int(self._len[env]))
+                self._m_returns.append(ret[env])
+                self._m_lengths.append(length[env])
                 self._lifetime_episodes += 1
                 for hook in self._hooks["on_episode_end"]:
                     hook(episode=ep, env_runner=self, env_index=env)
                 self._new_episode(env)
                 if same_step:
-                    self._start(env, _row(obs, row), _info_row(info, row) if keep_infos else None)
+                    self._start(env, obs_rows[row], _info_row(info, row) if keep_infos else None)
                 if num_episodes is not None and len(done) >= num_episodes:
                     break
             if num_timesteps is not None and steps >= num_timesteps:

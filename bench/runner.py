@@ -1,0 +1,338 @@
+#!/usr/bin/env python3
+"""Sampling throughput of envpool.EnvRunner vs a plain gymnasium SyncVectorEnv loop vs RLlib's
+SingleAgentEnvRunner, with a random policy and with a small MLP policy (PyTorch, CPU).
+
+Run from the repository root (needs torch for the MLP rows: ``pip install torch==2.13.0``)::
+
+    python bench/runner.py                                         # ours and gymnasium
+    python bench/runner.py --rllib-python /work/venvs/rllib/bin/python   # + RLlib (ray[rllib])
+
+Rows (same task, ``--num-envs`` envs, CPU; pools with their default ``num_threads``: one per
+core for full batch, cores - 1 for async):
+
+| row | what runs |
+|---|---|
+| ``ours-sync`` | ``EnvRunner(envpool.make(task, num_envs=N))``: full-batch ``step()`` |
+| ``ours-async`` | ``EnvRunner(envpool.make(task, num_envs=N, batch_size=N/2))``: the policy computes one half's actions while the other half steps (``send``/``recv``) |
+| ``gym-sync`` | ``gymnasium.vector.SyncVectorEnv`` of the task, a plain loop ``obs -> policy -> step`` (no episode bookkeeping) |
+| ``rllib`` | ``ray.rllib.env.single_agent_env_runner.SingleAgentEnvRunner`` (PPO config, ``num_envs_per_env_runner=N``, no remote runners) ``.sample(num_timesteps=...)``, in its own interpreter (``--rllib-python``) |
+
+Overlap rows (``--overlap``, MLP policy): ``ours-sync`` vs ``ours-async`` on tasks whose step
+costs more than CartPole's: MuJoCo HalfCheetah-v5 (CPU-bound env and policy: on a 2-core
+machine there is little idle time to fill), and StepCounter-v0 with ``step_sleep_us`` (an env
+whose step waits, like one talking to an external simulator) with a policy that also waits
+``policy_ms`` per call (as for a GPU or a remote inference server): latencies that the async
+loop overlaps. Plus ``ours-async-tc``: async with as many env threads as cores.
+
+Policies: ``random`` (actions from the action space; RLlib: ``random_actions=True``) and ``mlp``
+(a 2x64 tanh MLP and a categorical sample per row, torch with 1 thread; RLlib: its default PPO
+module with ``fcnet_hiddens=[64, 64]``, tanh, exploring).
+
+How a sample is taken: each row's sampler is built once, warmed up, then ``sample`` /
+stepped in chunks of ``--chunk`` env steps for ``--seconds`` of wall time; env steps / time.
+Rows are interleaved in rounds (A B C D A B C D ...; ``--rounds``) and the median over rounds is
+reported with min-max, so a noisy machine shows as spread rather than as bias. RLlib runs in a
+persistent subprocess that takes one sample per request, so it is interleaved too.
+Results: ``bench/results/runner.json`` and ``runner.md`` (``--out``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+RLLIB_SOURCE = r"""
+import json, sys, time, warnings
+warnings.filterwarnings("ignore")
+import os
+os.environ.setdefault("RAY_DEDUP_LOGS", "0")
+import torch
+torch.set_num_threads(1)
+from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
+from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner
+
+task, num_envs, chunk = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+config = (
+    PPOConfig()
+    .environment(task)
+    .env_runners(num_env_runners=0, num_envs_per_env_runner=num_envs)
+    .rl_module(model_config=DefaultModelConfig(fcnet_hiddens=[64, 64], fcnet_activation="tanh"))
+)
+runner = SingleAgentEnvRunner(config=config)
+import ray
+print(json.dumps({"ready": True, "ray": ray.__version__}), flush=True)
+for line in sys.stdin:
+    policy, seconds = line.split()
+    seconds = float(seconds)
+    random_actions = policy == "random"
+    runner.sample(num_timesteps=chunk, random_actions=random_actions)  # warm-up
+    steps, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        eps = runner.sample(num_timesteps=chunk, random_actions=random_actions)
+        steps += sum(len(e) for e in eps)
+    print(json.dumps({"steps_per_s": steps / (time.perf_counter() - t0)}), flush=True)
+runner.stop()
+"""
+
+
+class MLP:
+    """A 2x64 tanh MLP, numpy in and out: a categorical sample per row (Discrete actions) or
+    the mean plus Gaussian noise, clipped to the box (Box actions)."""
+
+    def __init__(self, obs_space, action_space):
+        import numpy as np
+        import torch
+
+        torch.set_num_threads(1)
+        torch.manual_seed(0)
+        self.torch, self.np = torch, np
+        self.discrete = hasattr(action_space, "n")
+        out = int(action_space.n) if self.discrete else int(np.prod(action_space.shape))
+        self.low, self.high = (None, None) if self.discrete else (action_space.low, action_space.high)
+        self.net = torch.nn.Sequential(
+            torch.nn.Linear(int(np.prod(obs_space.shape)), 64),
+            torch.nn.Tanh(),
+            torch.nn.Linear(64, 64),
+            torch.nn.Tanh(),
+            torch.nn.Linear(64, out),
+        )
+
+    def __call__(self, obs):
+        torch = self.torch
+        with torch.inference_mode():
+            x = torch.as_tensor(self.np.asarray(obs).reshape(len(obs), -1), dtype=torch.float32)
+            out = self.net(x)
+            if self.discrete:
+                return torch.multinomial(torch.softmax(out, -1), 1).squeeze(-1).numpy()
+            noisy = (out + 0.1 * torch.randn_like(out)).numpy()
+            return self.np.clip(noisy, self.low, self.high)
+
+
+def make_samplers(
+    task: str, num_envs: int, chunk: int, policy_kind: str, env_kwargs=None, gym=True, policy_ms: float = 0.0
+):
+    """name -> callable(seconds) -> steps/s, each built once (and closed by the caller)."""
+    import envpool
+    import gymnasium
+
+    samplers, closers = {}, []
+    spec = envpool.make_spec(task, **(env_kwargs or {}))
+    policy = MLP(spec.observation_space, spec.action_space) if policy_kind == "mlp" else None
+    if policy is not None and policy_ms:
+        mlp = policy
+
+        def policy(obs):  # the MLP, then waiting as for a remote or GPU inference server
+            actions = mlp(obs)
+            time.sleep(policy_ms / 1000)
+            return actions
+
+    rows = [("ours-sync", num_envs, None), ("ours-async", num_envs // 2, None)]
+    if not gym:  # the overlap rows: also async with as many env threads as the full batch has
+        rows.append(("ours-async-tc", num_envs // 2, os.cpu_count()))
+    for name, batch, threads in rows:
+        envs = envpool.make(
+            task, num_envs=num_envs, batch_size=batch, num_threads=threads, seed=0, **(env_kwargs or {})
+        )
+        runner = envpool.EnvRunner(envs, policy, seed=0)
+        closers.append(envs.close)
+
+        def run(seconds, runner=runner):
+            runner.sample(num_timesteps=chunk)  # warm-up
+            steps, t0 = 0, time.perf_counter()
+            while time.perf_counter() - t0 < seconds:
+                runner.sample(num_timesteps=chunk)
+                steps += chunk
+            return steps / (time.perf_counter() - t0)
+
+        samplers[name] = run
+
+    if not gym:
+        return samplers, closers
+    vec = gymnasium.vector.SyncVectorEnv([lambda: gymnasium.make(task)] * num_envs)
+    vec.action_space.seed(0)
+    closers.append(vec.close)
+    state = {"obs": vec.reset(seed=0)[0]}
+
+    def run_gym(seconds):
+        steps, t0 = 0, time.perf_counter()
+        obs = state["obs"]
+        while time.perf_counter() - t0 < seconds:
+            for _ in range(chunk // num_envs):
+                actions = vec.action_space.sample() if policy is None else policy(obs)
+                obs, *_ = vec.step(actions)
+            steps += chunk // num_envs * num_envs
+        state["obs"] = obs
+        return steps / (time.perf_counter() - t0)
+
+    samplers["gym-sync"] = run_gym
+    return samplers, closers
+
+
+class RLlib:
+    def __init__(self, python: str, task: str, num_envs: int, chunk: int):
+        env = dict(os.environ)
+        env.pop("PYTHONPATH", None)
+        self.proc = subprocess.Popen(
+            [python, "-c", RLLIB_SOURCE, task, str(num_envs), str(chunk)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=env,
+        )
+        line = self.proc.stdout.readline()
+        if not line:
+            self.close()
+            raise RuntimeError(f"RLlib's env runner did not start under {python}")
+        self.version = json.loads(line)["ray"]
+
+    def sample(self, policy: str, seconds: float) -> float:
+        self.proc.stdin.write(f"{policy} {seconds}\n")
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())["steps_per_s"]
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.stdin.close()
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--task", default="CartPole-v1")
+    parser.add_argument("--num-envs", type=int, default=16)
+    parser.add_argument("--chunk", type=int, default=1024, help="env steps per sample() call")
+    parser.add_argument("--seconds", type=float, default=1.5)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--policies", default="random,mlp")
+    parser.add_argument("--rllib-python", default=os.environ.get("RLLIB_PYTHON"))
+    parser.add_argument(
+        "--overlap",
+        default="HalfCheetah-v5,StepCounter-v0?step_sleep_us=1000&policy_ms=4",
+        help="tasks (with ?key=value&... env kwargs; policy_ms=X adds X ms of waiting to each "
+        "policy call) for the async-overlap rows (MLP policy); '' for none",
+    )
+    parser.add_argument("--out", default="bench/results")
+    args = parser.parse_args(argv)
+
+    rllib = None
+    if args.rllib_python:
+        rllib = RLlib(args.rllib_python, args.task, args.num_envs, args.chunk)
+    else:
+        print("rllib: skipped (no --rllib-python / $RLLIB_PYTHON)")
+    results = {}
+    try:
+        for policy in filter(None, args.policies.split(",")):
+            samplers, closers = make_samplers(args.task, args.num_envs, args.chunk, policy)
+            if rllib is not None:
+                samplers["rllib"] = lambda seconds, policy=policy: rllib.sample(policy, seconds)
+            samples = {name: [] for name in samplers}
+            try:
+                for _ in range(args.rounds):
+                    for name, run in samplers.items():
+                        samples[name].append(run(args.seconds))
+                        print(f"{policy:6s} {name:10s} {samples[name][-1]:12.0f} steps/s", flush=True)
+            finally:
+                for close in closers:
+                    close()
+            results[policy] = {
+                name: {"median": statistics.median(v), "min": min(v), "max": max(v), "samples": v}
+                for name, v in samples.items()
+            }
+    finally:
+        if rllib is not None:
+            rllib.close()
+
+    lines = [
+        f"{args.task}, {args.num_envs} envs, {args.chunk} steps per sample() call, "
+        f"median of {args.rounds} interleaved rounds of {args.seconds} s (min-max):",
+        "",
+        "| policy | row | env steps/s | vs gym-sync | vs rllib |",
+        "|---|---|---|---|---|",
+    ]
+    for policy, rows in results.items():
+        for name, r in rows.items():  # (the overlap rows are added below)
+            vs_gym = r["median"] / rows["gym-sync"]["median"]
+            vs_rllib = f"{r['median'] / rows['rllib']['median']:.1f}x" if "rllib" in rows else "n/a"
+            lines.append(
+                f"| {policy} | {name} | {r['median']:,.0f} ({r['min']:,.0f}-{r['max']:,.0f}) | {vs_gym:.1f}x | {vs_rllib} |"
+            )
+    if "mlp" in results:
+        rows = results["mlp"]
+        lines.append("")
+        lines.append(
+            f"Async overlap with the MLP policy: ours-async / ours-sync = "
+            f"{rows['ours-async']['median'] / rows['ours-sync']['median']:.2f}"
+        )
+    overlap = {}
+    for entry in filter(None, args.overlap.split(",")):
+        task, _, query = entry.partition("?")
+        kwargs = {k: float(v) for k, v in (kv.split("=") for kv in query.split("&") if kv)}
+        policy_ms = kwargs.pop("policy_ms", 0.0)
+        kwargs = {k: int(v) for k, v in kwargs.items()}
+        samplers, closers = make_samplers(
+            task, args.num_envs, args.chunk, "mlp", kwargs, gym=False, policy_ms=policy_ms
+        )
+        samples = {name: [] for name in samplers}
+        try:
+            for _ in range(args.rounds):
+                for name, run in samplers.items():
+                    samples[name].append(run(args.seconds))
+                    print(f"overlap {entry} {name:10s} {samples[name][-1]:12.0f} steps/s", flush=True)
+        finally:
+            for close in closers:
+                close()
+        overlap[entry] = {
+            name: {"median": statistics.median(v), "min": min(v), "max": max(v), "samples": v}
+            for name, v in samples.items()
+        }
+    if overlap:
+        lines += [
+            "",
+            f"Async overlap, MLP policy, {args.num_envs} envs (async: batch_size {args.num_envs // 2}); "
+            "default threads (full batch: one per core; async: cores - 1, leaving the policy a core):",
+            "",
+            f"| task | ours-sync | ours-async | ours-async, {os.cpu_count()} threads | async / sync | "
+            f"async {os.cpu_count()}t / sync |",
+            "|---|---|---|---|---|---|",
+        ]
+        for entry, rows in overlap.items():
+            a, b, c = rows["ours-sync"], rows["ours-async"], rows["ours-async-tc"]
+            cell = lambda r: f"{r['median']:,.0f} ({r['min']:,.0f}-{r['max']:,.0f})"
+            lines.append(
+                f"| {entry.replace('?', ' ')} | {cell(a)} | {cell(b)} | {cell(c)} | "
+                f"{b['median'] / a['median']:.2f} | {c['median'] / a['median']:.2f} |"
+            )
+    results["overlap"] = overlap
+    table = "\n".join(lines)
+    print(table)
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "runner.md"), "w") as f:
+        f.write(table + "\n")
+    meta = {
+        "command": " ".join([os.path.basename(sys.executable)] + sys.argv),
+        "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+        "platform": platform.platform(),
+        "cpu_count": os.cpu_count(),
+        "loadavg": os.getloadavg(),
+        "python": platform.python_version(),
+        "ray": rllib.version if rllib else None,
+        "args": vars(args),
+    }
+    with open(os.path.join(args.out, "runner.json"), "w") as f:
+        json.dump({"meta": meta, "results": results}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -6,8 +6,9 @@
 # step's. Tests whose gymnasium oracle a release lacks skip with the reason (e.g. Taxi-v4 is in
 # gymnasium only from 1.3); anything failing fails the step.
 # The wheel is built once (`pip wheel` reuses build/{wheel_tag} of the main step's install).
-# Time on this 2-core machine (shared, noisy): per version ~1 min install + 2.5-5 min suite;
-# ~8-12 min for the default two. Usage: scripts/ci_gym_matrix.sh [--wheel PATH] [--keep]
+# Time: measured 459 s for the default two with a prebuilt wheel (1.1.1: 299 s, 1.2.2: 150 s,
+# each ~1-2 min install + 2-3 min suite) on this 2-core machine while other jobs loaded it; the
+# wheel build adds ~3-4 min without --wheel. Usage: scripts/ci_gym_matrix.sh [--wheel PATH] [--keep]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}

@@ -281,6 +281,13 @@ def _set_blackjack(ours, ref, dealer, player):
 
 TOY_TEXT = ["FrozenLake-v1", "FrozenLake8x8-v1", "CliffWalking-v1", "Taxi-v4", "Blackjack-v1"]
 
+# The toy-text frames are drawn as gymnasium 1.4 draws them; 1.4 replaced the toy-text art
+# (new sprites, 64-pixel FrozenLake cells, other window sizes), so older releases are no oracle.
+_GYM_VERSION = tuple(int(p) for p in gym.__version__.split(".")[:2])
+needs_gym_1_4_art = pytest.mark.skipif(
+    _GYM_VERSION < (1, 4), reason=f"toy-text frames follow gymnasium 1.4's art; gymnasium {gym.__version__} draws the old art"
+)
+
 
 def toy_text_distances(task: str, num_states: int, seed: int | None = None) -> tuple[float, float]:
     """(largest same-state distance, smallest different-state distance) over random states."""
@@ -320,6 +327,7 @@ def toy_text_distances(task: str, num_states: int, seed: int | None = None) -> t
     return worst, closest_wrong
 
 
+@needs_gym_1_4_art
 @pytest.mark.parametrize("task", TOY_TEXT)
 def test_toy_text_frames_match_gymnasium(task):
     worst, closest_wrong = toy_text_distances(task, TOY_NUM_STATES)
@@ -328,6 +336,7 @@ def test_toy_text_frames_match_gymnasium(task):
     assert closest_wrong > limit, f"{task}: a different state's frame passes ({closest_wrong:.4f})"
 
 
+@needs_gym_1_4_art
 def test_frozen_lake_custom_map_frames():
     """Maps whose cells are not 64 pixels: gymnasium scales tiles and sprites; so do we."""
     desc = ["SFFFFFFFFH", "FFHFFFFFFF", "FFFFHFFFFF", "FHFFFFFHFF", "FFFFFFFFFF",

@@ -194,6 +194,11 @@ def test_num_episodes_returns_exactly_that_many_complete_episodes(kind, num_envs
         assert len(runner.sample(num_episodes=1)) == 1
 
 
+@pytest.mark.skipif(
+    tuple(int(p) for p in gymnasium.__version__.split(".")[:2]) < (1, 4),
+    reason="RecordEpisodeStatistics counts same-step autoreset episodes right only from gymnasium 1.4 "
+    "(older releases treat the step after each end as a reset step)",
+)
 @pytest.mark.parametrize("kind", ["native", "python"])
 def test_metrics_equal_record_episode_statistics(kind):
     """Episode returns and lengths equal those of gymnasium's RecordEpisodeStatistics on the same

@@ -58,8 +58,34 @@ def _ours_kwargs(kwargs):
     return out
 
 
+def _gym_spec(task):
+    """gymnasium's spec of ``task``; skips the test when this gymnasium release lacks the task,
+    so there is no oracle (Taxi-v4 arrived in gymnasium 1.3, CliffWalking-v1 and
+    CliffWalkingSlippery-v1 in 1.2; envpool's own tasks still run there)."""
+    if task not in gym.registry:
+        pytest.skip(f"gymnasium {gym.__version__} has no {task} to compare with (a later release added it)")
+    return gym.spec(task)
+
+
+def _gym_make(task, **kwargs):
+    _gym_spec(task)
+    try:
+        return gym.make(task, **kwargs)
+    except TypeError as exc:
+        if "unexpected keyword argument" not in str(exc):
+            raise
+        # FrozenLake's success_rate and reward_schedule arrived in gymnasium 1.2.
+        pytest.skip(f"gymnasium {gym.__version__}'s {task} has no such kwarg to compare with: {exc}")
+
+
+# gymnasium < 1.2 gives FrozenLake's slippery moves info["prob"] 1/3 as 0.3333333333333333;
+# from 1.2 on (success_rate) it is 1 - 2/3 = 0.33333333333333337, as envpool reports it. On
+# older releases the transitions are still compared, without the prob float.
+GYM_VERSION = tuple(int(p) for p in gym.__version__.split(".")[:2])
+
+
 def _ref(task, **kwargs):
-    env = gym.make(task, **kwargs).unwrapped
+    env = _gym_make(task, **kwargs).unwrapped
     env.reset(seed=0)
     return env
 
@@ -70,7 +96,7 @@ def _ref(task, **kwargs):
 @pytest.mark.parametrize("task", TOY_TEXT)
 def test_registry_matches_gymnasium(task):
     spec = envpool.make_spec(task)
-    ref = gym.spec(task)
+    ref = _gym_spec(task)
     assert spec.max_episode_steps == ref.max_episode_steps
     assert spec.reward_threshold == ref.reward_threshold
 
@@ -102,8 +128,8 @@ def _assert_space_equal(ours, ref, what):
 
 @pytest.mark.parametrize(("task", "kwargs"), SPACE_CASES)
 def test_spaces_match_gymnasium(task, kwargs):
+    ref = _gym_make(task, **kwargs)
     env = envpool.make(task, num_envs=2, seed=0, **_ours_kwargs(kwargs))
-    ref = gym.make(task, **kwargs)
     _assert_space_equal(env.single_observation_space, ref.observation_space, f"{task} observation space")
     _assert_space_equal(env.single_action_space, ref.action_space, f"{task} action space")
     obs, _ = env.reset()
@@ -162,7 +188,7 @@ def _steady_action(task):
 @pytest.mark.parametrize("task", ["FrozenLake-v1", "FrozenLake8x8-v1", "Taxi-v4"])
 def test_time_limit_truncates_like_gymnasium(task):
     kwargs = {"is_slippery": False} if task.startswith("FrozenLake") else {}
-    ref = gym.make(task, **kwargs)
+    ref = _gym_make(task, **kwargs)
     ref.reset(seed=0)
     env = envpool.make(task, num_envs=1, seed=0, **kwargs)
     env.reset()
@@ -297,7 +323,8 @@ def test_stochastic_transitions_follow_gymnasium_P(task, kwargs, starts, to_stat
     thin = [(s, a, counts.get((s, a), 0)) for s, a in pairs if counts.get((s, a), 0) < 20]
     assert not thin, f"too few samples for {thin[:5]}"
 
-    failures, chi2, df = tally.compare(P)
+    exact_prob = GYM_VERSION >= (1, 2) or not task.startswith("FrozenLake")
+    failures, chi2, df = tally.compare(P, with_prob=exact_prob)
     assert not failures, "\n".join(failures[:10])
     assert chi2 < _chi2_critical(df), f"chi2 {chi2:.0f} with {df} dof"
 

@@ -4,8 +4,13 @@
 from __future__ import annotations
 
 import functools
+import secrets
+import sys
 from typing import Any
 
+from gymnasium.vector import AutoresetMode
+
+from envpool.pool import parse_autoreset_mode
 from envpool.tasks import _tasks
 from envpool.vector_env import EnvPoolGymEnv, EnvPoolVectorEnv
 
@@ -96,7 +101,71 @@ def make_dm(task_id: str, **kwargs: Any):
 
 
 def _vector_entry_point(task_id: str, num_envs: int = 1, **kwargs: Any):
+    if _rllib_is_building():
+        kwargs = rllib_kwargs(f"envpool/{task_id}", num_envs, kwargs)
     return make(task_id, num_envs=num_envs, **kwargs)
+
+
+def _rllib_is_building() -> bool:
+    """True when an RLlib env runner's ``make_env`` is on the call stack.
+
+    RLlib passes its ``env_config`` straight to ``gymnasium.make_vec`` and never asks which
+    autoreset mode it got, so ``envpool/<task>`` checks for it here, whichever way the id was
+    reached (``envpool.rllib``'s creator, the ``envpool:`` module prefix, a setup hook). Only
+    looked at when ``ray.rllib`` is loaded; costs a stack walk per pool made, never per step.
+    """
+    if "ray.rllib" not in sys.modules:
+        return False
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name == "make_env" and frame.f_globals.get("__name__", "").startswith("ray.rllib."):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def rllib_kwargs(env_id: str, num_envs: int, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``make`` kwargs for a pool that RLlib's env runner builds: refuses those under which it
+    would record wrong data, and without a ``seed`` picks a random one.
+
+    RLlib's ``SingleAgentEnvRunner`` assumes next-step autoreset (the step after an episode's
+    end only starts the next one) and a full batch every step (row ``i`` is env ``i``); it
+    checks neither. Same-step autoreset would make it store the next episode's first
+    observation as the last one of the episode that ended; a batch smaller than ``num_envs``
+    would attribute rows to the wrong episodes.
+
+    The seed: RLlib resets its envs with ``seed=None`` unless ``config.debugging(seed=...)`` is
+    set, so every env runner's pool would keep make's default seed and sample the same episodes
+    as the others.
+
+    >>> rllib_kwargs("envpool/CartPole-v1", 8, {"num_threads": 2, "seed": 3})
+    {'num_threads': 2, 'seed': 3}
+    >>> rllib_kwargs("envpool/CartPole-v1", 8, {"autoreset_mode": "same_step"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: envpool/CartPole-v1 in RLlib: RLlib's env runners need autoreset_mode='next_step' ...
+    """
+    mode = parse_autoreset_mode(kwargs.get("autoreset_mode", AutoresetMode.NEXT_STEP))
+    if mode != AutoresetMode.NEXT_STEP:
+        raise ValueError(
+            f"{env_id} in RLlib: RLlib's env runners need autoreset_mode='next_step' (they record "
+            f"the step after an episode's end as the next episode's start), got {mode.name.lower()!r}; remove "
+            "'autoreset_mode' from config.environment(env_config=...)"
+        )
+    batch_size = kwargs.get("batch_size")
+    if batch_size is not None and batch_size != num_envs:
+        raise ValueError(
+            f"{env_id} in RLlib: RLlib's env runners step every env every step and read row i as "
+            f"env i, so batch_size must equal num_envs ({num_envs}), got {batch_size}; remove "
+            "'batch_size' from config.environment(env_config=...) (the asynchronous mode is for "
+            "envpool.EnvRunner / envpool.ray)"
+        )
+    env_type = kwargs.get("env_type", "gymnasium")
+    if env_type != "gymnasium":
+        raise ValueError(f"{env_id} in RLlib: RLlib needs env_type='gymnasium' (a gymnasium VectorEnv), got {env_type!r}")
+    if kwargs.get("seed") is None:
+        kwargs = {**kwargs, "seed": secrets.randbelow(2**31)}
+    return kwargs
 
 
 def register_envs() -> None:

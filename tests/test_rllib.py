@@ -1,0 +1,186 @@
+"""envpool as RLlib's vector env (new API stack): envpool.rllib and the guard in envpool/<task>.
+
+Needs ray[rllib] and torch: skipped without them; scripts/ci_ray.sh runs it in a venv that has
+them. The env-building checks use RLlib's SingleAgentEnvRunner in this process (no Ray
+cluster); the training tests start a 2-CPU local Ray and shut it down.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch", reason="RLlib's PPO needs torch (scripts/ci_ray.sh installs it)")
+pytest.importorskip("ray.rllib", reason="needs ray[rllib] (pip install 'envpool[rllib]'; scripts/ci_ray.sh)")
+
+import ray  # noqa: E402
+from ray.rllib.algorithms.ppo import PPOConfig  # noqa: E402
+from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner  # noqa: E402
+
+import envpool  # noqa: E402
+import envpool.rllib  # noqa: E402
+
+envpool.rllib.register_envs(["CartPole-v1", "InvertedPendulum-v5"])
+
+
+def config(env="envpool/CartPole-v1", mode="vector_entry_point", num_envs=8, num_env_runners=0, **env_config):
+    return (
+        PPOConfig()
+        .environment(env, env_config=env_config)
+        .env_runners(num_env_runners=num_env_runners, num_envs_per_env_runner=num_envs, gym_env_vectorize_mode=mode)
+    )
+
+
+def env_runner(cfg):
+    return SingleAgentEnvRunner(config=cfg)
+
+
+def cartpole_is_terminal(obs):
+    return abs(obs[0]) > 2.4 or abs(obs[2]) > 12 * 2 * math.pi / 360
+
+
+@pytest.mark.parametrize("env", ["envpool/CartPole-v1", "envpool:envpool/CartPole-v1"])
+def test_rllib_builds_an_envpool_vector_env_and_records_terminal_states(env):
+    runner = env_runner(config(env))
+    try:
+        assert isinstance(runner.env.unwrapped, envpool.EnvPoolVectorEnv)
+        assert runner.env.unwrapped.num_envs == 8
+        episodes = runner.sample(num_timesteps=3000, random_actions=True)
+        terminated = [e for e in episodes if e.is_terminated]
+        assert len(terminated) > 50
+        # The issue's check: every terminated episode's last observation is a terminal state
+        # (with same-step autoreset RLlib recorded the next episode's first observation).
+        assert all(cartpole_is_terminal(e.get_observations(-1)) for e in terminated)
+        assert all(not cartpole_is_terminal(o) for e in terminated for o in e.get_observations()[:-1])
+        assert 3000 <= sum(len(e) for e in episodes) < 3000 + 8  # RLlib steps whole batches
+    finally:
+        runner.stop()
+
+
+@pytest.mark.parametrize(
+    "env, mode, env_config, message",
+    [
+        ("envpool/CartPole-v1", "vector_entry_point", {"autoreset_mode": "same_step"}, "autoreset_mode='next_step'"),
+        ("envpool/CartPole-v1", "vector_entry_point", {"autoreset_mode": "disabled"}, "got 'disabled'"),
+        ("envpool/CartPole-v1", "vector_entry_point", {"batch_size": 4}, "batch_size must equal num_envs (8), got 4"),
+        ("envpool/CartPole-v1", "vector_entry_point", {"env_type": "gym"}, "env_type='gymnasium'"),
+        ("envpool/CartPole-v1", "sync", {}, "gym_env_vectorize_mode='vector_entry_point'"),
+        # Reached through gymnasium's registry (module prefix), not envpool.rllib's creator.
+        ("envpool:envpool/CartPole-v1", "vector_entry_point", {"autoreset_mode": "same_step"}, "autoreset_mode='next_step'"),
+        ("envpool:envpool/CartPole-v1", "vector_entry_point", {"batch_size": 2}, "batch_size must equal num_envs"),
+    ],
+)
+def test_rllib_refuses_what_would_corrupt_its_data(env, mode, env_config, message):
+    with pytest.raises(ValueError) as err:
+        env_runner(config(env, mode, **env_config))
+    assert message in str(err.value)
+    assert "envpool/CartPole-v1" in str(err.value)
+
+
+def test_same_kwargs_outside_rllib_still_work():
+    # The guard is only for RLlib's env runner: gymnasium.make_vec itself keeps every mode.
+    import gymnasium
+
+    envs = gymnasium.make_vec("envpool/CartPole-v1", num_envs=4, vectorization_mode="vector_entry_point", autoreset_mode="same_step", batch_size=2)
+    try:
+        assert envs.metadata["autoreset_mode"].name == "SAME_STEP" and envs.batch_size == 2
+    finally:
+        envs.close()
+
+
+@pytest.mark.parametrize("env", ["envpool/CartPole-v1", "envpool:envpool/CartPole-v1"])
+def test_env_runners_do_not_sample_the_same_episodes(env):
+    # RLlib resets with seed=None unless config.debugging(seed=...) is set; two env runners with
+    # make's default seed would return identical data.
+    runners = [env_runner(config(env)) for _ in range(2)]
+    try:
+        firsts = [np.array([e.get_observations(0) for e in r.sample(num_timesteps=8, random_actions=True)]) for r in runners]
+        assert not np.array_equal(firsts[0], firsts[1])
+    finally:
+        for r in runners:
+            r.stop()
+
+
+def test_env_config_entries_are_make_kwargs():
+    runner = env_runner(config(num_envs=4, num_threads=2, max_episode_steps=20, seed=5))
+    try:
+        envs = runner.env.unwrapped
+        assert envs.num_threads == 2 and envs.max_episode_steps == 20
+        episodes = runner.sample(num_episodes=6, random_actions=True)
+        assert all(len(e) <= 20 for e in episodes)
+    finally:
+        runner.stop()
+
+
+def test_register_env_make_python_pool():
+    name = envpool.rllib.register_env("envpool-test/py-CartPole", "CartPole-v1", python=True, num_workers=2)
+    runner = env_runner(config(name, num_envs=4))
+    try:
+        envs = runner.env.unwrapped
+        assert isinstance(envs, envpool.EnvPoolVectorEnv) and hasattr(envs._pool, "get_attr")
+        episodes = runner.sample(num_timesteps=400, random_actions=True)
+        assert 400 <= sum(len(e) for e in episodes) < 400 + 4
+        assert all(cartpole_is_terminal(e.get_observations(-1)) for e in episodes if e.is_terminated)
+    finally:
+        runner.stop()
+
+
+def test_register_env_rejects_unknown_tasks():
+    with pytest.raises(ValueError, match="not envpool tasks"):
+        envpool.rllib.register_envs(["NoSuchTask-v0"])
+    with pytest.raises(ValueError, match="not an envpool task"):
+        envpool.rllib.register_env("x", "NoSuchTask-v0", python=False)
+
+
+# -- PPO training (Ray started locally on 2 CPUs) -----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    # register_envs() before ray.init() queued the creators; they reach every process from here.
+    envpool.rllib.register_envs(["CartPole-v1", "InvertedPendulum-v5"])
+    yield
+    ray.shutdown()
+
+
+RANDOM_CARTPOLE_RETURN = 22  # a random policy's mean episode return on CartPole-v1
+
+
+@pytest.mark.parametrize("num_env_runners", [0, 2], ids=["local", "remote"])
+def test_ppo_learns_cartpole(local_ray, num_env_runners):
+    cfg = config(num_env_runners=num_env_runners).training(
+        train_batch_size_per_learner=2000, minibatch_size=250, num_epochs=6, lr=3e-4
+    )
+    algo = cfg.build_algo()
+    try:
+        if num_env_runners:
+            # Remote env runners are separate Ray actor processes that never imported envpool.
+            pids = algo.env_runner_group.foreach_env_runner(lambda r: __import__("os").getpid(), local_env_runner=False)
+            assert len(set(pids)) == 2 and __import__("os").getpid() not in pids
+            kinds = algo.env_runner_group.foreach_env_runner(lambda r: type(r.env.unwrapped).__name__, local_env_runner=False)
+            assert kinds == ["EnvPoolVectorEnv"] * 2
+        returns = []
+        for _ in range(8):  # usually 4-5 iterations suffice; stop as soon as it clearly learned
+            returns.append(algo.train()["env_runners"]["episode_return_mean"])
+            if returns[-1] > 2.5 * RANDOM_CARTPOLE_RETURN:
+                break
+        assert returns[0] < 2 * RANDOM_CARTPOLE_RETURN, returns
+        assert max(returns) > 2.5 * RANDOM_CARTPOLE_RETURN, returns
+    finally:
+        algo.stop()
+
+
+def test_ppo_trains_on_a_mujoco_task(local_ray):
+    pytest.importorskip("mujoco", reason="MuJoCo tasks need envpool[mujoco]")
+    cfg = config("envpool/InvertedPendulum-v5", num_envs=4).training(
+        train_batch_size_per_learner=1000, minibatch_size=250, num_epochs=2
+    )
+    algo = cfg.build_algo()
+    try:
+        assert isinstance(algo.env_runner.env.unwrapped, envpool.EnvPoolVectorEnv)
+        results = [algo.train()["env_runners"] for _ in range(2)]
+        assert results[-1]["num_env_steps_sampled_lifetime"] >= 2000
+        assert all(np.isfinite(r["episode_return_mean"]) and r["episode_return_mean"] > 0 for r in results)
+    finally:
+        algo.stop()

@@ -15,6 +15,7 @@ from envpool.errors import EnvError
 from envpool.registration import make, make_dm, make_gym, make_gymnasium, register_envs
 from envpool.tasks import list_all_envs, make_spec
 from envpool.python_envs import make_python
+from envpool.plugins import load_installed_plugins, load_plugin
 from envpool.vector_env import EnvPoolGymEnv, EnvPoolVectorEnv
 
 __version__ = "0.1.0"
@@ -25,6 +26,7 @@ __all__ = [
     "EnvPoolVectorEnv",
     "__version__",
     "list_all_envs",
+    "load_plugin",
     "make",
     "make_dm",
     "make_gym",
@@ -35,3 +37,4 @@ __all__ = [
 ]
 
 register_envs()
+load_installed_plugins()  # C++ env plugins of installed packages (envpool.plugins)

@@ -106,12 +106,12 @@ def test_cli_prints_sdk_dirs():
 
 
 def test_plugin_tasks_are_registered_like_built_in_ones(built, probe, capsys):
-    assert envpool.load_plugin(probe) == ["PluginProbe-v0", "PluginProbe3-v0"]  # again: same answer
-    assert {"PluginProbe-v0", "PluginProbe3-v0"} <= set(envpool.list_all_envs())
+    assert envpool.load_plugin(probe) == ["PluginProbe-v0", "probe.Probe3-v0"]  # again: same answer
+    assert {"PluginProbe-v0", "probe.Probe3-v0"} <= set(envpool.list_all_envs())
     [record] = [p for p in plugins.loaded_plugins() if p["name"] == "probe"]
     assert record["path"] == os.path.realpath(probe)
 
-    spec = envpool.make_spec("PluginProbe3-v0")
+    spec = envpool.make_spec("probe.Probe3-v0")
     assert spec.origin == f"plugin probe ({os.path.realpath(probe)})"
     assert spec.max_episode_steps == 10 and spec.reward_threshold == 1.5
     assert spec.config == {"fail_in": "", "fail_at": 1, "terminate_at": 3}  # the id's override
@@ -153,7 +153,7 @@ def test_plugin_env_through_every_front_end(probe, env_type):
 
 
 def test_plugin_task_as_gymnasium_id(probe):
-    envs = gymnasium.make_vec("envpool/PluginProbe3-v0", num_envs=2, vectorization_mode="vector_entry_point")
+    envs = gymnasium.make_vec("envpool/probe.Probe3-v0", num_envs=2, vectorization_mode="vector_entry_point")
     try:
         envs.reset(seed=0)
         for step in range(1, 4):
@@ -236,10 +236,12 @@ def test_plugin_offering_a_taken_id_registers_nothing(built):
     assert envpool.make_spec("CartPole-v1").origin == "built-in"
 
 
-def test_plugin_with_an_invalid_id_is_refused(built):
-    with pytest.raises(ImportError, match=r"task id 'mysim/Probe-v0' is not allowed.*gymnasium id"):
-        envpool.load_plugin(built["probe_bad_id"])
-    assert "mysim/Probe-v0" not in envpool.list_all_envs()
+@pytest.mark.parametrize("target, task_id", [("probe_bad_id", "mysim/Probe-v0"), ("probe_colon_id", "mysim:Probe-v0")])
+def test_plugin_with_an_invalid_id_is_refused(built, target, task_id):
+    """Ids must work as gymnasium ids envpool/<id>: no second '/', no ':' (gymnasium.make imports "a:")."""
+    with pytest.raises(ImportError, match=f"task id '{task_id}' is not allowed.*gymnasium id"):
+        envpool.load_plugin(built[target])
+    assert task_id not in envpool.list_all_envs()
 
 
 def test_plugin_whose_registration_throws_is_refused(built):

@@ -58,7 +58,7 @@ struct envpool_plugin_abi {
 namespace envpool {
 
 // Where a plugin's registration function puts its tasks. The core checks every id (unique, and
-// usable as a gymnasium id "envpool/<id>": letters, digits, '_', '-', '.', ':', no '/'), sets
+// usable as the gymnasium id "envpool/<id>": letters, digits, '_', '-' and '.' only), sets
 // each task's origin to the plugin, and adds all of them or, if any is refused, none.
 class PluginRegistry {
  public:

@@ -77,12 +77,13 @@ std::string Differences(const envpool_plugin_abi& plugin, const envpool_plugin_a
   return out;
 }
 
-// A task id must also be a valid gymnasium id as "envpool/<id>" (gymnasium allows one '/').
+// A task id must also work as the gymnasium id "envpool/<id>": gymnasium's ids allow one '/',
+// and gymnasium.make reads "a:b" as "import module a, then make b".
 bool ValidTaskId(const std::string& id) {
   if (id.empty()) return false;
   for (char c : id) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-                    c == '-' || c == '.' || c == ':';
+                    c == '-' || c == '.';
     if (!ok) return false;
   }
   return true;
@@ -157,8 +158,8 @@ LoadedPlugin LoadPlugin(const std::string& path) {
     for (auto& task : collector.tasks) {
       if (!ValidTaskId(task.id)) {
         throw PluginError("envpool plugin '" + name + "' (" + file + "): task id '" + task.id +
-                          "' is not allowed: use letters, digits, '_', '-', '.' and ':' only (it must be a "
-                          "valid gymnasium id as envpool/<id>)");
+                          "' is not allowed: use letters, digits, '_', '-' and '.' only (it must work as the "
+                          "gymnasium id envpool/<id>, which allows no second '/' and no ':')");
       }
       task.origin = origin;
       record.task_ids.push_back(task.id);

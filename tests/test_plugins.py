@@ -301,3 +301,10 @@ def test_installed_plugins_load_at_import(built, tmp_path):
     # the stale plugin is reported, and did not stop the import
     assert "RuntimeWarning: envpool: plugin entry point 'stalepkg' = 'stalepkg:plugin_paths' (from stalepkg 1.0)" in proc.stderr
     assert "envpool version: plugin 0.0.9" in proc.stderr
+
+
+def test_docstring_examples():
+    import doctest
+
+    result = doctest.testmod(plugins, optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

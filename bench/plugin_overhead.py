@@ -9,16 +9,16 @@ then measures env steps per second of
 * A: ``CartPole-v1``, built into envpool._core;
 * B: ``PluginCartPole-v1``, the same code loaded from the plugin;
 
-First it checks that both give bit-identical trajectories for the same seed and actions. Every
-sample runs in a fresh subprocess that loads the plugin (for A too, so both processes are alike),
-makes the pool, resets, warms up, then steps with pre-generated random actions for a fixed wall
-time (full-batch ``step()``, or an ``async_reset()`` / ``recv()`` / ``send()`` loop). Per round
-and config, A and B run back to back, A first in odd rounds and B first in even ones; the table
-gives medians over rounds, the spread (min..max as % of the median), the ratio of medians B/A
-and the per-round ratios::
+First it checks that both give bit-identical trajectories for the same seed and actions. Each
+round of a config is a fresh subprocess that loads the plugin, makes both pools, resets and warms
+them up, then steps them in alternating windows of a fixed wall time (A B, B A, A B, ...: so the
+load of a shared machine, which drifts over seconds, hits both alike) with pre-generated random
+actions (full-batch ``step()``, or an ``async_reset()`` / ``recv()`` / ``send()`` loop). A
+round's value is the median of its windows; the table gives the median over rounds, the spread
+(min..max as % of the median), the ratio of medians B/A and the per-round ratios::
 
-    python bench/plugin_overhead.py                    # 7 rounds, about 4 minutes
-    python bench/plugin_overhead.py --rounds 3 --seconds 0.5
+    python bench/plugin_overhead.py                    # 7 rounds x 10 windows, about 3 minutes
+    python bench/plugin_overhead.py --rounds 3 --windows 6
 
 Outputs (``--out``, default ``bench/results``): plugin_overhead.json and plugin_overhead.md.
 """
@@ -57,12 +57,13 @@ import envpool
 a = json.loads(sys.argv[1])
 envpool.load_plugin(a["plugin"])
 N, B = a["num_envs"], a["batch_size"]
-env = envpool.make(a["task"], num_envs=N, batch_size=B, num_threads=a["num_threads"], seed=1)
 rng = np.random.default_rng(0)
 acts = [np.ascontiguousarray(x) for x in rng.integers(0, 2, size=(64, N), dtype=np.int64)]
+envs = {side: envpool.make(task, num_envs=N, batch_size=B, num_threads=a["num_threads"], seed=1)
+        for side, task in (("A", "CartPole-v1"), ("B", "PluginCartPole-v1"))}
 
 
-def sync_loop(seconds):
+def sync_loop(env, seconds):
     k = steps = 0
     t0 = now = time.perf_counter()
     end = t0 + seconds
@@ -71,10 +72,11 @@ def sync_loop(seconds):
         k += 1
         steps += N
         now = time.perf_counter()
-    return steps, now - t0
+    return steps / (now - t0)
 
 
-def async_loop(seconds):
+def async_loop(env, seconds):
+    # a window starts and ends with every env in flight, so windows of A and B can alternate
     k = steps = 0
     t0 = now = time.perf_counter()
     end = t0 + seconds
@@ -85,19 +87,20 @@ def async_loop(seconds):
         k += 1
         steps += len(ids)
         now = time.perf_counter()
-    return steps, now - t0
+    return steps / (now - t0)
 
 
-if B == N:
-    env.reset()
-    loop = sync_loop
-else:
-    env.async_reset()
-    loop = async_loop
-loop(a["warmup"])
-steps, elapsed = loop(a["seconds"])
-env.close()
-print("@@PLUGIN_RESULT@@ " + json.dumps({"sps": steps / elapsed}), flush=True)
+loop = sync_loop if B == N else async_loop
+for env in envs.values():
+    env.reset() if B == N else env.async_reset()
+    loop(env, a["warmup"])
+sps = {"A": [], "B": []}
+for i in range(a["windows"]):
+    for side in ("A", "B") if i % 2 == 0 else ("B", "A"):
+        sps[side].append(loop(envs[side], a["seconds"]))
+for env in envs.values():
+    env.close()
+print("@@PLUGIN_RESULT@@ " + json.dumps(sps), flush=True)
 '''
 
 SAME_SOURCE = r'''
@@ -132,15 +135,17 @@ def build_plugin(build: Path) -> Path:
     return build / "bench_cartpole.so"
 
 
-def run_sample(plugin: Path, task: str, cfg: tuple, seconds: float, warmup: float) -> float:
+def run_round(plugin: Path, cfg: tuple, windows: int, seconds: float, warmup: float) -> dict[str, list[float]]:
+    """One fresh process: both pools, `windows` alternating windows each; {"A": [sps...], "B": [...]}."""
     _, n, b, t = cfg
-    args = dict(plugin=str(plugin), task=task, num_envs=n, batch_size=b, num_threads=t, seconds=seconds, warmup=warmup)
+    args = dict(plugin=str(plugin), num_envs=n, batch_size=b, num_threads=t, windows=windows, seconds=seconds,
+                warmup=warmup)
     proc = subprocess.run([sys.executable, "-c", WORKER_SOURCE, json.dumps(args)], capture_output=True, text=True,
-                          timeout=120)
+                          timeout=300)
     for line in proc.stdout.splitlines():
         if line.startswith(RESULT_MARK):
-            return json.loads(line[len(RESULT_MARK):])["sps"]
-    raise RuntimeError(f"{task} {cfg[0]} failed (rc {proc.returncode}):\n{proc.stderr[-2000:]}")
+            return json.loads(line[len(RESULT_MARK):])
+    raise RuntimeError(f"{cfg[0]} failed (rc {proc.returncode}):\n{proc.stderr[-2000:]}")
 
 
 def spread(xs: list[float]) -> str:
@@ -154,8 +159,9 @@ def fmt(x: float) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--rounds", type=int, default=7)
-    ap.add_argument("--seconds", type=float, default=0.8, help="timed wall time per sample")
+    ap.add_argument("--rounds", type=int, default=7, help="fresh processes per config")
+    ap.add_argument("--windows", type=int, default=10, help="timed windows per pool in each round (A B, B A, ...)")
+    ap.add_argument("--seconds", type=float, default=0.2, help="wall time per window")
     ap.add_argument("--warmup", type=float, default=0.3, help="untimed wall time before it")
     ap.add_argument("--out", default=str(HERE / "results"))
     opts = ap.parse_args()
@@ -168,15 +174,15 @@ def main() -> None:
             raise SystemExit(f"the plugin's CartPole differs from the built-in one:\n{same.stderr[-2000:]}")
         print("check:", same.stdout.strip(), file=sys.stderr)
 
-        samples = {c[0]: {"A": [], "B": []} for c in CONFIGS}
-        tasks = {"A": "CartPole-v1", "B": "PluginCartPole-v1"}
+        samples = {c[0]: {"A": [], "B": []} for c in CONFIGS}  # per round: the median of its windows
         loads = []
         started = time.time()
         for r in range(opts.rounds):
             loads.append(os.getloadavg())
             for cfg in CONFIGS:
-                for side in ("A", "B") if r % 2 == 0 else ("B", "A"):
-                    samples[cfg[0]][side].append(run_sample(plugin, tasks[side], cfg, opts.seconds, opts.warmup))
+                sps = run_round(plugin, cfg, opts.windows, opts.seconds, opts.warmup)
+                for side in ("A", "B"):
+                    samples[cfg[0]][side].append(statistics.median(sps[side]))
                 a, b = samples[cfg[0]]["A"][-1], samples[cfg[0]]["B"][-1]
                 print(f"round {r + 1}/{opts.rounds} {cfg[0]:18s} built-in {fmt(a):>9s} plugin {fmt(b):>9s} "
                       f"plugin/built-in {b / a:.3f}", file=sys.stderr, flush=True)
@@ -197,8 +203,9 @@ def main() -> None:
         lines.append(f"| {cfg[0]} | {fmt(statistics.median(a))} | {spread(a)} | {fmt(statistics.median(b))} | "
                      f"{spread(b)} | {ratio:.3f} | {min(per_round):.3f}..{max(per_round):.3f} |")
     table = "\n".join(lines)
-    note = (f"\nenv steps/s, median of {opts.rounds} interleaved rounds, {opts.seconds} s per sample after "
-            f"{opts.warmup} s warm-up; {os.cpu_count()} cores; load average (1 min) "
+    note = (f"\nenv steps/s: median over {opts.rounds} rounds (fresh processes) of each round's median over "
+            f"{opts.windows} windows of {opts.seconds} s per pool, A and B alternating, after {opts.warmup} s "
+            f"warm-up; {os.cpu_count()} cores; load average (1 min) "
             f"{min(l[0] for l in loads):.2f}..{max(l[0] for l in loads):.2f} during the run; "
             f"trajectories {same.stdout.strip()}\n")
     print(table + "\n" + note)
@@ -206,7 +213,7 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     (out / "plugin_overhead.md").write_text(table + "\n" + note)
     (out / "plugin_overhead.json").write_text(json.dumps(dict(
-        command=sys.argv, rounds=opts.rounds, seconds=opts.seconds, warmup=opts.warmup,
+        command=sys.argv, rounds=opts.rounds, windows=opts.windows, seconds=opts.seconds, warmup=opts.warmup,
         machine=dict(cpu_count=os.cpu_count(), platform=platform.platform(), python=sys.version),
         load_averages=loads, started=started, finished=time.time(), rows=rows), indent=1))
 

@@ -5,7 +5,7 @@
 # outside the checkout (so `import envpool` is the wheel). The newest gymnasium is the main CI
 # step's. Tests whose gymnasium oracle a release lacks skip with the reason (e.g. Taxi-v4 is in
 # gymnasium only from 1.3); anything failing fails the step.
-# The wheel is built once (`pip wheel` reuses build/{wheel_tag} of the main step's install).
+# The wheel is built once by .ci/run and shared with the other fresh-venv steps (--wheel).
 # Time: measured 459 s for the default two with a prebuilt wheel (1.1.1: 299 s, 1.2.2: 150 s,
 # each ~1-2 min install + 2-3 min suite) on this 2-core machine while other jobs loaded it; the
 # wheel build adds ~3-4 min without --wheel. Usage: scripts/ci_gym_matrix.sh [--wheel PATH] [--keep]

@@ -34,8 +34,12 @@ for mode in "${modes[@]}"; do
     runtime="$(g++ -print-file-name=libtsan.so) $(g++ -print-file-name=libstdc++.so)"
     export_opts=(TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1)
   fi
+  # The test plugins (tests/plugin), built against the checkout's SDK, for the plugin stress case.
+  plugins=$build/plugins
+  cmake -S tests/plugin -B "$plugins" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -Denvpool_DIR="$(pwd)/cmake" \
+    > "$build.plugins.log" 2>&1 && cmake --build "$plugins" >> "$build.plugins.log" 2>&1 || { tail -50 "$build.plugins.log"; exit 1; }
   echo "== $mode: running tests/stress_pool.py ${stress_args[*]:-}"
-  if ! env "${export_opts[@]}" LD_PRELOAD="$runtime" PYTHONPATH="$pkg" python3 tests/stress_pool.py "${stress_args[@]}" > "$log" 2>&1; then
+  if ! env "${export_opts[@]}" ENVPOOL_STRESS_PLUGINS="$(pwd)/$plugins" LD_PRELOAD="$runtime" PYTHONPATH="$pkg" python3 tests/stress_pool.py "${stress_args[@]}" > "$log" 2>&1; then
     tail -60 "$log"
     echo "sanitizer run '$mode' FAILED"
     exit 1

@@ -5,6 +5,8 @@ monitor thread reporting a killed worker, close with envs in flight). Exits non-
 unexpected exception.
 
     python tests/stress_pool.py [--quick]
+
+With ENVPOOL_STRESS_PLUGINS=<build folder of tests/plugin>, env plugins too.
 """
 
 from __future__ import annotations
@@ -180,6 +182,33 @@ def external_episodes() -> None:
     client.close()
 
 
+def plugin_envs(build_dir: str) -> None:
+    """Env plugins (tests/plugin, built by scripts/sanitize.sh): refused plugins are unloaded
+    again, then a plugin env that fails in step and reset runs async and full batch."""
+    import glob
+
+    so = {os.path.basename(p)[:-3]: p for p in glob.glob(os.path.join(build_dir, "*.so"))}
+    for refused in ("probe_taken_id", "probe_throws", "fake_version", "probe_bad_id"):
+        try:
+            envpool.load_plugin(so[refused])
+        except ImportError:
+            pass
+        else:
+            raise AssertionError(f"{refused} was loaded")
+    envpool.load_plugin(so["probe"])
+    for fail_in in ("step", "reset"):
+        envs = envpool.make("PluginProbe-v0", num_envs=8, batch_size=4, num_threads=2, fail_in=fail_in, fail_at=3)
+        envs.async_reset()
+        for _ in range(STEPS):
+            try:
+                obs, rew, term, trunc, info = envs.recv()
+            except envpool.EnvError as err:
+                obs, rew, term, trunc, info = err.result
+            envs.send(np.ones(4, dtype=np.int64), info["env_id"])
+        envs.close()
+    full_batch("probe.Probe3-v0", 2, "same_step")
+
+
 def main() -> int:
     for task in ["CartPole-v1", "Pendulum-v1", "Acrobot-v1"]:
         for threads in (1, 2, 3):
@@ -193,6 +222,8 @@ def main() -> int:
     many_pools_in_threads()
     python_envs()
     external_episodes()
+    if os.environ.get("ENVPOOL_STRESS_PLUGINS"):
+        plugin_envs(os.environ["ENVPOOL_STRESS_PLUGINS"])
     print("stress: ok")
     return 0
 

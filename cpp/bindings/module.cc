@@ -15,10 +15,12 @@
 #include <vector>
 
 #include "core/external_executor.h"
+#include "core/plugin_loader.h"
 #include "core/pool.h"
 #include "core/process_channel.h"
 #include "core/process_executor.h"
 #include "core/registry.h"
+#include "core/version.h"
 #include "envs/builtin_tasks.h"
 
 namespace py = pybind11;
@@ -711,10 +713,37 @@ PYBIND11_MODULE(_core, m) {
       PyErr_SetString(PyExc_TypeError, e.what());
     } catch (const ProtocolError& e) {
       PyErr_SetString(PyExc_RuntimeError, e.what());
+    } catch (const PluginError& e) {
+      PyErr_SetString(PyExc_ImportError, e.what());
     }
   });
 
   RegisterBuiltinTasks();
+
+  m.attr("version") = ENVPOOL_VERSION;
+  m.attr("abi_version") = ENVPOOL_ABI_VERSION;
+  auto plugin_dict = [](const LoadedPlugin& p) {
+    py::dict d;
+    d["name"] = p.name;
+    d["path"] = p.path;
+    d["task_ids"] = p.task_ids;
+    return d;
+  };
+  m.def("load_plugin", [plugin_dict](const std::string& path) {
+    LoadedPlugin p;
+    {
+      py::gil_scoped_release release;  // a plugin's static initializers may take a while
+      p = LoadPlugin(path);
+    }
+    return plugin_dict(p);
+  }, py::arg("path"),
+        "Loads an env plugin (a shared library built with core/plugin.h) and registers its tasks; "
+        "ImportError if it is refused. Returns {name, path, task_ids}.");
+  m.def("plugins", [plugin_dict] {
+    py::list out;
+    for (const auto& p : LoadedPlugins()) out.append(plugin_dict(p));
+    return out;
+  }, "The plugins loaded so far: [{name, path, task_ids}].");
 
   m.def("tasks", [] {
     py::list out;

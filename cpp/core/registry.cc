@@ -46,18 +46,41 @@ std::vector<std::string> Closest(const std::string& word, std::vector<std::strin
 
 }  // namespace
 
-const TaskSpec& RegisterTask(TaskSpec task) {
+namespace {
+
+// Throws std::invalid_argument if `task` cannot join `existing` (the registry's lock is held).
+void CheckNewTask(const TaskSpec& task, const std::deque<TaskSpec>& existing) {
   if (task.id.empty()) throw std::invalid_argument("RegisterTask: the task id is empty");
   if (!task.spec || !task.make) throw std::invalid_argument("RegisterTask: task '" + task.id + "' lacks spec or make");
-  Registry& r = TheRegistry();
-  std::lock_guard<std::mutex> lock(r.mu);
-  for (const auto& t : r.tasks) {
+  for (const auto& t : existing) {
     if (t.id == task.id) {
       throw std::invalid_argument("task id '" + task.id + "' is already registered (by " + t.origin + ")");
     }
   }
+}
+
+}  // namespace
+
+const TaskSpec& RegisterTask(TaskSpec task) {
+  Registry& r = TheRegistry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  CheckNewTask(task, r.tasks);
   r.tasks.push_back(std::move(task));
   return r.tasks.back();
+}
+
+void RegisterTasks(std::vector<TaskSpec> tasks) {
+  Registry& r = TheRegistry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    CheckNewTask(tasks[i], r.tasks);
+    for (std::size_t j = 0; j < i; ++j) {
+      if (tasks[j].id == tasks[i].id) {
+        throw std::invalid_argument("task id '" + tasks[i].id + "' is given twice (by " + tasks[i].origin + ")");
+      }
+    }
+  }
+  for (auto& task : tasks) r.tasks.push_back(std::move(task));
 }
 
 std::vector<const TaskSpec*> AllTasks() {

@@ -42,6 +42,9 @@ TaskSpec Task(std::string id, int max_episode_steps, double reward_threshold = N
 // Thread-safe.
 const TaskSpec& RegisterTask(TaskSpec task);
 
+// Adds all of `tasks` or, if any is refused (as by RegisterTask, or two share an id), none.
+void RegisterTasks(std::vector<TaskSpec> tasks);
+
 // All registered tasks, in registration order (a snapshot: pointers stay valid).
 std::vector<const TaskSpec*> AllTasks();
 

@@ -19,6 +19,7 @@ from envpool.runner import EnvRunner, Episode, RunnerCallbacks, TimeMajorBatch, 
 from envpool._wire import ExternalError
 from envpool.external import ExternalEnv, serve
 from envpool.policy_client import PolicyClient
+from envpool.plugins import load_installed_plugins, load_plugin
 from envpool.vector_env import EnvPoolGymEnv, EnvPoolVectorEnv
 
 __version__ = "0.1.0"
@@ -37,6 +38,7 @@ __all__ = [
     "__version__",
     "episodes_to_batch",
     "list_all_envs",
+    "load_plugin",
     "make",
     "make_dm",
     "make_gym",
@@ -48,3 +50,4 @@ __all__ = [
 ]
 
 register_envs()
+load_installed_plugins()  # C++ env plugins of installed packages (envpool.plugins)

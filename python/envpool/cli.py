@@ -4,6 +4,7 @@
     envpool info Pendulum-v1
     envpool run CartPole-v1 --num-envs 256 --batch-size 128 --threads 2 --steps 2000000
     envpool run Pendulum-v1 --record pendulum.gif --record-steps 200
+    envpool --cmake-dir        (the C++ env SDK's CMake package, for -Denvpool_DIR=...)
 """
 
 from __future__ import annotations
@@ -38,13 +39,15 @@ def cmd_list(args: argparse.Namespace) -> int:
     print(f"{'task':<28} {'max steps':>9}  kwargs")
     for task_id, task in _tasks().items():
         kwargs = ", ".join(f"{k}={v!r}" for k, v in task["defaults"].items())
-        print(f"{task_id:<28} {task['max_episode_steps'] or '-':>9}  {kwargs}")
+        origin = "" if task["origin"] == "built-in" else f"  [{task['origin']}]"
+        print(f"{task_id:<28} {task['max_episode_steps'] or '-':>9}  {kwargs}{origin}")
     return 0
 
 
 def cmd_info(args: argparse.Namespace) -> int:
     spec = envpool.make_spec(args.task, **dict(args.env_kwarg))
     print(f"task:                {spec.task_id}")
+    print(f"origin:              {spec.origin}")
     print(f"observation space:   {spec.observation_space}")
     print(f"action space:        {spec.action_space}")
     print(f"max episode steps:   {spec.max_episode_steps}")
@@ -218,9 +221,30 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+class _PrintAndExit(argparse.Action):
+    """``--cmake-dir`` / ``--include-dir``: print a folder of the C++ env SDK and exit (as --version)."""
+
+    def __init__(self, option_strings, dest, what, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+        self.what = what
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from envpool import plugins
+
+        try:
+            print(getattr(plugins, self.what)())
+        except FileNotFoundError as exc:
+            parser.exit(2, f"envpool: error: {exc}\n")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="envpool", description=__doc__.split("\n")[0])
     parser.add_argument("--version", action="version", version=f"envpool {envpool.__version__}")
+    parser.add_argument("--cmake-dir", action=_PrintAndExit, what="cmake_dir",
+                        help="print the folder of envpool's CMake package (for -Denvpool_DIR=...) and exit")
+    parser.add_argument("--include-dir", action=_PrintAndExit, what="include_dir",
+                        help="print the folder of the C++ env SDK headers and exit")
     sub = parser.add_subparsers(dest="command", required=True)
 
     sub.add_parser("list", help="list all tasks").set_defaults(func=cmd_list)

@@ -80,6 +80,7 @@ class TaskSpec:
     reward_threshold: float | None
     info_keys: tuple[str, ...]
     render_shape: tuple[int, int, int] | None  # (height, width, 3) of rgb_array frames; None: no rendering
+    origin: str = "built-in"  # where the task came from: "built-in" or "plugin <name> (<path>)"
 
 
 def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
@@ -104,4 +105,5 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
         reward_threshold=task["reward_threshold"],
         info_keys=("env_id", "elapsed_step", *(i["name"] for i in raw["info"])),
         render_shape=tuple(raw["render_shape"]) if raw["render_shape"][0] > 0 else None,
+        origin=task["origin"],
     )

@@ -14,10 +14,11 @@ core for full batch, cores - 1 for async):
 |---|---|
 | ``ours-sync`` | ``EnvRunner(envpool.make(task, num_envs=N))``: full-batch ``step()`` |
 | ``ours-async`` | ``EnvRunner(envpool.make(task, num_envs=N, batch_size=N/2))``: the policy computes one half's actions while the other half steps (``send``/``recv``) |
+| ``pool-sync``, ``pool-async`` | the same two pools driven by a bare loop (``step`` / ``recv``, policy, ``send``) with no episodes or bookkeeping: what the pool alone gives, so the runner's own share of a row shows |
 | ``gym-sync`` | ``gymnasium.vector.SyncVectorEnv`` of the task, a plain loop ``obs -> policy -> step`` (no episode bookkeeping) |
 | ``rllib`` | ``ray.rllib.env.single_agent_env_runner.SingleAgentEnvRunner`` (PPO config, ``num_envs_per_env_runner=N``, no remote runners) ``.sample(num_timesteps=...)``, in its own interpreter (``--rllib-python``) |
 
-Overlap rows (``--overlap``, MLP policy): ``ours-sync`` vs ``ours-async`` on tasks whose step
+Overlap rows (``--overlap``, policies ``--overlap-policies``): ``ours-sync`` vs ``ours-async`` on tasks whose step
 costs more than CartPole's: MuJoCo HalfCheetah-v5 (CPU-bound env and policy: on a 2-core
 machine there is little idle time to fill), and StepCounter-v0 with ``step_sleep_us`` (an env
 whose step waits, like one talking to an external simulator) with a policy that also waits
@@ -27,6 +28,10 @@ loop overlaps. Plus ``ours-async-tc``: async with as many env threads as cores.
 Policies: ``random`` (actions from the action space; RLlib: ``random_actions=True``) and ``mlp``
 (a 2x64 tanh MLP and a categorical sample per row, torch with 1 thread; RLlib: its default PPO
 module with ``fcnet_hiddens=[64, 64]``, tanh, exploring).
+
+Each sample also records this process's CPU use (``time.process_time`` over wall time, in
+cores: all its threads) and the whole machine's busy share from ``/proc/stat`` (other jobs
+included): an async pool can only hide env time behind policy time on an idle core.
 
 How a sample is taken: each row's sampler is built once, warmed up, then ``sample`` /
 stepped in chunks of ``--chunk`` env steps for ``--seconds`` of wall time; env steps / time.
@@ -121,6 +126,7 @@ def make_samplers(
     """name -> callable(seconds) -> steps/s, each built once (and closed by the caller)."""
     import envpool
     import gymnasium
+    from gymnasium.vector.utils import batch_space
 
     samplers, closers = {}, []
     spec = envpool.make_spec(task, **(env_kwargs or {}))
@@ -133,15 +139,18 @@ def make_samplers(
             time.sleep(policy_ms / 1000)
             return actions
 
+    def make(batch, threads):
+        envs = envpool.make(
+            task, num_envs=num_envs, batch_size=batch, num_threads=threads, seed=0, **(env_kwargs or {})
+        )
+        closers.append(envs.close)
+        return envs
+
     rows = [("ours-sync", num_envs, None), ("ours-async", num_envs // 2, None)]
     if not gym:  # the overlap rows: also async with as many env threads as the full batch has
         rows.append(("ours-async-tc", num_envs // 2, os.cpu_count()))
     for name, batch, threads in rows:
-        envs = envpool.make(
-            task, num_envs=num_envs, batch_size=batch, num_threads=threads, seed=0, **(env_kwargs or {})
-        )
-        runner = envpool.EnvRunner(envs, policy, seed=0)
-        closers.append(envs.close)
+        runner = envpool.EnvRunner(make(batch, threads), policy, seed=0)
 
         def run(seconds, runner=runner):
             runner.sample(num_timesteps=chunk)  # warm-up
@@ -152,6 +161,39 @@ def make_samplers(
             return steps / (time.perf_counter() - t0)
 
         samplers[name] = run
+
+    # The same pools driven by a bare loop (no episodes, no bookkeeping): what the pool itself
+    # costs per batch, so that the runner's share of a row's time can be told apart.
+    for name, batch in (("pool-sync", num_envs), ("pool-async", num_envs // 2)):
+        envs = make(batch, None)
+        space = batch_space(spec.action_space, batch)
+        space.seed(0)
+        act = (lambda obs, space=space: space.sample()) if policy is None else policy
+        if batch == num_envs:
+            state = {"obs": envs.reset()[0]}
+
+            def run_pool(seconds, envs=envs, act=act, state=state):
+                steps, t0, obs = 0, time.perf_counter(), state["obs"]
+                while time.perf_counter() - t0 < seconds:
+                    for _ in range(chunk // num_envs):
+                        obs = envs.step(act(obs))[0]
+                    steps += chunk // num_envs * num_envs
+                state["obs"] = obs
+                return steps / (time.perf_counter() - t0)
+
+        else:
+            envs.async_reset()
+
+            def run_pool(seconds, envs=envs, act=act, batch=batch):
+                steps, t0 = 0, time.perf_counter()
+                while time.perf_counter() - t0 < seconds:
+                    for _ in range(chunk // batch):
+                        obs, _, _, _, info = envs.recv()
+                        envs.send(act(obs), info["env_id"])
+                    steps += chunk // batch * batch
+                return steps / (time.perf_counter() - t0)
+
+        samplers[name] = run_pool
 
     if not gym:
         return samplers, closers
@@ -173,6 +215,39 @@ def make_samplers(
 
     samplers["gym-sync"] = run_gym
     return samplers, closers
+
+
+def _machine_cpu() -> tuple[float, float] | None:
+    """(busy, total) jiffies of all cores from /proc/stat (Linux), else None."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [float(x) for x in f.readline().split()[1:]]
+    except OSError:
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0.0)  # idle + iowait
+    return sum(fields) - idle, sum(fields)
+
+
+def measure(run, seconds: float) -> dict:
+    """One sample of a row: env steps/s, this process's CPU use in cores (all its threads) and
+    the whole machine's busy fraction over the same wall time (other jobs included)."""
+    cpu0, wall0, mach0 = time.process_time(), time.perf_counter(), _machine_cpu()
+    steps_per_s = run(seconds)
+    cpu, wall, mach1 = time.process_time() - cpu0, time.perf_counter() - wall0, _machine_cpu()
+    busy = (mach1[0] - mach0[0]) / max(1e-9, mach1[1] - mach0[1]) if mach0 and mach1 else float("nan")
+    return {"steps_per_s": steps_per_s, "process_cores": cpu / wall, "machine_busy": busy}
+
+
+def summarize(samples: list[dict]) -> dict:
+    v = [s["steps_per_s"] for s in samples]
+    return {
+        "median": statistics.median(v),
+        "min": min(v),
+        "max": max(v),
+        "samples": v,
+        "process_cores": statistics.median(s["process_cores"] for s in samples),
+        "machine_busy": statistics.median(s["machine_busy"] for s in samples),
+    }
 
 
 class RLlib:
@@ -221,10 +296,12 @@ def main(argv=None) -> None:
         "--overlap",
         default="HalfCheetah-v5,StepCounter-v0?step_sleep_us=1000&policy_ms=4",
         help="tasks (with ?key=value&... env kwargs; policy_ms=X adds X ms of waiting to each "
-        "policy call) for the async-overlap rows (MLP policy); '' for none",
+        "policy call) for the async-overlap rows; '' for none",
     )
+    parser.add_argument("--overlap-policies", default="random,mlp", help="policies of the overlap rows")
     parser.add_argument("--out", default="bench/results")
     args = parser.parse_args(argv)
+    loadavg_start = os.getloadavg()
 
     rllib = None
     if args.rllib_python:
@@ -232,48 +309,60 @@ def main(argv=None) -> None:
     else:
         print("rllib: skipped (no --rllib-python / $RLLIB_PYTHON)")
     results = {}
+
+    def run_rounds(label, samplers):
+        samples = {name: [] for name in samplers}
+        for _ in range(args.rounds):
+            for name, run in samplers.items():
+                samples[name].append(measure(run, args.seconds))
+                m = samples[name][-1]
+                print(
+                    f"{label} {name:13s} {m['steps_per_s']:10.0f} steps/s  process {m['process_cores']:.2f} cores  "
+                    f"machine busy {m['machine_busy']:.0%}",
+                    flush=True,
+                )
+        return {name: summarize(v) for name, v in samples.items()}
+
     try:
         for policy in filter(None, args.policies.split(",")):
             samplers, closers = make_samplers(args.task, args.num_envs, args.chunk, policy)
             if rllib is not None:
                 samplers["rllib"] = lambda seconds, policy=policy: rllib.sample(policy, seconds)
-            samples = {name: [] for name in samplers}
             try:
-                for _ in range(args.rounds):
-                    for name, run in samplers.items():
-                        samples[name].append(run(args.seconds))
-                        print(f"{policy:6s} {name:10s} {samples[name][-1]:12.0f} steps/s", flush=True)
+                results[policy] = run_rounds(f"{policy:6s}", samplers)
             finally:
                 for close in closers:
                     close()
-            results[policy] = {
-                name: {"median": statistics.median(v), "min": min(v), "max": max(v), "samples": v}
-                for name, v in samples.items()
-            }
+            if "rllib" in results[policy]:  # it runs in another process: its CPU is not ours
+                results[policy]["rllib"]["process_cores"] = float("nan")
     finally:
         if rllib is not None:
             rllib.close()
 
+    cell = lambda r: f"{r['median']:,.0f} ({r['min']:,.0f}-{r['max']:,.0f})"
     lines = [
-        f"{args.task}, {args.num_envs} envs, {args.chunk} steps per sample() call, "
-        f"median of {args.rounds} interleaved rounds of {args.seconds} s (min-max):",
+        (
+            f"{args.task}, {args.num_envs} envs, {args.chunk} steps per sample() call, "
+            f"median of {args.rounds} interleaved rounds of {args.seconds} s (min-max); process = this "
+            f"process's CPU use in cores, machine = all {os.cpu_count()} cores' busy share (other jobs included):"
+        ),
         "",
-        "| policy | row | env steps/s | vs gym-sync | vs rllib |",
-        "|---|---|---|---|---|",
+        "| policy | row | env steps/s | vs gym-sync | vs rllib | process | machine |",
+        "|---|---|---|---|---|---|---|",
     ]
     for policy, rows in results.items():
         for name, r in rows.items():  # (the overlap rows are added below)
             vs_gym = r["median"] / rows["gym-sync"]["median"]
             vs_rllib = f"{r['median'] / rows['rllib']['median']:.1f}x" if "rllib" in rows else "n/a"
             lines.append(
-                f"| {policy} | {name} | {r['median']:,.0f} ({r['min']:,.0f}-{r['max']:,.0f}) | {vs_gym:.1f}x | {vs_rllib} |"
+                f"| {policy} | {name} | {cell(r)} | {vs_gym:.1f}x | {vs_rllib} | "
+                f"{r['process_cores']:.2f} | {r['machine_busy']:.0%} |"
             )
-    if "mlp" in results:
-        rows = results["mlp"]
+    for policy, rows in results.items():
         lines.append("")
         lines.append(
-            f"Async overlap with the MLP policy: ours-async / ours-sync = "
-            f"{rows['ours-async']['median'] / rows['ours-sync']['median']:.2f}"
+            f"{policy}: ours-async / ours-sync = {rows['ours-async']['median'] / rows['ours-sync']['median']:.2f}; "
+            f"pool-async / pool-sync = {rows['pool-async']['median'] / rows['pool-sync']['median']:.2f}"
         )
     overlap = {}
     for entry in filter(None, args.overlap.split(",")):
@@ -281,38 +370,38 @@ def main(argv=None) -> None:
         kwargs = {k: float(v) for k, v in (kv.split("=") for kv in query.split("&") if kv)}
         policy_ms = kwargs.pop("policy_ms", 0.0)
         kwargs = {k: int(v) for k, v in kwargs.items()}
-        samplers, closers = make_samplers(
-            task, args.num_envs, args.chunk, "mlp", kwargs, gym=False, policy_ms=policy_ms
-        )
-        samples = {name: [] for name in samplers}
-        try:
-            for _ in range(args.rounds):
-                for name, run in samplers.items():
-                    samples[name].append(run(args.seconds))
-                    print(f"overlap {entry} {name:10s} {samples[name][-1]:12.0f} steps/s", flush=True)
-        finally:
-            for close in closers:
-                close()
-        overlap[entry] = {
-            name: {"median": statistics.median(v), "min": min(v), "max": max(v), "samples": v}
-            for name, v in samples.items()
-        }
+        for policy in filter(None, args.overlap_policies.split(",")):
+            samplers, closers = make_samplers(
+                task, args.num_envs, args.chunk, policy, kwargs, gym=False, policy_ms=policy_ms
+            )
+            try:
+                overlap[f"{entry} {policy}"] = run_rounds(f"overlap {entry} {policy}", samplers)
+            finally:
+                for close in closers:
+                    close()
     if overlap:
         lines += [
             "",
-            f"Async overlap, MLP policy, {args.num_envs} envs (async: batch_size {args.num_envs // 2}); "
-            "default threads (full batch: one per core; async: cores - 1, leaving the policy a core):",
+            (
+                f"Async overlap, {args.num_envs} envs (async: batch_size {args.num_envs // 2}); default threads "
+                f"(full batch: one per core; async: cores - 1, leaving the policy a core); 'pool' = bare "
+                "step / recv-policy-send loop without the runner; process cores in brackets:"
+            ),
             "",
-            f"| task | ours-sync | ours-async | ours-async, {os.cpu_count()} threads | async / sync | "
-            f"async {os.cpu_count()}t / sync |",
-            "|---|---|---|---|---|---|",
+            (
+                f"| task, policy | ours-sync | ours-async | ours-async, {os.cpu_count()} threads | pool-sync | "
+                f"pool-async | async / sync | async {os.cpu_count()}t / sync | pool async / sync |"
+            ),
+            "|---|---|---|---|---|---|---|---|---|",
         ]
         for entry, rows in overlap.items():
             a, b, c = rows["ours-sync"], rows["ours-async"], rows["ours-async-tc"]
-            cell = lambda r: f"{r['median']:,.0f} ({r['min']:,.0f}-{r['max']:,.0f})"
+            d, e = rows["pool-sync"], rows["pool-async"]
+            cc = lambda r: f"{cell(r)} [{r['process_cores']:.2f}]"
             lines.append(
-                f"| {entry.replace('?', ' ')} | {cell(a)} | {cell(b)} | {cell(c)} | "
-                f"{b['median'] / a['median']:.2f} | {c['median'] / a['median']:.2f} |"
+                f"| {entry.replace('?', ' ')} | {cc(a)} | {cc(b)} | {cc(c)} | {cc(d)} | {cc(e)} | "
+                f"{b['median'] / a['median']:.2f} | {c['median'] / a['median']:.2f} | "
+                f"{e['median'] / d['median']:.2f} |"
             )
     results["overlap"] = overlap
     table = "\n".join(lines)
@@ -325,7 +414,8 @@ def main(argv=None) -> None:
         "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         "platform": platform.platform(),
         "cpu_count": os.cpu_count(),
-        "loadavg": os.getloadavg(),
+        "loadavg_end": os.getloadavg(),
+        "loadavg_start": loadavg_start,
         "python": platform.python_version(),
         "ray": rllib.version if rllib else None,
         "args": vars(args),

@@ -662,28 +662,34 @@ class EnvRunner:
             return
         ids, obs = self._held[0], self._held[1]
         term, trunc = self._held[3], self._held[4]
+        # The batch's env ids as a Python list (made once per batch; _consume made it already).
+        ids_l = self._held_lists[0] if self._held_lists is not None else np.asarray(ids).tolist()
         disabled = self._mode == AutoresetMode.DISABLED
-        needs_reset = self._discard[ids].copy()
+        # Rows whose env must be reset rather than stepped. Usually none: skip the per-batch
+        # array work then (an async pool pays this per half batch).
+        needs_reset = self._discard[ids] if self._discarding else None
         if disabled:
             # A row that ended an episode (and was not already replaced by a reset row).
-            needs_reset |= (term | trunc) & np.array([len(self._episodes[e].observations) == 0 for e in ids])
-        if not self._async and needs_reset.any():
+            ended = (term | trunc) & np.array([len(self._episodes[e].observations) == 0 for e in ids_l])
+            needs_reset = ended if needs_reset is None else needs_reset | ended
+        if needs_reset is not None and not needs_reset.any():
+            needs_reset = None
+        if not self._async and needs_reset is not None:
             # Full batch, autoreset disabled: reset the ended envs, take their reset rows now.
             t = time.perf_counter()
             new_obs, info = self.envs.reset(options={"reset_mask": needs_reset})
             self._m_env_time += time.perf_counter() - t
-            rows = np.flatnonzero(needs_reset)
-            for i in rows:
-                self._start(int(ids[i]), _row(new_obs, i), _info_row(info, i) if self.keep_infos else None)
+            for i in np.flatnonzero(needs_reset).tolist():
+                self._start(ids_l[i], _row(new_obs, i), _info_row(info, i) if self.keep_infos else None)
             obs = _replace_rows(obs, new_obs, needs_reset)
-            needs_reset[:] = False
-        n = len(ids)
+            needs_reset = None
+        n = len(ids_l)
         actions, extras = self._actions(obs, n, use_random)
         action_rows = _rows_of(actions, n)
         pending = self._pending
         t = time.perf_counter()
         if not self._async:
-            for i, env in enumerate(self._held_lists[0] if self._held_lists else ids.tolist()):
+            for i, env in enumerate(ids_l):
                 pending[env] = (action_rows[i], extras, i)
             # Until the results are in, a batch is due: if step() is interrupted (Ctrl-C, a
             # timeout), the pool hands the batch to the next recv(), and so does the runner.
@@ -695,20 +701,22 @@ class EnvRunner:
                 raise
             self._hold((ids,) + tuple(result[:4]) + (result[4],))
         else:
-            send = ~needs_reset
-            if send.all():
-                sel = slice(None)
+            # Send first, so that these envs step while the runner records what it sent and
+            # waits for the other envs' batch (which stepped while the policy ran).
+            if needs_reset is None:
                 self.envs.send(actions, ids)
+                for i, env in enumerate(ids_l):
+                    pending[env] = (action_rows[i], extras, i)
             else:
-                sel = np.flatnonzero(send)
+                sel = np.flatnonzero(~needs_reset)
                 reset_ids = ids[needs_reset]
+                self.envs.async_reset(reset_ids)
                 self._discard[reset_ids] = False
                 self._discarding = bool(self._discard.any())
-                self.envs.async_reset(reset_ids)
                 if len(sel):
                     self.envs.send(_take(actions, sel), ids[sel])
-            for i in np.arange(n)[sel].tolist():
-                pending[int(ids[i])] = (action_rows[i], extras, i)
+                for i in sel.tolist():
+                    pending[ids_l[i]] = (action_rows[i], extras, i)
             self._hold(None)  # as above: a batch is due
             self._receive(None)
         self._m_env_time += time.perf_counter() - t

@@ -16,8 +16,9 @@ medians reported; every client process stops by itself at its deadline):
               policy_server_input.py).
 The trainer is a thread in this process answering with recv()/send() (a constant action), so
 the numbers are the transport, the server thread and the core's batching, not a policy.
-"server CPU us/rt" is this process's CPU time (server thread + trainer thread) per round trip:
-with the clients' share, it bounds what a quiet machine of N cores can reach.
+"server CPU us/rt" is this process's CPU time (server thread + trainer thread) per round trip,
+"client CPU us/rt" the client processes' (sum over processes, per round trip they completed):
+together they bound what a quiet machine of N cores can reach (N * 1e6 / their sum).
 """
 
 from __future__ import annotations
@@ -53,15 +54,29 @@ def client_pipelined(address: str, episodes: int) -> dict:
     sock.setsockopt(zmq.LINGER, 0)
     sock.connect(f"tcp://{address}")
     rid = 0
+    # The load generator is kept cheap, so that the row measures the server: frames are read
+    # without copy (Frame.more, where recv_multipart's getsockopt(RCVMORE) costs an enum lookup
+    # a frame) and sent with plain int flags.
+    more = int(zmq.SNDMORE)
 
     def send(header, *frames):
         nonlocal rid
         rid += 1
-        sock.send_multipart([msgpack.packb({**header, "rid": rid}), *frames])
+        if frames:
+            sock.send(msgpack.packb({**header, "rid": rid}), more)
+            for frame in frames[:-1]:
+                sock.send(frame, more)
+            sock.send(frames[-1])
+        else:
+            sock.send(msgpack.packb({**header, "rid": rid}))
         return rid
 
     def recv():
-        frames = sock.recv_multipart()
+        frame = sock.recv(copy=False)
+        frames = [frame.bytes]
+        while frame.more:
+            frame = sock.recv(copy=False)
+            frames.append(frame.bytes)
         return msgpack.unpackb(frames[0]), frames[1:]
 
     send({"op": "hello", "client": f"bench-{id(sock)}"})
@@ -73,6 +88,7 @@ def client_pipelined(address: str, episodes: int) -> dict:
     desc = {"dtype": "float32", "shape": [4]}
     obs = OBS.tobytes()
     warmup, deadline = ready_then_window()
+    cpu0, total = _cpu_s(), 0
     started = {}
     for eid in eids:
         started[send({"v": 1, "op": "get_action", "episode_id": eid, "obs": desc}, obs)] = (eid, time.perf_counter())
@@ -82,6 +98,7 @@ def client_pipelined(address: str, episodes: int) -> dict:
             break
         reply, _ = recv()
         eid, t0 = started.pop(reply["rid"])
+        total += 1
         now = time.perf_counter()
         if now >= warmup:
             if t_first is None:
@@ -91,8 +108,9 @@ def client_pipelined(address: str, episodes: int) -> dict:
         if now < deadline:
             started[send({"v": 1, "op": "get_action", "episode_id": eid, "obs": desc}, obs)] = (eid, time.perf_counter())
     t_last = time.perf_counter()
+    cpu = _cpu_s() - cpu0
     send({"op": "bye"})
-    return {"count": count, "start": t_first, "end": min(t_last, deadline), "lat": lat}
+    return {"count": count, "start": t_first, "end": min(t_last, deadline), "lat": lat, "cpu_s": cpu, "total": total}
 
 
 def client_threads(address: str, episodes: int) -> dict:
@@ -130,13 +148,18 @@ def client_threads(address: str, episodes: int) -> dict:
         t.start()
     started.wait()
     window.extend(ready_then_window())
+    cpu0 = _cpu_s()
     go.set()
     for t in ts:
         t.join()
+    cpu = _cpu_s() - cpu0
     deadline = window[1]
     client.close()
     lat = [x for lst in lats for x in lst]
-    return {"count": len(lat), "start": min(firsts) if firsts else None, "end": deadline, "lat": lat}
+    # Warm-up calls are not counted per thread: the window's calls stand for the whole span (an
+    # overestimate of the CPU per call by at most the warm-up's share).
+    return {"count": len(lat), "start": min(firsts) if firsts else None, "end": deadline, "lat": lat, "cpu_s": cpu,
+            "total": len(lat)}
 
 
 def client_main(argv: list[str]) -> None:
@@ -196,7 +219,8 @@ def run_envpool(mode: str, episodes: int, procs: int, seconds: float, batch_size
     span = max(o["end"] for o in outs) - min(starts)
     return {"rt_per_s": sum(o["count"] for o in outs) / span, "p50_ms": float(np.percentile(lat, 50)),
             "p99_ms": float(np.percentile(lat, 99)), "mean_batch": float(np.mean(batches)) if batches else 0.0,
-            "server_cpu_us": cpu_us}
+            "server_cpu_us": cpu_us,
+            "client_cpu_us": sum(o["cpu_s"] for o in outs) / max(1, sum(o["total"] for o in outs)) * 1e6}
 
 
 def _cpu_s() -> float:
@@ -224,7 +248,7 @@ def run_gymnasium(num_envs: int, seconds: float) -> dict:
     lat_ms = np.asarray(lat) * 1e3
     return {"rt_per_s": len(lat) * num_envs / span, "p50_ms": float(np.percentile(lat_ms, 50)),
             "p99_ms": float(np.percentile(lat_ms, 99)), "mean_batch": float(num_envs),
-            "server_cpu_us": float("nan")}
+            "server_cpu_us": float("nan"), "client_cpu_us": float("nan")}
 
 
 def main() -> None:
@@ -253,11 +277,11 @@ def main() -> None:
             print(f"run {r + 1}/{args.repeat} {name}: " + ", ".join(f"{k} {v:,.3f}" for k, v in results[name][-1].items()),
                   file=sys.stderr, flush=True)
     print(f"\n{'row':34s} {'round trips/s':>14s} {'p50 ms':>8s} {'p99 ms':>8s} {'mean batch':>10s} "
-          f"{'server CPU us/rt':>16s}   (medians of {args.repeat})")
+          f"{'server CPU us/rt':>16s} {'client CPU us/rt':>16s}   (medians of {args.repeat})")
     for name, runs in results.items():
         med = {k: float(np.median([run[k] for run in runs])) for k in runs[0]}
         print(f"{name:34s} {med['rt_per_s']:14,.0f} {med['p50_ms']:8.3f} {med['p99_ms']:8.3f} {med['mean_batch']:10.1f} "
-              f"{med['server_cpu_us']:16.1f}")
+              f"{med['server_cpu_us']:16.1f} {med['client_cpu_us']:16.1f}")
 
 
 if __name__ == "__main__":

@@ -308,28 +308,35 @@ class PyPool {
     const EnvSpec& spec = pool_->spec();
     const void* obs_ptrs[EpisodeRules::kMaxFields];
     const void* info_ptrs[EpisodeRules::kMaxFields];
-    std::vector<py::buffer_info>& keep = complete_bufs_;  // reused: no allocation per row
-    keep.clear();
+    // Plain Py_buffers on the stack: py::buffer::request() builds a buffer_info (shape and
+    // strides vectors) per buffer, a heap allocation per array per row on the server's hot path.
+    struct Views {
+      Py_buffer view[2 * EpisodeRules::kMaxFields];
+      std::size_t n = 0;
+      ~Views() {
+        for (std::size_t i = 0; i < n; ++i) PyBuffer_Release(&view[i]);
+      }
+    } views;
     auto collect = [&](const py::list& bufs, const std::vector<ArraySpec>& specs, const void** ptrs, const char* what) {
       if (bufs.size() != specs.size()) {
         throw std::invalid_argument(std::string("expected ") + std::to_string(specs.size()) + " " + what + " buffers, got " +
                                     std::to_string(bufs.size()));
       }
       for (std::size_t f = 0; f < specs.size(); ++f) {
-        keep.push_back(py::reinterpret_borrow<py::buffer>(bufs[f]).request());
-        const auto bytes = static_cast<std::size_t>(keep.back().size * keep.back().itemsize);
+        Py_buffer& view = views.view[views.n];
+        if (PyObject_GetBuffer(bufs[f].ptr(), &view, PyBUF_C_CONTIGUOUS) != 0) throw py::error_already_set();
+        ++views.n;
+        const auto bytes = static_cast<std::size_t>(view.len);
         if (bytes != specs[f].RowBytes()) {
           throw std::invalid_argument(std::string(what) + " '" + specs[f].name + "' needs " +
                                       std::to_string(specs[f].RowBytes()) + " bytes, got " + std::to_string(bytes));
         }
-        ptrs[f] = keep.back().ptr;
+        ptrs[f] = view.buf;
       }
     };
-    keep.reserve(spec.obs.size() + spec.info.size());  // the pointers below stay valid
     collect(obs, spec.obs, obs_ptrs, "obs");
     collect(info, spec.info, info_ptrs, "info");
     ext.Complete(slot, obs_ptrs, info_ptrs, reward, terminated, truncated);
-    keep.clear();
   }
 
   // (slots int32, stepped bool, [actions of each field, one row per slot]) dispatched since
@@ -693,7 +700,6 @@ class PyPool {
   std::vector<ArraySet> ring_sets_;  // the arrays armed at each ring position
   std::deque<ArraySet> lent_;        // sets handed to the user, reusable once unreferenced
   std::vector<py::array> sent_actions_;  // actions a full-batch step() lends the workers
-  std::vector<py::buffer_info> complete_bufs_;  // external pools: the buffers of one ext_complete
   std::vector<int32_t> answer_slots_;    // external pools: answers taken by the serving thread
   std::vector<uint8_t> answer_stepped_;
   std::vector<std::vector<char>> answer_actions_;

@@ -34,7 +34,7 @@ try:
     import gymnasium as gym
     from gymnasium.envs.mujoco.mujoco_env import MujocoEnv  # noqa: F401  (needs glfw, imageio)
 except ImportError as exc:  # pragma: no cover - depends on the environment
-    pytest.skip(f"MuJoCo tests need mujoco-core, glfw and imageio (pip install envpool[test]): {exc}",
+    pytest.skip(f"MuJoCo tests need mujoco-core, glfw and imageio (pip install envpool-ng[test]): {exc}",
                 allow_module_level=True)
 
 if "HalfCheetah-v5" not in envpool.list_all_envs():  # pragma: no cover
@@ -307,7 +307,7 @@ def test_missing_library_is_reported():
     env = dict(os.environ, ENVPOOL_MUJOCO_LIB="/nonexistent/libmujoco.so")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert "pip install envpool[mujoco]" in out.stdout, out.stdout
+    assert "pip install envpool-ng[mujoco]" in out.stdout, out.stdout
 
 
 @pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler to build stand-in libraries")

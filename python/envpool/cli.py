@@ -108,11 +108,11 @@ class Recorder:
             import imageio.v3  # noqa: F401  (fail before the run, not after it)
         except ImportError as exc:
             raise RuntimeError(
-                "--record needs imageio (GIF) and imageio-ffmpeg (MP4): pip install 'envpool[record]'"
+                "--record needs imageio (GIF) and imageio-ffmpeg (MP4): pip install 'envpool-ng[record]'"
             ) from exc
         if not path.lower().endswith(".gif") and not _has_video_backend():
             raise RuntimeError(
-                f"--record {path}: video formats need imageio-ffmpeg (pip install 'envpool[record]'); "
+                f"--record {path}: video formats need imageio-ffmpeg (pip install 'envpool-ng[record]'); "
                 "or record a .gif"
             )
         self.path = path
@@ -148,7 +148,7 @@ class Recorder:
         except Exception as exc:  # imageio reports a missing backend in many ways
             raise RuntimeError(
                 f"could not write {self.path}: {exc} (GIF needs pillow; MP4 and other video formats "
-                "need imageio-ffmpeg: pip install 'envpool[record]')"
+                "need imageio-ffmpeg: pip install 'envpool-ng[record]')"
             ) from exc
         print(f"recorded {len(self.frames)} frames of env 0 to {self.path}")
 
@@ -265,7 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="env keyword argument, e.g. -k g=9.81 (repeatable)")
     run.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     run.add_argument("--record", metavar="PATH", default=None,
-                     help="save env 0's frames as a GIF or video (.gif, .mp4, ...; needs envpool[record])")
+                     help="save env 0's frames as a GIF or video (.gif, .mp4, ...; needs envpool-ng[record])")
     run.add_argument("--record-steps", type=int, default=200, metavar="N",
                      help="record env 0's first N steps (default 200)")
     run.add_argument("--record-fps", type=float, default=30.0, metavar="FPS", help="frames per second (default 30)")

@@ -47,7 +47,7 @@ def make(
         env_type: the front end: ``"gymnasium"`` a :class:`gymnasium.vector.VectorEnv`;
             ``"gym"`` the same with a single env's ``action_space`` / ``observation_space``, as
             the reference EnvPool; ``"dm"`` a ``dm_env.Environment`` returning ``TimeStep``
-            batches (needs the ``dm-env`` package: ``pip install envpool[dm]``).
+            batches (needs the ``dm-env`` package: ``pip install envpool-ng[dm]``).
         num_envs: number of envs in the pool.
         batch_size: envs returned per ``recv()``; ``None`` means ``num_envs`` (full batch).
             Smaller values give the asynchronous ``send``/``recv`` mode.

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kInstallHint = "MuJoCo tasks need `pip install envpool[mujoco]` (the mujoco-core package)";
+constexpr const char* kInstallHint = "MuJoCo tasks need `pip install envpool-ng[mujoco]` (the mujoco-core package)";
 
 // The folder of a top-level Python package, from the running interpreter ("" if unknown).
 std::string PythonPackageDir(const char* package) {

@@ -240,7 +240,8 @@ class _PrintAndExit(argparse.Action):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="envpool", description=__doc__.split("\n")[0])
-    parser.add_argument("--version", action="version", version=f"envpool {envpool.__version__}")
+    parser.add_argument("--version", action="version",
+                        version=f"envpool {envpool.__version__} (distribution {envpool._DISTRIBUTION})")
     parser.add_argument("--cmake-dir", action=_PrintAndExit, what="cmake_dir",
                         help="print the folder of envpool's CMake package (for -Denvpool_DIR=...) and exit")
     parser.add_argument("--include-dir", action=_PrintAndExit, what="include_dir",
@@ -274,6 +275,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from envpool._distribution import check_from_cli
+
+    problem = check_from_cli(envpool)  # PyPI's `envpool` may have replaced our __init__.py
+    if problem is not None:
+        print(f"envpool: error: {problem}", file=sys.stderr)
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "steps", 1) is not None and getattr(args, "steps", 1) <= 0:

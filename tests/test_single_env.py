@@ -197,3 +197,12 @@ def test_make_vec_keeps_the_pool_and_sync_mode_uses_the_single_env():
     sync.step(np.array([0, 1]))
     pool.close()
     sync.close()
+
+
+def test_docstring_examples():
+    import doctest
+
+    import envpool.single_env
+
+    result = doctest.testmod(envpool.single_env)
+    assert result.attempted > 0 and result.failed == 0

@@ -25,6 +25,7 @@ import numpy as np
 from gymnasium import spaces
 
 from envpool.tasks import make_spec
+from envpool.vector_env import EnvPoolVectorEnv
 
 # make() arguments that shape a pool: meaningless for one env.
 _POOL_ARGUMENTS = ("num_envs", "batch_size", "num_threads", "autoreset_mode", "env_type")
@@ -48,8 +49,6 @@ class EnvPoolEnv(gymnasium.Env):
     metadata: dict[str, Any] = {"render_modes": ["rgb_array"]}
 
     def __init__(self, task_id: str, render_mode: str | None = None, **env_kwargs: Any):
-        from envpool.registration import make
-
         wrong = [key for key in _POOL_ARGUMENTS if key in env_kwargs]
         if wrong:
             raise TypeError(
@@ -57,7 +56,7 @@ class EnvPoolEnv(gymnasium.Env):
                 f"envpool.make({task_id!r}, num_envs=...) or gymnasium.make_vec('envpool/{task_id}', num_envs=...)"
             )
         seed = env_kwargs.pop("seed", None)
-        self._envs = make(
+        self._envs = EnvPoolVectorEnv(  # what envpool.make(task_id, ...) builds
             task_id,
             num_envs=1,
             num_threads=1,  # the calling thread steps it: no hand-off to a worker

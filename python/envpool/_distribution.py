@@ -111,18 +111,14 @@ def find_clash(package_dir: pathlib.Path | None = None) -> Clash | None:
         return None
     other = others[0]
     ours = next(iter(importlib.metadata.distributions(name=DISTRIBUTION, path=[str(folder)])), None)
+    # Which of our files the other one shipped too, and whether they now hold its content, by
+    # both RECORDs. Without ours (envpool/ not installed by pip) only the sharing is known.
     theirs = _recorded_files(other)
     mine = _recorded_files(ours) if ours is not None else {}
-    # Which of our files the other one shipped too: by our RECORD, or, without it (envpool/
-    # not installed by pip), every file of theirs that also exists in our folder.
-    shared = [name for name in theirs if name in mine] if ours is not None else [
-        name for name in theirs if (folder / name).is_file()
-    ]
-    overwritten = tuple(name for name in shared if _holds_recorded_content(other, theirs[name]))
+    overwritten = tuple(name for name in theirs if name in mine and _holds_recorded_content(other, theirs[name]))
     missing = tuple(
-        name for name, entry in mine.items()
-        if name.endswith(".py") and not pathlib.Path(ours.locate_file(entry)).is_file()
-    ) if ours is not None else ()
+        name for name, entry in mine.items() if name.endswith(".py") and not pathlib.Path(ours.locate_file(entry)).is_file()
+    )
     return Clash(
         folder=folder,
         other_version=other.version,

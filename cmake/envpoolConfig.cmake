@@ -23,7 +23,8 @@ elseif(EXISTS "${CMAKE_CURRENT_LIST_DIR}/../cpp/core/plugin.h")
   get_filename_component(envpool_INCLUDE_DIR "${CMAKE_CURRENT_LIST_DIR}/../cpp" ABSOLUTE)
 else()
   set(envpool_FOUND FALSE)
-  set(envpool_NOT_FOUND_MESSAGE "envpool's SDK headers are missing next to ${CMAKE_CURRENT_LIST_FILE}")
+  string(CONCAT envpool_NOT_FOUND_MESSAGE "envpool's SDK headers are missing next to ${CMAKE_CURRENT_LIST_FILE}: "
+         "reinstall it (`pip install --force-reinstall --no-deps envpool-ng`; PyPI's `envpool` is another project)")
   return()
 endif()
 

@@ -22,13 +22,29 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib
+import sys
 import time
 from typing import Any
 
 import envpool
 import numpy as np
-import torch
-from torch import nn
+
+# The `train` extra: torch (here), tqdm and matplotlib (in main).
+TRAIN_EXTRA = "pip install torch==2.13.0 && pip install 'envpool-ng[train]' (\".[train]\" in a checkout)"
+
+
+def _missing_extra(name: str) -> str:
+    return f"examples/ppo.py needs {name}, from the `train` extra: {TRAIN_EXTRA}"
+
+
+try:
+    import torch
+    from torch import nn
+except ModuleNotFoundError as exc:
+    if __name__ == "__main__":
+        sys.exit(_missing_extra(exc.name))
+    raise ModuleNotFoundError(_missing_extra(exc.name), name=exc.name) from exc
 
 
 @dataclasses.dataclass
@@ -317,6 +333,11 @@ def main(argv=None) -> None:
     parser.add_argument("--plot", default=None, help="write the learning curve PNG here")
     parser.add_argument("--torch-threads", type=int, default=1)
     args = parser.parse_args(argv)
+    for name in ("tqdm", "matplotlib") if args.plot else ("tqdm",):
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError:
+            sys.exit(_missing_extra(name))
     torch.set_num_threads(args.torch_threads)
     import gymnasium
 

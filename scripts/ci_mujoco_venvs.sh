@@ -2,7 +2,7 @@
 # The MuJoCo tasks installed the way users install them, next to gymnasium's MuJoCo envs.
 #
 # In two fresh venvs, each order of
-#   pip install "envpool[mujoco]"      (this checkout)
+#   pip install "envpool-ng[mujoco]"   (this checkout)
 #   pip install "gymnasium[mujoco]"    (pulls the `mujoco` package, which pins its own mujoco-core)
 # then: `pip check`, make / reset / step every MuJoCo task, and tests/test_mujoco.py (our envs
 # against gymnasium's own v5 envs, on whichever libmujoco pip left installed). Any failure,
@@ -36,7 +36,7 @@ cleanup() {
 if [[ -z $wheel ]]; then
   echo "== building the envpool wheel"
   "$PY" -m pip wheel -q --no-deps -w "$work/wheels" . >"$work/wheel.log" 2>&1 || { tail -40 "$work/wheel.log"; exit 1; }
-  wheel=$(ls "$work"/wheels/envpool-*.whl)
+  wheel=$(ls "$work"/wheels/envpool_ng-*.whl)
 fi
 wheel=$(realpath "$wheel")
 echo "wheel: $wheel ($((SECONDS - t0)) s)"

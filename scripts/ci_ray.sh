@@ -36,7 +36,7 @@ cleanup() {
 if [[ -z $wheel ]]; then
   echo "== building the envpool wheel"
   "$PY" -m pip wheel -q --no-deps -w "$work/wheels" . >"$work/wheel.log" 2>&1 || { tail -40 "$work/wheel.log"; exit 1; }
-  wheel=$(ls "$work"/wheels/envpool-*.whl)
+  wheel=$(ls "$work"/wheels/envpool_ng-*.whl)
 fi
 wheel=$(realpath "$wheel")
 echo "wheel: $wheel ($((SECONDS - t0)) s)"

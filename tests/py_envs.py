@@ -5,7 +5,9 @@ classes is an exact oracle."""
 from __future__ import annotations
 
 import ctypes
+import faulthandler
 import os
+import sys
 import time
 
 import gymnasium
@@ -115,6 +117,9 @@ class FaultyEnv(gymnasium.Env):
             if self.fault == "exit":
                 os._exit(3)
             if self.fault == "segfault":
+                # Python's crash report to this process's fd 2 (which the test captures), not to the
+                # terminal that pytest's own faulthandler, inherited through fork, writes to.
+                faulthandler.enable(file=sys.stderr)
                 ctypes.string_at(0)
             if self.fault == "hang":
                 time.sleep(3600)

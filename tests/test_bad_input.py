@@ -108,12 +108,21 @@ def test_send_to_env_still_stepping(async_cartpole):
 
 def test_recv_with_nothing_in_flight_raises_at_once():
     envs = envpool.make("CartPole-v1", num_envs=4, batch_size=2, num_threads=1)
-    with pytest.raises(RuntimeError, match="would wait forever"):
+    with pytest.raises(RuntimeError, match=r"would wait forever.*no env has been reset yet: call async_reset\(\)"):
         envs.recv()
     envs.async_reset()
     envs.recv()
     envs.recv()
-    with pytest.raises(RuntimeError, match="would wait forever"):
+    with pytest.raises(RuntimeError, match="would wait forever.*; send\\(\\) more envs first$"):
+        envs.recv()
+    envs.close()
+
+
+def test_recv_with_envs_never_reset_names_them():
+    envs = envpool.make("CartPole-v1", num_envs=4, batch_size=2, num_threads=1)
+    envs.async_reset(np.array([0, 1]))
+    envs.recv()
+    with pytest.raises(RuntimeError, match=r"send\(\) more envs first \(2 envs have not been reset: async_reset"):
         envs.recv()
     envs.close()
 

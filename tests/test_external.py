@@ -17,8 +17,8 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-pytest.importorskip("zmq", reason="external episodes need pyzmq (pip install envpool[external])")
-pytest.importorskip("msgpack", reason="external episodes need msgpack (pip install envpool[external])")
+pytest.importorskip("zmq", reason="external episodes need pyzmq (pip install envpool-ng[external])")
+pytest.importorskip("msgpack", reason="external episodes need msgpack (pip install envpool-ng[external])")
 
 import envpool  # noqa: E402
 from subprocs import start_python  # noqa: E402

@@ -15,7 +15,7 @@ import time
 import numpy as np
 import pytest
 
-ray = pytest.importorskip("ray", reason="needs ray (pip install 'envpool[ray]'; scripts/ci_ray.sh)")
+ray = pytest.importorskip("ray", reason="needs ray (pip install 'envpool-ng[ray]'; scripts/ci_ray.sh)")
 if not hasattr(ray, "remote"):  # a folder named ray on sys.path (e.g. Ray's /tmp/ray from the cwd)
     pytest.skip(f"'ray' here is not Ray: {ray.__path__}", allow_module_level=True)
 cluster_utils = pytest.importorskip("ray.cluster_utils")

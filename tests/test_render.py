@@ -481,7 +481,7 @@ def test_cli_record_without_imageio(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "imageio.v3", None)
     rc = cli.main(["run", "CartPole-v1", "--steps", "10", "-q", "--record", str(tmp_path / "x.gif")])
     assert rc == 2
-    assert "pip install 'envpool[record]'" in capsys.readouterr().err
+    assert "pip install 'envpool-ng[record]'" in capsys.readouterr().err
 
 
 def test_cli_record_task_without_rendering(tmp_path, capsys):

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 pytest.importorskip("torch", reason="RLlib's PPO needs torch (scripts/ci_ray.sh installs it)")
-pytest.importorskip("ray.rllib", reason="needs ray[rllib] (pip install 'envpool[rllib]'; scripts/ci_ray.sh)")
+pytest.importorskip("ray.rllib", reason="needs ray[rllib] (pip install 'envpool-ng[rllib]'; scripts/ci_ray.sh)")
 
 import ray  # noqa: E402
 from ray.rllib.algorithms.ppo import PPOConfig  # noqa: E402
@@ -172,7 +172,7 @@ def test_ppo_learns_cartpole(local_ray, num_env_runners):
 
 
 def test_ppo_trains_on_a_mujoco_task(local_ray):
-    pytest.importorskip("mujoco", reason="MuJoCo tasks need envpool[mujoco]")
+    pytest.importorskip("mujoco", reason="MuJoCo tasks need envpool-ng[mujoco]")
     cfg = config("envpool/InvertedPendulum-v5", num_envs=4).training(
         train_batch_size_per_learner=1000, minibatch_size=250, num_epochs=2
     )

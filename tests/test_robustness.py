@@ -50,7 +50,7 @@ def test_recv_timeout_loses_nothing():
     envs.recv()
     envs.send(np.zeros(1, dtype=np.int64), np.array([1]))
     start = time.perf_counter()
-    with pytest.raises(TimeoutError, match="nothing is lost"):
+    with pytest.raises(TimeoutError, match=r"^no batch was complete within 0\.05 s; nothing is lost"):
         envs.recv(timeout=0.05)
     assert time.perf_counter() - start < 0.25
     obs, rew, term, trunc, info = envs.recv()  # the late result arrives
@@ -61,7 +61,7 @@ def test_recv_timeout_loses_nothing():
 def test_step_timeout_then_recv_returns_the_batch():
     envs = slow_pool(0.2, batch_size=2, num_threads=2)
     envs.reset()
-    with pytest.raises(TimeoutError):
+    with pytest.raises(TimeoutError, match=r"within 0\.02 s"):  # the number, not a literal %g
         envs.step(ZEROS2, timeout=0.02)
     obs, rew, term, trunc, info = envs.recv()
     assert info["elapsed_step"].tolist() == [1, 1]

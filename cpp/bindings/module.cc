@@ -591,8 +591,10 @@ class PyPool {
     }
     if (result == EnvPool::WaitResult::kInterrupted) throw py::error_already_set();
     if (result == EnvPool::WaitResult::kTimeout) {
-      PyErr_Format(PyExc_TimeoutError, "no batch was complete within %g s; nothing is lost: the next recv() returns it",
-                   timeout);
+      // Formatted by Python: PyErr_Format has no float conversion.
+      py::str message = py::str("no batch was complete within {} s; nothing is lost: the next recv() returns it")
+                            .format(timeout);
+      PyErr_SetObject(PyExc_TimeoutError, message.ptr());
       throw py::error_already_set();
     }
     ArraySet fresh = FreeSet();

@@ -142,9 +142,15 @@ EnvPool::WaitResult EnvPool::WaitBatch(double timeout_s, const std::function<boo
   // waiting would never end.
   const int needed = executor_->PartialBatches() ? 1 : batch_size_;
   if (protocol_.in_flight() < needed) {
+    const int not_reset = protocol_.CountStatus(EnvStatus::kNotReset);
+    std::string hint = "; send() more envs first";
+    if (not_reset == num_envs_) {
+      hint = "; no env has been reset yet: call async_reset() (or reset()) first";
+    } else if (not_reset > 0) {
+      hint += " (" + std::to_string(not_reset) + " envs have not been reset: async_reset(env_id) starts them)";
+    }
     throw ProtocolError("recv() would wait forever: " + std::to_string(protocol_.in_flight()) +
-                        " envs are in flight but a batch needs " + std::to_string(needed) +
-                        "; send() more envs first");
+                        " envs are in flight but a batch needs " + std::to_string(needed) + hint);
   }
   const auto start = Clock::now();
   const bool has_deadline = timeout_s >= 0;

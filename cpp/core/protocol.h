@@ -10,6 +10,7 @@
 // Only the user thread reads or writes this table.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -37,6 +38,10 @@ class Protocol {
   int num_envs() const { return num_envs_; }
   int in_flight() const { return in_flight_; }
   EnvStatus status(int env_id) const { return status_[static_cast<std::size_t>(env_id)]; }
+  // How many envs are in `status` (a scan: for error messages, not per step).
+  int CountStatus(EnvStatus status) const {
+    return static_cast<int>(std::count(status_.begin(), status_.end(), status));
+  }
 
   // Throws unless envs `env_ids` (nullptr: all) can be sent now: ids in range, no duplicate,
   // none in flight, and for a step each one reset and not over.

@@ -103,8 +103,9 @@ const TaskSpec& FindTask(const std::string& id) {
   if (!ids.empty()) {
     msg += "; did you mean";
     for (std::size_t i = 0; i < std::min<std::size_t>(3, ids.size()); ++i) msg += (i ? ", '" : " '") + ids[i] + "'";
-    msg += "? (envpool.list_all_envs() lists all)";
+    msg += "?";
   }
+  msg += " (`envpool list` or envpool.list_all_envs() shows every task)";
   throw std::invalid_argument(msg);
 }
 

@@ -9,7 +9,16 @@
 >>> sorted(info)
 ['elapsed_step', 'env_id']
 >>> envs.close()
+
+The distribution is ``envpool-ng`` (``pip install envpool-ng``); PyPI's ``envpool`` is another
+project with the same import name (see envpool._distribution).
 """
+
+# First: PyPI's unrelated `envpool` writes into this same folder; say so before importing
+# modules it may have overwritten (envpool._distribution).
+from envpool._distribution import DISTRIBUTION as _DISTRIBUTION, check_on_import as _check_on_import
+
+_check_on_import()
 
 from envpool.errors import EnvError
 from envpool.registration import make, make_dm, make_gym, make_gymnasium, register_envs

@@ -40,7 +40,7 @@ def import_zmq_msgpack():
     except ImportError as err:
         raise ImportError(
             f"external episodes (envpool.serve, PolicyClient, ExternalEnv) need pyzmq and msgpack: "
-            f"pip install 'envpool[external]' ({err})"
+            f"pip install 'envpool-ng[external]' ({err})"
         ) from None
 
 

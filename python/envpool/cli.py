@@ -108,11 +108,11 @@ class Recorder:
             import imageio.v3  # noqa: F401  (fail before the run, not after it)
         except ImportError as exc:
             raise RuntimeError(
-                "--record needs imageio (GIF) and imageio-ffmpeg (MP4): pip install 'envpool[record]'"
+                "--record needs imageio (GIF) and imageio-ffmpeg (MP4): pip install 'envpool-ng[record]'"
             ) from exc
         if not path.lower().endswith(".gif") and not _has_video_backend():
             raise RuntimeError(
-                f"--record {path}: video formats need imageio-ffmpeg (pip install 'envpool[record]'); "
+                f"--record {path}: video formats need imageio-ffmpeg (pip install 'envpool-ng[record]'); "
                 "or record a .gif"
             )
         self.path = path
@@ -148,7 +148,7 @@ class Recorder:
         except Exception as exc:  # imageio reports a missing backend in many ways
             raise RuntimeError(
                 f"could not write {self.path}: {exc} (GIF needs pillow; MP4 and other video formats "
-                "need imageio-ffmpeg: pip install 'envpool[record]')"
+                "need imageio-ffmpeg: pip install 'envpool-ng[record]')"
             ) from exc
         print(f"recorded {len(self.frames)} frames of env 0 to {self.path}")
 
@@ -240,7 +240,8 @@ class _PrintAndExit(argparse.Action):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="envpool", description=__doc__.split("\n")[0])
-    parser.add_argument("--version", action="version", version=f"envpool {envpool.__version__}")
+    parser.add_argument("--version", action="version",
+                        version=f"envpool {envpool.__version__} (distribution {envpool._DISTRIBUTION})")
     parser.add_argument("--cmake-dir", action=_PrintAndExit, what="cmake_dir",
                         help="print the folder of envpool's CMake package (for -Denvpool_DIR=...) and exit")
     parser.add_argument("--include-dir", action=_PrintAndExit, what="include_dir",
@@ -250,30 +251,42 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("list", help="list all tasks").set_defaults(func=cmd_list)
 
     info = sub.add_parser("info", help="spaces, config and defaults of a task")
-    info.add_argument("task")
-    info.add_argument("--env-kwarg", "-k", type=_parse_kwarg, action="append", default=[], metavar="KEY=VALUE")
+    info.add_argument("task", help="a task id (see `envpool list`)")
+    info.add_argument("--env-kwarg", "-k", type=_parse_kwarg, action="append", default=[], metavar="KEY=VALUE",
+                      help="env keyword argument, e.g. -k g=9.81 (repeatable)")
     info.set_defaults(func=cmd_info)
 
     run = sub.add_parser("run", help="step a task with random actions and report throughput")
-    run.add_argument("task")
-    run.add_argument("--num-envs", type=int, default=8)
-    run.add_argument("--batch-size", type=int, default=None, help="default: num-envs (full batch)")
-    run.add_argument("--threads", type=int, default=None, help="default: see envpool.make")
-    run.add_argument("--steps", type=int, default=100_000, help="total env steps")
-    run.add_argument("--seed", type=int, default=0)
+    run.add_argument("task", help="a task id (see `envpool list`)")
+    run.add_argument("--num-envs", type=int, default=8, help="envs in the pool (default: %(default)s)")
+    run.add_argument("--batch-size", type=int, default=None,
+                     help="envs per batch; fewer than --num-envs runs the asynchronous send/recv loop "
+                          "(default: --num-envs, a full batch)")
+    run.add_argument("--threads", type=int, default=None,
+                     help="threads stepping envs (default: as envpool.make, the CPU count capped at the batch "
+                          "size, one fewer when asynchronous)")
+    run.add_argument("--steps", type=int, default=100_000, help="total env steps (default: %(default)s)")
+    run.add_argument("--seed", type=int, default=0, help="env i is seeded with SEED + i (default: %(default)s)")
     run.add_argument("--env-kwarg", "-k", type=_parse_kwarg, action="append", default=[], metavar="KEY=VALUE",
                      help="env keyword argument, e.g. -k g=9.81 (repeatable)")
     run.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     run.add_argument("--record", metavar="PATH", default=None,
-                     help="save env 0's frames as a GIF or video (.gif, .mp4, ...; needs envpool[record])")
+                     help="save env 0's frames as a GIF or video (.gif, .mp4, ...; needs envpool-ng[record])")
     run.add_argument("--record-steps", type=int, default=200, metavar="N",
-                     help="record env 0's first N steps (default 200)")
-    run.add_argument("--record-fps", type=float, default=30.0, metavar="FPS", help="frames per second (default 30)")
+                     help="record env 0's first N steps (default: %(default)s)")
+    run.add_argument("--record-fps", type=float, default=30.0, metavar="FPS",
+                     help="frames per second of the recording (default: %(default)s)")
     run.set_defaults(func=cmd_run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from envpool._distribution import check_from_cli
+
+    problem = check_from_cli(envpool)  # PyPI's `envpool` may have replaced our __init__.py
+    if problem is not None:
+        print(f"envpool: error: {problem}", file=sys.stderr)
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "steps", 1) is not None and getattr(args, "steps", 1) <= 0:

@@ -20,7 +20,7 @@ try:
     import dm_env
     from dm_env import specs
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise ImportError("env_type='dm' needs the dm-env package: pip install 'envpool[dm]'") from exc
+    raise ImportError("env_type='dm' needs the dm-env package: pip install 'envpool-ng[dm]'") from exc
 
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode

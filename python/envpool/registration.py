@@ -1,5 +1,6 @@
 """Entry points: envpool.make / make_gymnasium / make_gym / make_dm, and gymnasium registration
-(``envpool/<task>`` for every registered task)."""
+(``envpool/<task>`` for every registered task: ``gymnasium.make_vec`` gives a pool,
+``gymnasium.make`` one env, see envpool.single_env)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 from gymnasium.vector import AutoresetMode
 
 from envpool.pool import parse_autoreset_mode
+from envpool.single_env import SingleEnvEntryPoint
 from envpool.tasks import _tasks
 from envpool.vector_env import EnvPoolGymEnv, EnvPoolVectorEnv
 
@@ -47,7 +49,7 @@ def make(
         env_type: the front end: ``"gymnasium"`` a :class:`gymnasium.vector.VectorEnv`;
             ``"gym"`` the same with a single env's ``action_space`` / ``observation_space``, as
             the reference EnvPool; ``"dm"`` a ``dm_env.Environment`` returning ``TimeStep``
-            batches (needs the ``dm-env`` package: ``pip install envpool[dm]``).
+            batches (needs the ``dm-env`` package: ``pip install envpool-ng[dm]``).
         num_envs: number of envs in the pool.
         batch_size: envs returned per ``recv()``; ``None`` means ``num_envs`` (full batch).
             Smaller values give the asynchronous ``send``/``recv`` mode.
@@ -169,8 +171,10 @@ def rllib_kwargs(env_id: str, num_envs: int, kwargs: dict[str, Any]) -> dict[str
 
 
 def register_envs() -> None:
-    """Register every task as ``envpool/<task>`` for ``gymnasium.make_vec(...,
-    vectorization_mode="vector_entry_point")``. Called on ``import envpool``."""
+    """Register every task as ``envpool/<task>``: ``gymnasium.make_vec("envpool/<task>",
+    num_envs=n)`` makes a pool (its vector entry point, gymnasium's default when one is
+    registered), ``gymnasium.make("envpool/<task>")`` one env (:class:`envpool.single_env.EnvPoolEnv`).
+    Called on ``import envpool``."""
     import gymnasium
 
     for task_id, task in _tasks().items():
@@ -179,6 +183,7 @@ def register_envs() -> None:
             continue
         gymnasium.register(
             id=env_id,
+            entry_point=SingleEnvEntryPoint(task_id),
             vector_entry_point=functools.partial(_vector_entry_point, task_id),
             max_episode_steps=task["max_episode_steps"] or None,
             reward_threshold=task["reward_threshold"],

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -21,7 +22,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kInstallHint = "MuJoCo tasks need `pip install envpool[mujoco]` (the mujoco-core package)";
+constexpr const char* kInstallHint = "MuJoCo tasks need `pip install envpool-ng[mujoco]` (the mujoco-core package)";
 
 // The folder of a top-level Python package, from the running interpreter ("" if unknown).
 std::string PythonPackageDir(const char* package) {
@@ -74,9 +75,18 @@ std::string FindLibrary(const fs::path& dir) {
   return found.back();
 }
 
+// MuJoCo 4 warns at every compile of a model that sets <compiler settotalmass=...>, as
+// gymnasium's half_cheetah.xml does. Not something an envpool user can act on (the file is
+// gymnasium's), so it is not shown. The model is still compiled with it: compiling without and
+// then calling mj_setTotalmass + mj_setConst, as the warning suggests, gives the same masses
+// but leaves stat.meanmass and stat.meaninertia (which the constraint solver scales by)
+// unscaled, i.e. not gymnasium's model.
+constexpr const char* kSilencedWarning = "compiler attribute 'settotalmass' is deprecated";
+
 void WarningHandler(const char* msg) {
   // MuJoCo's default prints to stdout and appends to MUJOCO_LOG.TXT in the working directory;
   // print to stderr instead, and only the first few (an unstable simulation warns every step).
+  if (std::strstr(msg, kSilencedWarning) != nullptr) return;
   static std::atomic<int> count{0};
   const int n = count.fetch_add(1);
   if (n < 10) std::fprintf(stderr, "MuJoCo warning: %s\n", msg);

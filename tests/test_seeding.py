@@ -62,7 +62,8 @@ CASES = [
     ("Acrobot-v1", {}, None, 40, 200),
     ("FrozenLake-v1", {}, None, None, 300),
     ("FrozenLake-v1", {"is_slippery": False}, None, 20, 200),
-    ("FrozenLake-v1", {"desc": TWO_STARTS, "success_rate": 0.5}, None, 20, 200),
+    ("FrozenLake-v1", {"desc": TWO_STARTS}, None, 20, 200),
+    ("FrozenLake-v1", {"success_rate": 0.5}, None, None, 200),
     ("FrozenLake8x8-v1", {}, None, 40, 200),
     ("CliffWalking-v1", {}, None, 30, 200),
     ("CliffWalkingSlippery-v1", {}, None, 30, 200),
@@ -86,6 +87,10 @@ def _ref_env(task, gym_kwargs, limit):
         return gym.make(task, disable_env_checker=True, **extra, **gym_kwargs)
     except (ImportError, gym.error.DependencyNotInstalled) as exc:  # MuJoCo without its extras
         pytest.skip(f"gymnasium cannot make {task} here: {exc}")
+    except TypeError as exc:  # e.g. FrozenLake's success_rate arrived in gymnasium 1.2
+        if "unexpected keyword argument" not in str(exc):
+            raise
+        pytest.skip(f"gymnasium {gym.__version__}'s {task} has no such kwarg to compare with: {exc}")
 
 
 def _pair(task, kwargs, gym_kwargs, limit, mode, seed=SEED, per_env_gym_kwargs=None):

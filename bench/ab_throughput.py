@@ -51,6 +51,10 @@ CONFIGS = [
     ("Pendulum-v1 async 256/128 2T", "Pendulum-v1", 256, 128, 2),
     ("HalfCheetah-v5 16 2T", "HalfCheetah-v5", 16, 16, 2),
     ("HalfCheetah-v5 async 16/8 2T", "HalfCheetah-v5", 16, 8, 2),
+    # toy text: a random draw every step, and Blackjack resets every 1-2 steps
+    ("Taxi-v4 1024 1T", "Taxi-v4", 1024, 1024, 1),
+    ("FrozenLake-v1 1024 1T", "FrozenLake-v1", 1024, 1024, 1),
+    ("Blackjack-v1 1024 1T", "Blackjack-v1", 1024, 1024, 1),
 ]
 
 # Executed verbatim by ``python -c`` in the child; only stdlib, numpy and envpool.

@@ -577,18 +577,26 @@ def _reachable(tiles):
 
 def test_random_frozen_lake_maps():
     """map_name="" with no desc (gymnasium's map_name=None, desc=None): a valid random 8x8 map
-    per env, drawn from the env's seed at its first reset and kept afterwards."""
-    def maps(seed, reseed=None):
+    per env, gymnasium's generate_random_map(size=8, seed=s) for the env's seed s at its first
+    reset, kept afterwards."""
+    from gymnasium.envs.toy_text.frozen_lake import generate_random_map
+
+    def maps(seed, first_reset_seed=None, reseed=None):
         env = envpool.make("FrozenLake-v1", num_envs=4, seed=seed, map_name="", is_slippery=False, max_episode_steps=0)
-        env.reset()
+        env.reset(seed=first_reset_seed)
         if reseed is not None:
             env.reset(seed=reseed)
         out = _probe_maps(env)
         env.close()
         return out
 
+    def gymnasium_maps(seed):  # S reads as F in _probe_maps
+        return ["".join(generate_random_map(size=8, seed=seed + i)).replace("S", "F") for i in range(4)]
+
     first = maps(0)
+    assert first == gymnasium_maps(0)
     assert first == maps(0) == maps(0, reseed=123)  # deterministic per seed, kept on reseeding
+    assert maps(0, first_reset_seed=9) == gymnasium_maps(9)  # the seed of the first reset
     assert first != maps(1) and len(set(first)) == 4
     holes = []
     for m in first + maps(1) + maps(2):

@@ -26,6 +26,10 @@
 namespace py = pybind11;
 using namespace envpool;
 
+namespace envpool {
+void BindRng(py::module_& m);  // rng_binding.cc
+}  // namespace envpool
+
 namespace {
 
 py::dtype ToNumpy(DType t) { return py::dtype(DTypeName(t)); }
@@ -730,6 +734,7 @@ PYBIND11_MODULE(_core, m) {
 
   m.attr("version") = ENVPOOL_VERSION;
   m.attr("abi_version") = ENVPOOL_ABI_VERSION;
+  BindRng(m);
   auto plugin_dict = [](const LoadedPlugin& p) {
     py::dict d;
     d["name"] = p.name;

@@ -40,6 +40,20 @@ def parse_autoreset_mode(mode: AutoresetMode | str) -> AutoresetMode:
     )
 
 
+# Env seeds are 64-bit in the core: env i of a pool seeded with s uses s + i, which must fit.
+SEED_LIMIT = 2**64
+
+
+def _check_env_seeds(name: str, first: int, num_envs: int) -> None:
+    """ValueError unless ``first + i`` (env ``i``'s seed) is below 2**64 for every env."""
+    last = first + num_envs - 1
+    if last >= SEED_LIMIT:
+        raise ValueError(
+            f"{name}={first} is too large: env i is seeded with {name} + i, and env {num_envs - 1}'s seed {last} "
+            f"does not fit in 64 bits (seeds must be < 2**64)"
+        )
+
+
 def _check_int(name: str, value: Any, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
@@ -101,6 +115,7 @@ class PoolFrontEnd:
             num_threads = max(1, min(batch_size, cores if batch_size == num_envs else cores - 1))
         num_threads = _check_int("num_threads", num_threads, 1)
         seed = _check_int("seed", seed, 0)
+        _check_env_seeds("seed", seed, num_envs)
         if max_episode_steps is not None:
             max_episode_steps = _check_int("max_episode_steps", max_episode_steps, 0)
         autoreset_mode = parse_autoreset_mode(autoreset_mode)
@@ -175,11 +190,17 @@ class PoolFrontEnd:
         if seed is None:
             return None
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            return [int(seed) + i for i in range(self.num_envs)]
+            seed = _check_int("seed", seed, 0)
+            _check_env_seeds("seed", seed, self.num_envs)
+            return [seed + i for i in range(self.num_envs)]
         seeds = list(seed)
         if len(seeds) != self.num_envs:
             raise ValueError(f"reset() got {len(seeds)} seeds for {self.num_envs} envs")
-        return [_check_int("seed", s, 0) for s in seeds]
+        seeds = [_check_int("seed", s, 0) for s in seeds]
+        for i, s in enumerate(seeds):
+            if s >= SEED_LIMIT:
+                raise ValueError(f"seed[{i}]={s} does not fit in 64 bits (seeds must be < 2**64)")
+        return seeds
 
     def _check_reset_mask(self, mask) -> np.ndarray:
         mask = np.asarray(mask)

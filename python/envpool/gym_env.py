@@ -125,6 +125,13 @@ class EnvPoolGymEnv(EnvPoolVectorEnv, gymnasium.Env):
             return obs, info
         return obs, reward, terminated, truncated, info
 
+    def render(self, env_ids=None, camera_id: int | None = None) -> np.ndarray:
+        """Frames of envs ``env_ids`` as ``(n, H, W, 3)`` uint8; env 0 alone by default, as the
+        reference. Native envs have one camera: ``camera_id`` must be None (or -1, the default one)."""
+        if camera_id not in (None, -1):
+            raise ValueError(f"camera_id={camera_id!r}: these envs have only their default camera")
+        return super().render([0] if env_ids is None else env_ids)
+
     def seed(self, seed: int | list[int] | None = None) -> None:
         """Ignored, with a warning, as the reference: seed at ``make(seed=...)`` or ``reset(seed=...)``."""
         warnings.warn(

@@ -177,6 +177,9 @@ class PoolMachine(RuleBasedStateMachine):
             assert not (0 <= env_id < self.n) or env_id in self.in_flight or env_id not in self.started
             return
         assert 0 <= env_id < self.n and env_id not in self.in_flight
+        # set_state puts the env mid-episode: it may step now, reset or not before.
+        self.started.add(env_id)
+        self.needs_reset.discard(env_id)
 
     @precondition(lambda self: not self.closed)
     @rule()

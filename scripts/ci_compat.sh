@@ -50,7 +50,7 @@ VPY=$work/venv/bin/python
 "$VPY" -m pip install -q "$wheel[test]" tianshou==2.0.1 torchrl==0.14.1 "tyro>=0.9" tensorboard absl-py
 echo "ci_compat: venv ready in $((SECONDS - t0)) s"
 
-export OMP_NUM_THREADS=1
+export OMP_NUM_THREADS=1 ENVPOOL_REFERENCE_TESTS=1
 t1=$SECONDS
 log=$work/reference.log
 # From outside the checkout, so `import envpool` is the wheel.

@@ -11,9 +11,11 @@
 #                             the only skip allowed is TorchRL's GymEnv("envpool/...") while this
 #                             build has no single-env entry point.
 # SB3's PPO/SAC run in scripts/ci_train.sh (tests/test_sb3.py).
-# Time: measured 290 s for the tests (reference 178 s, peers 91 s; 110 s CPU in all) plus ~90 s
-# of installs, on the 2-core dev machine at load average 14 (shared with other builds); the
-# CPU time says ~2 minutes of tests on an idle machine.
+# Time, on the 2-core dev machine shared with other builds (not idle): one full run at load
+# average 14-18 took 1025 s to build the wheel and install, 333 s for the reference tests and
+# 223 s for the peers; separately at load 14 the two took 178 s and 91 s wall, 78 s and 38 s of
+# CPU (user+sys). The tests are single-threaded, so on an idle machine they should take about
+# their CPU time: ~2 minutes (not measured idle: no idle machine here).
 # Usage: scripts/ci_compat.sh [--wheel PATH] [--keep]   (PYTHON=... picks the base interpreter)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -45,6 +45,7 @@ class PoolMachine(RuleBasedStateMachine):
         )
         self.n, self.batch = num_envs, batch
         self.in_flight: set[int] = set()  # sent, not yet returned by recv
+        self.send_order: list[int] = []  # the envs in flight, in the order they were sent
         self.started: set[int] = set()  # reset at least once
         self.needs_reset: set[int] = set()  # disabled mode: episode over
         self.closed = False
@@ -74,6 +75,7 @@ class PoolMachine(RuleBasedStateMachine):
         assert rew.dtype == np.float64 and rew.shape == (expected_rows,)
         assert term.dtype == np.bool_ and trunc.dtype == np.bool_
         self.in_flight -= set(ids)
+        self.send_order = [i for i in self.send_order if i in self.in_flight]
         if self.mode == "disabled":
             done = {i for i, t, u in zip(ids, term.tolist(), trunc.tolist()) if t or u}
             self.needs_reset |= done
@@ -128,10 +130,19 @@ class PoolMachine(RuleBasedStateMachine):
             return
         assert valid, f"invalid send {ids} (bad={bad}) accepted"
         self.in_flight |= set(ids)
+        self.send_order += ids
 
     @precondition(lambda self: not self.closed)
     @rule()
     def recv(self):
+        if self.batch == self.n and self.in_flight:
+            # A full batch returns every env in flight, in the order they were sent (all of
+            # them, or a subset sent by id, as the reference EnvPool's sync mode).
+            order = self.send_order
+            result = self.receive(lambda: self.envs.recv(timeout=30))
+            assert result[4]["env_id"].tolist() == order, (result[4]["env_id"], order)
+            self.check_result(result, len(order))
+            return
         if len(self.in_flight) < self.batch:
             try:
                 self.envs.recv(timeout=1.0)
@@ -166,6 +177,9 @@ class PoolMachine(RuleBasedStateMachine):
             assert not (0 <= env_id < self.n) or env_id in self.in_flight or env_id not in self.started
             return
         assert 0 <= env_id < self.n and env_id not in self.in_flight
+        # set_state puts the env mid-episode: it may step now, reset or not before.
+        self.started.add(env_id)
+        self.needs_reset.discard(env_id)
 
     @precondition(lambda self: not self.closed)
     @rule()

@@ -38,6 +38,32 @@ def full_batch(task: str, threads: int, mode: str) -> None:
     envs.close()
 
 
+def full_batch_subsets(make, steps: int) -> None:
+    """A full-batch pool stepped and reset a random subset at a time (rows in send order, a
+    short batch), sometimes in two sends before one recv, between full steps."""
+    envs = make()
+    rng = np.random.default_rng(0)
+    envs.reset()
+    n = envs.num_envs
+    for i in range(steps):
+        ids = rng.permutation(n)[: rng.integers(1, n + 1)]
+        if i % 7 == 0:
+            obs, info = envs.reset(ids)
+        elif i % 5 == 0 and len(ids) > 1:
+            envs.send(np.zeros(len(ids) // 2, np.int64), ids[: len(ids) // 2])
+            envs.send(np.zeros(len(ids) - len(ids) // 2, np.int64), ids[len(ids) // 2 :])
+            obs, *_, info = envs.recv()
+        else:
+            obs, *_, info = envs.step(np.zeros(len(ids), np.int64), ids)
+        if "env_id" in info and info["env_id"].tolist() != ids.tolist():
+            raise AssertionError(f"rows {info['env_id']} for envs sent as {ids}")
+        if obs.shape[0] != len(ids):
+            raise AssertionError(f"{obs.shape[0]} rows for {len(ids)} envs")
+        if i % 11 == 0:
+            envs.step(np.zeros(n, np.int64))
+    envs.close()
+
+
 def async_loop(task: str, num_envs: int, batch: int, threads: int) -> None:
     envs = envpool.make(task, num_envs=num_envs, batch_size=batch, num_threads=threads)
     envs.async_reset()
@@ -217,6 +243,11 @@ def main() -> int:
     for num_envs, batch, threads in [(16, 8, 2), (64, 7, 3), (10, 1, 2), (8, 8, 2)]:
         async_loop("CartPole-v1", num_envs, batch, threads)
     async_loop("Pendulum-v1", 32, 16, 2)
+    for threads in (1, 3):
+        full_batch_subsets(lambda: envpool.make("CartPole-v1", num_envs=17, num_threads=threads), STEPS)
+    full_batch_subsets(
+        lambda: envpool.make_python(lambda: gymnasium.make("CartPole-v1"), num_envs=5, num_workers=2), STEPS // 4
+    )
     env_errors()
     timeouts_and_close_while_busy()
     many_pools_in_threads()

@@ -107,7 +107,7 @@ class BatchAssembler {
   bool Ready() const {
     return written_[taken_pos_].value.load(std::memory_order_acquire) == rows_[taken_pos_].value.load(std::memory_order_relaxed);
   }
-  // Rows of the next batch to take: batch_size, or fewer after Cut().
+  // Rows of the next batch to take: batch_size, or fewer after Cut() or ExpectRows().
   int Rows() const { return rows_[taken_pos_].value.load(std::memory_order_relaxed); }
 
   // Ends the next batch to take at the rows reserved so far (at least one), so that it is
@@ -126,6 +126,11 @@ class BatchAssembler {
     rows_[taken_pos_].value.store(rows);
     return rows;
   }
+
+  // Full batch sent by env id: the batch being filled is complete at `rows` rows (the envs
+  // sent so far; a subset of the envs gives a short batch). Called by the user thread before
+  // it dispatches the envs that raise the count, so no Publish can miss it.
+  void ExpectRows(int rows) { rows_[taken_pos_].value.store(rows); }
 
   // Sleeps until the next batch is complete or `until`; true when it is complete.
   bool SleepUntil(std::chrono::steady_clock::time_point until) {

@@ -131,6 +131,19 @@ void EnvPool::SendStep(const int* env_ids, int n, const std::vector<const void*>
 }
 
 void EnvPool::Dispatch(const int* env_ids, int n, bool wait_follows) {
+  if (full_batch() && !executor_->PartialBatches()) {
+    // A full batch returns every env in flight: all of them in env-id order (one range), or
+    // those sent by id - a subset too, as the reference EnvPool's sync mode - in send order.
+    const bool by_id = env_ids != nullptr;
+    // Changes only with nothing in flight (a range send needs every env idle), so no
+    // executor reads it meanwhile.
+    if (orders_->rows_by_send_order != by_id) orders_->rows_by_send_order = by_id;
+    if (by_id) {
+      const int first = protocol_.in_flight();
+      for (int i = 0; i < n; ++i) (*orders_)[env_ids[i]].row = first + i;
+      batches_->ExpectRows(first + n);
+    }
+  }
   protocol_.MarkInFlight(env_ids, n);
   executor_->Dispatch(env_ids, n, wait_follows);
 }
@@ -139,8 +152,8 @@ EnvPool::WaitResult EnvPool::WaitBatch(double timeout_s, const std::function<boo
   CheckUsable();
   using Clock = std::chrono::steady_clock;
   // in_flight counts every unreturned env, finished or not: if they cannot fill a batch,
-  // waiting would never end.
-  const int needed = executor_->PartialBatches() ? 1 : batch_size_;
+  // waiting would never end. A full batch holds whatever is in flight (see Dispatch).
+  const int needed = executor_->PartialBatches() || full_batch() ? 1 : batch_size_;
   if (protocol_.in_flight() < needed) {
     const int not_reset = protocol_.CountStatus(EnvStatus::kNotReset);
     std::string hint = "; send() more envs first";

@@ -14,8 +14,9 @@
 //   batch_assembler.h the ring of result batches the rows are written into.
 //
 // Batches: the k-th batch holds the k-th group of `batch_size` results to be completed. When
-// batch_size == num_envs ("full batch") every batch holds each env exactly once, rows in
-// env-id order. Result memory is lent by the caller per ring position (ArmBuffers): a
+// batch_size == num_envs ("full batch") a batch holds every env in flight once: all envs in
+// env-id order after a send of all envs, or the envs sent by id in the order sent (a subset
+// gives a short batch, as the reference EnvPool's sync mode). Result memory is lent by the caller per ring position (ArmBuffers): a
 // batch's memory is handed to the user as is and the position re-armed with fresh memory.
 #pragma once
 
@@ -106,7 +107,7 @@ class EnvPool {
   // caller now owns the batch's memory, and the position is re-armed with `fresh`.
   int TakeBatch(BatchBuffers fresh);
   // Rows of the batch the last TakeBatch returned: batch_size, or fewer when the executor
-  // ends batches early (Executor::PartialBatches).
+  // ends batches early (Executor::PartialBatches) or a full batch was sent a subset of envs.
   int taken_rows() const { return taken_rows_; }
 
   // Errors thrown by envs since the last call: (env_id, message).

@@ -115,7 +115,7 @@ bool ProcessExecutor::WaitUntil(Clock::time_point until) {
       continue;
     }
     // Sleep until the commands this batch still needs are done (each completes one row).
-    const uint32_t missing = static_cast<uint32_t>(ctx_.batch_size - ctx_.batches.Written(ctx_.batches.TakePos()));
+    const uint32_t missing = static_cast<uint32_t>(ctx_.batches.Rows() - ctx_.batches.Written(ctx_.batches.TakePos()));
     const uint32_t before = done_seq.load();
     map_.Atomic<uint32_t>(ProcessLayout::kWakeAt).store(seen + missing);
     waiting.store(1);  // seq_cst: pairs with a worker's bump of done_seq
@@ -132,7 +132,7 @@ void ProcessExecutor::CompleteRow(int env_id) {
   std::size_t pos, row;
   if (ctx_.full_batch()) {
     pos = batches.FullBatchPos();
-    row = static_cast<std::size_t>(env_id);
+    row = ctx_.orders.FullBatchRow(env_id);
   } else {
     auto [batch, first] = batches.Reserve(1);
     batches.AwaitArmed(batch);

@@ -104,12 +104,14 @@ void ThreadExecutor::RunChunkEnvs(const Chunk& chunk) {
   std::string error;  // one per chunk, not per env: filled only when an env throws
   int id = chunk.head;
   if (ctx_.full_batch()) {
-    // Row = env id in the one batch being filled: no shared counter per env.
+    // Row = env id (or the env's place in the sends, see OrderBook::FullBatchRow) in the one
+    // batch being filled: no shared counter per env.
     const std::size_t pos = batches.FullBatchPos();
     for (int i = 0; i < chunk.count; ++i) {
       // Read the link first: once the env's result is written it may be received and re-sent.
       const int next = chunk.linked ? ctx_.orders[id].next : id + 1;
-      StepEnv(id, pos, static_cast<std::size_t>(id), ctx_.orders.OpFor(id, chunk.linked), error);
+      const std::size_t row = chunk.linked ? ctx_.orders.FullBatchRow(id) : static_cast<std::size_t>(id);
+      StepEnv(id, pos, row, ctx_.orders.OpFor(id, chunk.linked), error);
       id = next;
     }
     batches.Publish(pos, chunk.count);

@@ -29,7 +29,8 @@ from envpool._wire import ExternalError
 from envpool.external import ExternalEnv, serve
 from envpool.policy_client import PolicyClient
 from envpool.plugins import load_installed_plugins, load_plugin
-from envpool.vector_env import EnvPoolGymEnv, EnvPoolVectorEnv
+from envpool.vector_env import EnvPoolVectorEnv
+from envpool.gym_env import EnvPoolGymEnv
 
 __version__ = "0.1.0"
 

@@ -169,12 +169,20 @@ class PoolFrontEnd:
 
     # -- resetting -------------------------------------------------------------------------------
 
-    def _send_reset(self, seed, options) -> None:
-        """Start the reset that ``reset(seed=..., options=...)`` asks for (see the front ends)."""
+    def _send_reset(self, seed, options, env_id=None) -> None:
+        """Start the reset that ``reset(env_id, seed=..., options=...)`` asks for (see the front
+        ends). ``env_id`` (as the reference EnvPool) resets just those envs, whose rows the
+        result holds in that order; ``seed=int`` still seeds env ``i`` with ``seed + i``."""
         options = dict(options or {})
         mask = options.pop("reset_mask", None)
         if options:
             raise ValueError(f"reset() got unsupported options {sorted(options)}; only 'reset_mask' is known")
+        if env_id is not None and mask is not None:
+            raise ValueError("reset() got both env_id and options['reset_mask']: pass one of them")
+        if env_id is not None:
+            ids = np.asarray(env_id).reshape(-1)
+            self._pool.send_reset(ids, self._subset_seeds(seed, ids), None, True)
+            return
         seeds = self._seeds(seed)
         if mask is None:
             self._pool.send_reset(None, seeds, None, True)
@@ -202,6 +210,20 @@ class PoolFrontEnd:
                 raise ValueError(f"seed[{i}]={s} does not fit in 64 bits (seeds must be < 2**64)")
         return seeds
 
+    def _subset_seeds(self, seed: int | list[int] | None, ids: np.ndarray) -> list[int] | None:
+        """Seeds of a reset of envs ``ids``: ``seed + id`` for an int, a list has one per id."""
+        if seed is None:
+            return None
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            base = _check_int("seed", seed, 0)
+            if ids.dtype.kind not in "iu" or not ((ids >= 0) & (ids < self.num_envs)).all():
+                return None  # the pool refuses these ids, naming them
+            return [base + int(i) for i in ids]
+        seeds = list(seed)
+        if len(seeds) != len(ids):
+            raise ValueError(f"reset() got {len(seeds)} seeds for {len(ids)} env ids")
+        return [_check_int("seed", s, 0) for s in seeds]
+
     def _check_reset_mask(self, mask) -> np.ndarray:
         mask = np.asarray(mask)
         if mask.dtype != np.bool_:
@@ -211,6 +233,22 @@ class PoolFrontEnd:
         if not mask.any():
             raise ValueError("options['reset_mask'] must select at least one env")
         return mask
+
+    # -- the reference EnvPool's attributes -------------------------------------------------------
+
+    def __len__(self) -> int:
+        """The number of envs (Tianshou's ``Collector`` reads it)."""
+        return self.num_envs
+
+    @property
+    def is_async(self) -> bool:
+        """True when ``recv()`` returns batches of fewer than ``num_envs`` envs."""
+        return self.batch_size != self.num_envs
+
+    @property
+    def all_env_ids(self) -> np.ndarray:
+        """``np.arange(num_envs)`` as int32, as the reference EnvPool."""
+        return np.arange(self.num_envs, dtype=np.int32)
 
     # -- asynchronous API (as the reference EnvPool) ---------------------------------------------
 

@@ -37,6 +37,7 @@ class EnvPoolVectorEnv(PoolFrontEnd, gymnasium.vector.VectorEnv):
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    is_vector_env = True  # read by older vector-aware wrappers (as the reference EnvPool has it)
 
     def __init__(self, task_id: str, **kwargs: Any):
         self._open_pool(task_id, **kwargs)
@@ -50,8 +51,8 @@ class EnvPoolVectorEnv(PoolFrontEnd, gymnasium.vector.VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
 
-    def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None):
-        """Start new episodes in all envs and return ``(obs, info)``.
+    def reset(self, env_id=None, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None):
+        """Start new episodes in all envs (or in envs ``env_id``) and return ``(obs, info)``.
 
         ``seed=int`` seeds env ``i`` with ``seed + i``; a list gives one seed per env;
         ``None`` continues each env's random stream. With ``batch_size < num_envs`` this
@@ -60,16 +61,20 @@ class EnvPoolVectorEnv(PoolFrontEnd, gymnasium.vector.VectorEnv):
         ``options={"reset_mask": mask}`` (a bool array of ``num_envs``) resets only the masked
         envs; in full-batch mode this needs ``autoreset_mode=DISABLED``, and the other envs'
         rows repeat their last observation, as gymnasium's ``SyncVectorEnv`` does.
+
+        ``env_id`` (an array of env ids, as the reference EnvPool and Tianshou pass it) resets
+        only those envs: the result has their rows, in that order (full batch).
         """
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
             super().reset(seed=int(seed))  # gymnasium's own np_random, for wrappers that use it
-        self._send_reset(seed, options)
+        self._send_reset(seed, options, env_id)
         obs, _, _, _, info = self._pool.recv()
         return obs, info
 
     def step(self, actions, env_id=None, timeout: float | None = None):
         """Step envs (all of them, or ``env_id``) and return the next batch of results:
-        ``(obs, reward, terminated, truncated, info)``.
+        ``(obs, reward, terminated, truncated, info)``. In full-batch mode a subset ``env_id``
+        (with one action row per id) steps only those envs and returns their rows, in that order.
 
         With ``timeout`` (seconds), raises ``TimeoutError`` if the batch is not complete by
         then; the envs keep stepping and ``recv()`` returns the batch later.
@@ -122,17 +127,3 @@ class EnvPoolVectorEnv(PoolFrontEnd, gymnasium.vector.VectorEnv):
 
     def __exit__(self, *exc_info: Any) -> None:
         self.close()
-
-
-class EnvPoolGymEnv(EnvPoolVectorEnv):
-    """``env_type="gym"``: the reference EnvPool's front-end shape, for scripts written for it.
-
-    The same pool and results as :class:`EnvPoolVectorEnv`, but ``observation_space`` and
-    ``action_space`` are a single env's (CleanRL's EnvPool scripts read
-    ``envs.action_space.n`` and set ``envs.single_action_space = envs.action_space``).
-    """
-
-    def __init__(self, task_id: str, **kwargs: Any):
-        super().__init__(task_id, **kwargs)
-        self.observation_space = self.single_observation_space
-        self.action_space = self.single_action_space

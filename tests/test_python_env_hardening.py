@@ -37,7 +37,8 @@ def wait_gone(pids, seconds: float) -> list[int]:
 
 
 def run_script(code: str, timeout: float) -> subprocess.CompletedProcess:
-    """Runs `code` in a new session, so that whatever it leaves behind can be found and ended."""
+    """Runs `code` in a new session: its process group (workers of the old code included) is
+    ended afterwards, whatever happened."""
     proc = subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(code)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True,
@@ -50,7 +51,7 @@ def run_script(code: str, timeout: float) -> subprocess.CompletedProcess:
         pytest.fail(f"timed out after {timeout} s; stdout:\n{out[-3000:]}\nstderr:\n{err[-3000:]}")
     finally:
         try:
-            os.killpg(proc.pid, signal.SIGKILL)  # anything left in the script's session
+            os.killpg(proc.pid, signal.SIGKILL)  # anything left in the script's process group
         except ProcessLookupError:
             pass
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
@@ -313,7 +314,7 @@ def test_keyboard_interrupt_in_an_envs_step_is_that_envs_error():
 
 def test_terminal_ctrl_c_interrupts_the_caller_and_the_workers_go_on():
     """Ctrl-C in a terminal signals the whole foreground process group: the training script
-    gets KeyboardInterrupt, the workers (in sessions of their own) are not touched."""
+    gets KeyboardInterrupt, the workers (in process groups of their own) are not touched."""
     proc = subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(f"""
         import sys, time, numpy as np

@@ -1,9 +1,9 @@
 """The worker processes of a ``make_python`` pool: started, watched, replaced and ended here.
 
 How a worker lives and dies (``_worker.main`` is its side of it):
-- It starts a session of its own, so its process group holds every process its envs start
-  (``subprocess.Popen`` in a step) and the terminal's Ctrl-C, sent to the training script's
-  group, does not reach it. Ending a worker ends its group: at ``close()``, at interpreter
+- It leads a process group of its own, which holds every process its envs start
+  (``subprocess.Popen`` in a step), and the terminal's Ctrl-C, sent to the foreground group
+  (the training script's), does not reach it. Ending a worker ends its group: at ``close()``, at interpreter
   exit and when a worker is replaced, nothing it started stays behind.
 - It dies with the pool's *process*: a thread in it waits on a pidfd of that process
   (``_core.end_process_group_when_process_exits``) and kills the worker's group when the
@@ -79,6 +79,7 @@ class WorkerProcesses:
         self._kill_reason: list[str | None] = [None] * n
         self._lock = threading.RLock()  # the monitor thread and the user thread start and end workers
         self._closed = threading.Event()
+        self._closing = threading.Lock()  # makes shutdown() idempotent
         self._monitor: threading.Thread | None = None
 
     @property
@@ -220,16 +221,17 @@ class WorkerProcesses:
     def shutdown(self) -> None:
         """Stops the workers (asked, then killed) with their process groups and closes the
         core; idempotent, silent and bounded: a few seconds at most."""
-        with self._lock:
+        with self._closing:
             if self._closed.is_set():
                 return
-            self._closed.set()
+            self._closed.set()  # first: a control() waiting on a worker gives up within 50 ms
         _live.discard(self)
         try:
             self.core.close()  # sets the shutdown flag and wakes every worker
         except RuntimeError:
             pass
-        procs = [p for p in self.procs if p is not None]
+        with self._lock:  # a replacement being started is in self.procs once this is taken
+            procs = [p for p in self.procs if p is not None]
         deadline = time.monotonic() + EXIT_GRACE_S
         for proc in procs:
             proc.join(timeout=max(0.0, deadline - time.monotonic()))

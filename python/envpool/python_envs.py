@@ -469,4 +469,6 @@ class ProcessPool:
 
     def close(self) -> None:
         self.workers.shutdown()
-        self._finalizer.detach()
+        finalizer = getattr(self, "_finalizer", None)  # none if the workers failed to start
+        if finalizer is not None:
+            finalizer.detach()

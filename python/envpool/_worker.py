@@ -120,6 +120,7 @@ class Worker:
     def make_env(self, slot: _EnvSlot) -> None:
         fn = self.env_fns[slot.env_id - self.first_env]
         slot.env = fn()
+        self.leave_if_forked(slot.env_id)
         slot.needs_reset = True
 
     def make_all(self) -> None:

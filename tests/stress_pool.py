@@ -1,7 +1,8 @@
 """Exercises the engine's threading paths for sanitizer builds (scripts/sanitize.sh runs it
 under ASan+UBSan and under TSan): full batch, async, resets, every autoreset mode, env errors,
 timeouts, close while busy, many pools, and process pools (make_python: the collector, the
-monitor thread reporting a killed worker, close with envs in flight). Exits non-zero on any
+monitor thread reporting a killed worker, close with envs in flight; forks of a worker written
+off by the collector, cut-short rows, pools made in exiting threads). Exits non-zero on any
 unexpected exception.
 
     python tests/stress_pool.py [--quick]
@@ -161,6 +162,55 @@ def python_envs() -> None:
     envs.close()  # with envs in flight
 
 
+class _Forking(_Uneven):
+    """Forks in the 20th step of an episode, and the child returns from the step, as a library
+    that forks and lets its child run on would: the child reports itself, the collector writes
+    the worker off while the monitor thread replaces it."""
+
+    def step(self, action):
+        if self.t == 19:
+            os.fork()
+        return super().step(action)
+
+
+def python_env_faults() -> None:
+    """make_python's fault paths under concurrency: forks of a worker written off by the
+    collector (full batch and async), killed workers whose worker-mates' unreturned rows are
+    cut short, and pools made in threads that exit (the workers' parent watch)."""
+    fns = [lambda i=i: _Forking(i) if i == 1 else _Uneven(i) for i in range(4)]
+    steps = STEPS // 4
+    for batch in (4, 2):
+        envs = envpool.make_python(fns, num_envs=4, batch_size=batch, num_workers=2, context="spawn")
+        envs.async_reset()
+        forks = 0
+        for i in range(steps):
+            try:
+                info = envs.recv(timeout=60)[4]
+            except envpool.EnvError as err:
+                info = err.result[4]
+                forks += any("forked" in m for m in err.messages)
+            if i == steps // 2:
+                os.kill(envs.unwrapped._pool.worker_pids[1], signal.SIGKILL)
+            envs.send(np.zeros(len(info["env_id"]), np.int64), info["env_id"])
+        envs.close()  # with envs in flight
+        assert forks > 0, "no fork was reported"
+    made = []
+    threads = [threading.Thread(target=lambda: made.append(envpool.make_python(_Uneven, num_envs=2, num_workers=2,
+                                                                            context="spawn"))) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for envs in made:
+        envs.reset()
+        for _ in range(20):
+            try:
+                envs.step(np.zeros(2, np.int64), timeout=60)
+            except envpool.EnvError:
+                pass
+    del made  # dropped without close(): the finalizers end them
+
+
 def external_episodes() -> None:
     """envpool.serve: client threads complete rows while the trainer cuts partial batches and
     sends; closed with calls waiting (skipped without pyzmq/msgpack)."""
@@ -252,6 +302,7 @@ def main() -> int:
     timeouts_and_close_while_busy()
     many_pools_in_threads()
     python_envs()
+    python_env_faults()
     external_episodes()
     if os.environ.get("ENVPOOL_STRESS_PLUGINS"):
         plugin_envs(os.environ["ENVPOOL_STRESS_PLUGINS"])

@@ -104,23 +104,18 @@ def test_dead_worker_is_reported_and_replaced_and_the_rest_goes_on(fault, capfd)
             envs.step(np.zeros(4, np.int64))
             os.kill(old[0], signal.SIGKILL)
         err = step_until_error(envs, 4)
-        assert err.env_ids == [1] if fault != "kill" else sorted(err.env_ids) in ([0, 1], [0], [1])
+        # Both envs of the dead worker, in one error (env 0's step was done, its episode lost).
+        assert sorted(err.env_ids) == [0, 1]
         text = " ".join(err.messages)
         expected = {"exit": "exited with code 3", "segfault": "killed by SIGSEGV", "kill": "killed by SIGKILL"}[fault]
         assert expected in text and "worker process 0" in text and "envs 0-1" in text, text
         if fault == "segfault":  # the worker's crash report is captured, not printed by a passing run
             assert "Fatal Python error: Segmentation fault" in capfd.readouterr().err
         _, _, _, trunc, _ = err.result
-        assert trunc[err.env_ids].all()
-        # Replaced: both envs of the dead worker run again, the other worker was untouched.
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                obs, _, _, _, info = envs.step(np.zeros(4, np.int64))
-                break
-            except envpool.EnvError as again:  # an env of the dead worker that was idle lost its episode
-                assert "episode was lost" in " ".join(again.messages) or "died" in " ".join(again.messages)
-                assert time.monotonic() < deadline
+        assert trunc.tolist() == [True, True, False, False]
+        # Replaced: both envs of the dead worker start new episodes, the other worker was untouched.
+        obs, _, _, _, info = envs.step(np.zeros(4, np.int64))
+        assert info["elapsed_step"].tolist()[:2] == [0, 0] and obs[:2, 0].tolist() == [0.0, 0.0]
         obs, *_ = envs.step(np.zeros(4, np.int64))
         assert pool.worker_pids[1] == old[1] and pool.worker_pids[0] != old[0]
         assert not alive(old[0])

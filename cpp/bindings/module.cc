@@ -844,6 +844,9 @@ PYBIND11_MODULE(_core, m) {
         .count();
   }, "The clock worker activity is stamped with.");
 
+  m.def("end_process_group_when_process_exits", &EndProcessGroupWhenProcessExits, py::arg("pid"),
+        "Starts a thread that kills this process (its process group, when it leads one) once process `pid` exits.");
+
   py::class_<WorkerChannel>(m, "WorkerChannel", "A worker process's end of a process pool's shared memory.")
       .def(py::init([](const std::string& path, const py::dict& layout, int worker) {
              return std::make_unique<WorkerChannel>(path, LayoutFromDict(layout), worker);
@@ -855,7 +858,9 @@ PYBIND11_MODULE(_core, m) {
                       std::chrono::nanoseconds(static_cast<int64_t>(spin_us * 1e3)));
       }, py::arg("timeout_s"), py::arg("spin_us") = 50.0)
       .def("next", &WorkerChannel::Next)
-      .def("done", &WorkerChannel::Done)
+      .def("done", &WorkerChannel::Done, "Marks the command taken by next() done; False in a fork of the worker.")
+      .def("report_fork", &WorkerChannel::ReportFork, py::arg("env_id"),
+           "Called in a fork of the worker that reached the worker's loop: the pool writes the worker off.")
       .def("buffer", [](WorkerChannel& c) {
         return py::memoryview::from_memory(c.mapping().data(), static_cast<py::ssize_t>(c.mapping().size()));
       }, "The shared memory as a writable memoryview (for NumPy views).");

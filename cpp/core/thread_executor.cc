@@ -120,7 +120,7 @@ void ThreadExecutor::RunChunkEnvs(const Chunk& chunk) {
   // Async: the chunk reserves its rows with one compare-and-swap, then fills them in order
   // (crossing into the next batch where one fills up); each batch's share is published once.
   auto [batch, row] = batches.Reserve(chunk.count);
-  batches.AwaitArmed(batch);
+  if (!batches.AwaitArmed(batch, threads_->stopping())) return;  // the pool closes: no one takes rows
   std::size_t pos = batches.PosOf(batch);
   int run = 0;
   for (int i = 0; i < chunk.count; ++i) {
@@ -132,7 +132,7 @@ void ThreadExecutor::RunChunkEnvs(const Chunk& chunk) {
       run = 0;
       row = 0;
       pos = batches.NextPos(pos);
-      if (i + 1 < chunk.count) batches.AwaitArmed(++batch);
+      if (i + 1 < chunk.count && !batches.AwaitArmed(++batch, threads_->stopping())) return;
     }
     id = next;
   }

@@ -14,10 +14,7 @@ import inspect
 import multiprocessing
 import os
 import pickle
-import signal
 import sys
-import threading
-import time
 import weakref
 from typing import Any, Callable, Sequence
 
@@ -28,7 +25,8 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from envpool import _core, _worker, leaves
+from envpool import _core, leaves
+from envpool._worker_procs import WorkerProcesses
 from envpool.errors import EnvError
 from envpool.pool import CORE_AUTORESET, OpenedPool, _check_int, parse_autoreset_mode
 from envpool.registration import front_end_class
@@ -313,144 +311,40 @@ class ProcessPool:
         self._info_step_len = i32[fields["info_step_len"] // 4 :: stride // 4][: self.num_envs]
         self._info_reset_len = i32[fields["info_reset_len"] // 4 :: stride // 4][: self.num_envs]
         self._buf = buf
-        self._ctx = multiprocessing.get_context(source.context)
-        self._workers: list[Any] = [None] * source.num_workers
-        self._conns: list[Any] = [None] * source.num_workers
-        self._restarts = [0] * source.num_workers
-        self._kill_reason: list[str | None] = [None] * source.num_workers
-        self._lock = threading.RLock()  # the monitor thread and the user thread start workers
-        self._closed = False
-        self._control_busy = False
         pickled = [cloudpickle.dumps(source.factories[s:e]) for s, e in zip(self.worker_start, self.worker_start[1:])]
-        self._pickled_fns = pickled
-        try:
-            for w in range(source.num_workers):
-                self._start_worker(w, wait=False)
-            for w in range(source.num_workers):
-                self._await_ready(w)
-        except BaseException:
-            self.close()
-            raise
-        self._finalizer = weakref.finalize(self, _shutdown, self.core, self._workers, self._conns)
-        self._monitor = threading.Thread(target=self._watch, name="envpool-worker-monitor", daemon=True)
-        self._monitor.start()
+        self.workers = WorkerProcesses(
+            self.core,
+            source.context,
+            self.worker_start,
+            [self._worker_args(w, pickled[w]) for w in range(source.num_workers)],
+            step_timeout=source.step_timeout,
+            max_restarts=source.max_restarts,
+        )
+        self.workers.start()
+        # A pool dropped without close() (or alive at interpreter exit) is shut down all the
+        # same; the finalizer holds the workers, not the pool.
+        self._finalizer = weakref.finalize(self, self.workers.shutdown)
 
-    # -- workers ------------------------------------------------------------------------------------
-
-    def _worker_args(self, w: int, broken: str | None = None) -> dict:
+    def _worker_args(self, w: int, env_fns: bytes) -> dict:
         s, e = self.worker_start[w], self.worker_start[w + 1]
         seed = self.source.seed
         obs = [(p, leaves.leaf_dtype(sp), sp.shape, isinstance(sp, spaces.Discrete)) for p, sp in self.obs_leaves]
         act = [(p, leaves.leaf_dtype(sp), sp.shape, isinstance(sp, spaces.Discrete)) for p, sp in self.action_leaves]
-        restarts = self._restarts[w]
         return {
             "sys_path": list(sys.path),  # so that envs defined in the user's modules unpickle
             "main_pid": os.getpid(),
             "shm_fd": self.core.shm_fd,
             "layout": self.layout,
             "worker": w,
-            "env_fns": self._pickled_fns[w],
-            "seeds": [None if seed is None else seed + i + restarts * self.num_envs for i in range(s, e)],
+            "env_fns": env_fns,
+            "seeds": [None if seed is None else seed + i for i in range(s, e)],
             "autoreset_mode": CORE_AUTORESET[self.source.autoreset_mode],
             "obs_leaves": obs,
             "action_leaves": act,
             "action_structure": _structure(self.action_space),
             "max_restarts": self.source.max_restarts,
             "spin_us": 50.0,
-            "broken": broken,
         }
-
-    def _start_worker(self, w: int, wait: bool = True, broken: str | None = None) -> None:
-        parent, child = self._ctx.Pipe()
-        proc = self._ctx.Process(
-            target=_worker.main, args=(self._worker_args(w, broken), child), name=f"envpool-worker-{w}", daemon=True
-        )
-        proc.start()
-        child.close()
-        self._workers[w], self._conns[w] = proc, parent
-        if wait:
-            self._await_ready(w)
-
-    def _await_ready(self, w: int) -> None:
-        conn, proc = self._conns[w], self._workers[w]
-        deadline = time.monotonic() + 120.0
-        while not conn.poll(0.05):
-            if not proc.is_alive():
-                raise RuntimeError(f"worker process {w} exited with code {proc.exitcode} while starting its envs")
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"worker process {w} did not start its envs within 120 s")
-        try:
-            kind, payload = conn.recv()
-        except EOFError as exc:
-            raise RuntimeError(f"worker process {w} exited with code {proc.exitcode} while starting its envs") from exc
-        if kind != "ready":
-            raise RuntimeError(f"worker process {w} could not make its envs:\n{payload}")
-
-    def _envs_of(self, w: int) -> str:
-        s, e = self.worker_start[w], self.worker_start[w + 1] - 1
-        return f"env {s}" if s == e else f"envs {s}-{e}"
-
-    def _watch(self) -> None:
-        """The monitor thread: reports dead or hung workers and replaces them."""
-        timeout_ns = None if self.source.step_timeout is None else int(self.source.step_timeout * 1e9)
-        while not self._closed:
-            time.sleep(0.01)
-            try:
-                for w, proc in enumerate(self._workers):
-                    if self._closed:
-                        return
-                    if proc is None:
-                        continue
-                    if self.core.death_settled(w):
-                        self._replace(w)
-                        continue
-                    if not proc.is_alive():
-                        self._report_death(w, proc)
-                        continue
-                    if timeout_ns is not None:
-                        env_id, since = self.core.worker_activity(w)
-                        if env_id >= 0 and since > 0 and _core.steady_clock_ns() - since > timeout_ns:
-                            self._kill_reason[w] = (
-                                f"env {env_id} did not finish its reset/step within step_timeout="
-                                f"{self.source.step_timeout} s; its worker process {w} was killed and replaced "
-                                f"(its other envs restart too)"
-                            )
-                            proc.kill()
-            except RuntimeError:  # the pool was closed under us
-                if self._closed:
-                    return
-                raise
-
-    def _report_death(self, w: int, proc) -> None:
-        proc.join(timeout=1.0)
-        code = proc.exitcode
-        reason = self._kill_reason[w]
-        if reason is None:
-            how = f"was killed by {signal.Signals(-code).name}" if code is not None and code < 0 else f"exited with code {code}"
-            reason = f"the worker process {w} hosting {self._envs_of(w)} {how}; its envs restart in a new worker"
-        self._kill_reason[w] = None
-        self.core.worker_died(w, reason)
-
-    def _replace(self, w: int) -> None:
-        with self._lock:
-            if self._closed:
-                return
-            self._restarts[w] += 1
-            broken = None
-            if self._restarts[w] > self.source.max_restarts:
-                broken = (
-                    f"the worker process {w} hosting {self._envs_of(w)} died {self._restarts[w]} times, more than "
-                    f"max_restarts={self.source.max_restarts}; its envs are not restarted again"
-                )
-            if self._conns[w] is not None:
-                self._conns[w].close()
-            self.core.revived(w)
-            self._start_worker(w, wait=False, broken=broken)
-        try:
-            self._await_ready(w)
-        except RuntimeError:
-            # The replacement could not make its envs: reported like a death (it is gone).
-            pass
 
     # -- the pool API the front ends call ---------------------------------------------------------
 
@@ -520,7 +414,7 @@ class ProcessPool:
         if ((ids < 0) | (ids >= self.num_envs)).any():
             raise ValueError(f"env_id must be in [0, {self.num_envs}), got {ids.tolist()}")
         frames = {}
-        for w in range(len(self._workers)):
+        for w in range(self.source.num_workers):
             s, e = self.worker_start[w], self.worker_start[w + 1]
             mine = [int(i) for i in ids if s <= i < e]
             if mine:
@@ -533,27 +427,17 @@ class ProcessPool:
             raise RuntimeError(
                 f"{message[0]}() needs every env idle, but {self.core.in_flight} are in flight; recv() them first"
             )
-        with self._lock:
-            conn = self._conns[w]
-            conn.send(message)
-            self.core.wake_worker(w)
-            while not conn.poll(0.05):
-                if self._closed or not self._workers[w].is_alive():
-                    raise RuntimeError(f"worker process {w} died while answering {message[0]}()")
-            kind, payload = conn.recv()
-        if kind != "ok":
-            raise RuntimeError(f"{message[0]}() failed in worker process {w}:\n{payload}")
-        return payload
+        return self.workers.control(w, message)
 
     def call(self, name: str, *args, **kwargs) -> tuple:
         out: list = []
-        for w in range(len(self._workers)):
+        for w in range(self.source.num_workers):
             out.extend(self._control(w, ("call", name, args, kwargs)))
         return tuple(out)
 
     def get_attr(self, name: str) -> tuple:
         out: list = []
-        for w in range(len(self._workers)):
+        for w in range(self.source.num_workers):
             out.extend(self._control(w, ("get_attr", name)))
         return tuple(out)
 
@@ -562,7 +446,7 @@ class ProcessPool:
             values = [values] * self.num_envs
         if len(values) != self.num_envs:
             raise ValueError(f"set_attr() got {len(values)} values for {self.num_envs} envs")
-        for w in range(len(self._workers)):
+        for w in range(self.source.num_workers):
             s, e = self.worker_start[w], self.worker_start[w + 1]
             self._control(w, ("set_attr", name, list(values[s:e])))
 
@@ -577,37 +461,14 @@ class ProcessPool:
 
     @property
     def closed(self) -> bool:
-        return self._closed
+        return self.workers.closed
 
     @property
     def worker_pids(self) -> list[int]:
-        return [p.pid for p in self._workers if p is not None]
+        return [p.pid for p in self.workers.procs if p is not None]
 
     def close(self) -> None:
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-        _shutdown(self.core, self._workers, self._conns)
-        finalizer = getattr(self, "_finalizer", None)
+        self.workers.shutdown()
+        finalizer = getattr(self, "_finalizer", None)  # none if the workers failed to start
         if finalizer is not None:
             finalizer.detach()
-
-
-def _shutdown(core, workers: list, conns: list) -> None:
-    """Stops the workers (asked, then terminated, then killed) and closes the pool; never hangs."""
-    try:
-        core.close()  # sets the shutdown flag and wakes every worker
-    except RuntimeError:
-        pass
-    deadline = time.monotonic() + 2.0
-    for proc in workers:
-        if proc is not None:
-            proc.join(timeout=max(0.0, deadline - time.monotonic()))
-    for proc in workers:
-        if proc is not None and proc.is_alive():
-            proc.kill()
-            proc.join(timeout=2.0)
-    for conn in conns:
-        if conn is not None:
-            conn.close()

@@ -215,7 +215,7 @@ def test_reset_failure_is_an_env_error(probe):
     "target, message",
     [
         ("fake_version", r"(?s)was built for envpool 0\.0\.9.*envpool version: plugin 0\.0\.9, this envpool " + envpool.__version__),
-        ("fake_abi_version", r"ENVPOOL_ABI_VERSION: plugin 9999, this envpool 1"),
+        ("fake_abi_version", rf"ENVPOOL_ABI_VERSION: plugin 9999, this envpool {envpool._core.abi_version}"),
         ("fake_cxx11_abi", r"_GLIBCXX_USE_CXX11_ABI: plugin 0, this envpool 1"),
     ],
 )

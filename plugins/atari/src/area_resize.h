@@ -12,6 +12,8 @@
 //  * each contributing source row is first reduced along x into a float row (buf += pixel *
 //    weight, in table order), then rows are summed along y (sum += weight * buf, in table
 //    order); a finished destination row is rounded to nearest (ties to even) and clamped.
+// Only the order of the additions into one value matters for the bits; here the x reduction is
+// laid out per destination element so that it runs as plain vectorizable loops.
 // Integer scales take another path in OpenCV (a plain mean); the resizer refuses them (and
 // enlargement) rather than differ.
 #pragma once
@@ -30,7 +32,7 @@ class AreaResizer {
   AreaResizer() = default;
   // `channels` interleaved channels per pixel (1 gray, 3 RGB).
   AreaResizer(int src_height, int src_width, int dst_height, int dst_width, int channels)
-      : src_w_(src_width), dst_w_(dst_width), cn_(channels) {
+      : src_h_(src_height), src_row_(src_width * channels), dst_row_(dst_width * channels) {
     if (dst_height <= 0 || dst_width <= 0 || dst_height > src_height || dst_width > src_width) {
       throw std::invalid_argument("area resize shrinks only: " + std::to_string(src_height) + "x" +
                                   std::to_string(src_width) + " -> " + std::to_string(dst_height) + "x" +
@@ -42,32 +44,51 @@ class AreaResizer {
       throw std::invalid_argument("area resize by the integer factors " + std::to_string(scale_y) + " x " +
                                   std::to_string(scale_x) + " is not supported (OpenCV takes another path there)");
     }
-    x_tab_ = Table(src_width, dst_width, channels, scale_x);
     y_tab_ = Table(src_height, dst_height, 1, scale_y);
-    buf_.assign(static_cast<std::size_t>(dst_width * channels), 0.0f);
-    sum_.assign(buf_.size(), 0.0f);
+    // The x table as columns: output element e (pixel * channels + channel) is the sum, in table
+    // order, of its `taps_` source elements times their weights. Unused taps weigh 0 (adding
+    // +0.0f changes no sum: every term is >= 0), so every element has the same number of taps
+    // and a row reduces with plain loops over the elements.
+    const std::vector<Weight> x_tab = Table(src_width, dst_width, channels, scale_x);
+    std::vector<int> count(static_cast<std::size_t>(dst_width), 0);
+    for (const Weight& w : x_tab) taps_ = std::max(taps_, ++count[static_cast<std::size_t>(w.dst / channels)]);
+    const auto n = static_cast<std::size_t>(dst_row_) * static_cast<std::size_t>(taps_);
+    tap_src_.assign(n, 0);
+    tap_weight_.assign(n, 0.0f);
+    std::fill(count.begin(), count.end(), 0);
+    for (const Weight& w : x_tab) {
+      const int pixel = w.dst / channels;
+      const auto tap = static_cast<std::size_t>(count[static_cast<std::size_t>(pixel)]++);
+      for (int c = 0; c < channels; ++c) {
+        const std::size_t at = tap * static_cast<std::size_t>(dst_row_) + static_cast<std::size_t>(w.dst + c);
+        tap_src_[at] = w.src + c;
+        tap_weight_[at] = w.alpha;
+      }
+    }
+    rows_.assign(static_cast<std::size_t>(src_height) * static_cast<std::size_t>(dst_row_), 0.0f);
+    sum_.assign(static_cast<std::size_t>(dst_row_), 0.0f);
   }
 
   // src: src_height x src_width x channels bytes; dst: dst_height x dst_width x channels.
   void operator()(const uint8_t* src, uint8_t* dst) {
-    const std::size_t row = buf_.size();
+    const auto row = static_cast<std::size_t>(dst_row_);
+    // Along x, once per source row (a source row straddling two destination rows is used twice).
+    for (int r = 0; r < src_h_; ++r) ReduceRow(src + static_cast<std::size_t>(r) * static_cast<std::size_t>(src_row_),
+                                               rows_.data() + static_cast<std::size_t>(r) * row);
+    // Along y, in table order.
     std::fill(sum_.begin(), sum_.end(), 0.0f);
     int prev_dy = y_tab_.front().dst;
     for (const Weight& y : y_tab_) {
-      const uint8_t* s = src + static_cast<std::size_t>(y.src) * static_cast<std::size_t>(src_w_ * cn_);
-      std::fill(buf_.begin(), buf_.end(), 0.0f);
-      for (const Weight& x : x_tab_) {
-        for (int c = 0; c < cn_; ++c) buf_[x.dst + c] += static_cast<float>(s[x.src + c]) * x.alpha;
-      }
+      const float* buf = rows_.data() + static_cast<std::size_t>(y.src) * row;
       if (y.dst != prev_dy) {
         uint8_t* d = dst + static_cast<std::size_t>(prev_dy) * row;
         for (std::size_t i = 0; i < row; ++i) {
           d[i] = Saturate(sum_[i]);
-          sum_[i] = y.alpha * buf_[i];
+          sum_[i] = y.alpha * buf[i];
         }
         prev_dy = y.dst;
       } else {
-        for (std::size_t i = 0; i < row; ++i) sum_[i] += y.alpha * buf_[i];
+        for (std::size_t i = 0; i < row; ++i) sum_[i] += y.alpha * buf[i];
       }
     }
     uint8_t* d = dst + static_cast<std::size_t>(prev_dy) * row;
@@ -80,6 +101,16 @@ class AreaResizer {
     int src;  // source index (times channels along x)
     float alpha;
   };
+
+  void ReduceRow(const uint8_t* s, float* out) const {
+    const auto row = static_cast<std::size_t>(dst_row_);
+    for (std::size_t e = 0; e < row; ++e) out[e] = 0.0f;
+    for (int t = 0; t < taps_; ++t) {
+      const int* idx = tap_src_.data() + static_cast<std::size_t>(t) * row;
+      const float* w = tap_weight_.data() + static_cast<std::size_t>(t) * row;
+      for (std::size_t e = 0; e < row; ++e) out[e] += static_cast<float>(s[idx[e]]) * w[e];
+    }
+  }
 
   static bool IsInteger(double v) { return std::abs(v - std::round(v)) < 2.220446049250313e-16; }
 
@@ -108,9 +139,13 @@ class AreaResizer {
     return tab;
   }
 
-  int src_w_ = 0, dst_w_ = 0, cn_ = 1;
-  std::vector<Weight> x_tab_, y_tab_;
-  std::vector<float> buf_, sum_;  // one destination row: x-reduced source row, y accumulation
+  int src_h_ = 0, src_row_ = 0, dst_row_ = 0;  // rows in elements (pixels * channels)
+  int taps_ = 0;                               // source elements per destination element
+  std::vector<int> tap_src_;                   // taps_ x dst_row_: source element of each tap
+  std::vector<float> tap_weight_;              // taps_ x dst_row_: its weight (0: unused)
+  std::vector<Weight> y_tab_;
+  std::vector<float> rows_;  // every source row reduced along x (src_height x dst_row_)
+  std::vector<float> sum_;   // the destination row being summed along y
 };
 
 }  // namespace envpool_atari

@@ -85,6 +85,7 @@ AtariOptions AtariOptions::Read(const Config& c) {
   o.max_num_frames_per_episode = IntOption(c, "max_num_frames_per_episode");
   o.episodic_life = c.Get<bool>("episodic_life");
   o.terminal_on_life_loss = c.Get<bool>("terminal_on_life_loss");
+  o.zero_discount_on_life_loss = c.Get<bool>("zero_discount_on_life_loss");
   o.reward_clip = c.Get<bool>("reward_clip");
   o.use_fire_reset = c.Get<bool>("use_fire_reset");
   o.gray_scale = c.Get<bool>("gray_scale");
@@ -118,6 +119,7 @@ Config AtariEnv::DefaultConfig() {
           {"noop_max", int64_t{30}},
           {"episodic_life", false},
           {"terminal_on_life_loss", false},
+          {"zero_discount_on_life_loss", false},
           {"reward_clip", false},
           {"use_fire_reset", true},
           {"img_height", int64_t{84}},
@@ -152,6 +154,8 @@ EnvSpec AtariEnv::Spec(const Config& config) {
                 ArraySpec::Box("terminated", DType::kInt32, {}, {0.0}, {1.0}),
                 ArraySpec::Box("frame_number", DType::kInt32, {}, {}, {}),
                 ArraySpec::Box("episode_frame_number", DType::kInt32, {}, {}, {})}};
+  // The reference's dm discount: 0 at a step that lost a life (the dm front end reads it).
+  if (o.zero_discount_on_life_loss) spec.info.push_back(ArraySpec::Box("discount", DType::kFloat64, {}, {0.0}, {1.0}));
   spec.render_height = rom.height;
   spec.render_width = rom.width;
   return spec;
@@ -227,6 +231,7 @@ void AtariEnv::Reset(envpool::Rng& /*rng*/, envpool::Output& out) {
   PushFrame(!opt_.zero_stack_padding);
   game_over_ = false;
   life_lost_ = false;
+  discount_ = 1.0;
   lives_ = ale_->lives();
   // Only obs and info: in same-step autoreset the row still holds the ended step's reward and flags.
   Write(out, 0);
@@ -235,6 +240,7 @@ void AtariEnv::Reset(envpool::Rng& /*rng*/, envpool::Output& out) {
 void AtariEnv::Step(const envpool::Action& action, envpool::Rng& /*rng*/, envpool::Output& out) {
   // The pool has checked the index against the action space.
   const ale::Action a = action_set_[static_cast<std::size_t>(action.Get<int64_t>()[0])];
+  const int lives_at_start = lives_;
   int reward = 0;
   for (int skip = opt_.frame_skip; skip > 0; --skip) {
     reward += ale_->act(a, 1.0f);
@@ -249,6 +255,7 @@ void AtariEnv::Step(const envpool::Action& action, envpool::Rng& /*rng*/, envpoo
   }
   PushFrame(false);
   lives_ = ale_->lives();
+  discount_ = lives_ < lives_at_start ? 0.0 : 1.0;
   const bool terminated = game_over_ || ((opt_.episodic_life || opt_.terminal_on_life_loss) && life_lost_);
   out.terminated() = terminated;
   out.truncated() = !terminated && EpisodeOver();
@@ -297,6 +304,7 @@ void AtariEnv::Write(envpool::Output& out, int unclipped_reward) const {
   *out.Info<int32_t>(2) = game_over_ ? 1 : 0;
   *out.Info<int32_t>(3) = ale_->getFrameNumber();
   *out.Info<int32_t>(4) = ale_->getEpisodeFrameNumber();
+  if (opt_.zero_discount_on_life_loss) *out.Info<double>(5) = discount_;
 }
 
 void AtariEnv::Render(uint8_t* rgb) const {

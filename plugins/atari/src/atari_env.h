@@ -34,7 +34,7 @@ void SetDefaultRomsDir(std::string dir);
 struct AtariOptions {
   std::string task;  // the ROM id, "pong"
   int stack_num, frame_skip, noop_max, img_height, img_width, mode, difficulty, max_num_frames_per_episode;
-  bool episodic_life, terminal_on_life_loss, reward_clip, use_fire_reset, gray_scale, use_inter_area_resize,
+  bool episodic_life, terminal_on_life_loss, zero_discount_on_life_loss, reward_clip, use_fire_reset, gray_scale, use_inter_area_resize,
       maxpool, full_action_space;
   float repeat_action_probability;
   bool zero_stack_padding;  // frame_stack_padding == "zero" (else "reset": copies of the first frame)
@@ -86,7 +86,8 @@ class AtariEnv : public envpool::Env {
   int elapsed_frames_ = 0;  // frames since the game's reset (no-ops excluded)
   int lives_ = 0;
   bool game_over_ = false;
-  bool life_lost_ = false;  // in the last step
+  bool life_lost_ = false;  // in the last step (AtariVectorEnv's rule: to a count above 0)
+  double discount_ = 1.0;   // info "discount" with zero_discount_on_life_loss
 };
 
 }  // namespace envpool_atari

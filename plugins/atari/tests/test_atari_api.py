@@ -256,3 +256,27 @@ def test_ale_roms_dir_is_used(tmp_path):
     lines = proc.stdout.splitlines()
     assert json.loads(lines[0]) == [1, 4, 84, 84]
     assert "is not a ROM the ALE supports" in lines[1]
+
+
+def test_zero_discount_on_life_loss_in_the_dm_front_end():
+    def run(flag):
+        envs = envpool.make("Breakout-v5", env_type="dm", num_envs=2, seed=3, zero_discount_on_life_loss=flag)
+        try:
+            envs.reset()
+            rows = []
+            for actions in random_actions(4, 2, 400, 3):
+                ts = envs.step(actions)
+                rows.append((ts.step_type.copy(), ts.discount.copy(), ts.observation.lives.copy()))
+            return rows
+        finally:
+            envs.close()
+
+    with_option, without = run(True), run(False)
+    lost_mid = 0
+    for (st0, d0, l0), (st1, d1, l1), prev in zip(with_option[1:], without[1:], without):
+        np.testing.assert_array_equal(l0, l1)  # the option changes no dynamics
+        mid_loss = (st0 == 1) & (l0 < prev[2]) & (st1 == 1)
+        lost_mid += int(mid_loss.sum())
+        np.testing.assert_array_equal(d0[mid_loss], 0.0)  # a life lost mid-episode: discount 0
+        np.testing.assert_array_equal(d1[mid_loss], 1.0)  # without the option: 1
+    assert lost_mid >= 2

@@ -12,14 +12,17 @@ import numpy as np
 import pytest
 
 import envpool
+from envpool.plugins import loaded_plugins
 from atari_oracles import ours, random_actions
 
 
 def test_every_v5_game_of_ale_py_is_a_task_of_the_plugin():
     gymnasium.register_envs(ale_py)
     theirs = {env_id.split("/")[1] for env_id in gymnasium.registry if env_id.startswith("ALE/") and env_id.endswith("-v5")}
-    mine = {t for t in envpool.list_all_envs() if t.endswith("-v5") and envpool.make_spec(t).origin.startswith("plugin atari")}
-    assert mine == theirs and len(theirs) == 104
+    (plugin,) = [p for p in loaded_plugins() if p["name"] == "atari"]
+    assert set(plugin["task_ids"]) == theirs and len(theirs) == 104
+    assert set(plugin["task_ids"]) <= set(envpool.list_all_envs())
+    assert envpool.make_spec("SpaceInvaders-v5").origin.startswith("plugin atari")
 
 
 def test_cli_lists_atari_ids_with_their_origin():
@@ -280,3 +283,11 @@ def test_zero_discount_on_life_loss_in_the_dm_front_end():
         np.testing.assert_array_equal(d0[mid_loss], 0.0)  # a life lost mid-episode: discount 0
         np.testing.assert_array_equal(d1[mid_loss], 1.0)  # without the option: 1
     assert lost_mid >= 2
+
+
+def test_package_pins_the_envpool_it_was_built_for():
+    from importlib.metadata import requires
+
+    pins = [r for r in requires("envpool-ng-atari") if r.replace(" ", "").startswith("envpool-ng==")]
+    assert pins == [f"envpool-ng=={envpool.__version__}"], requires("envpool-ng-atari")
+    assert "ale-py==0.12.1" in [r.replace(" ", "") for r in requires("envpool-ng-atari")]

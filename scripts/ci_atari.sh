@@ -50,6 +50,7 @@ vpy="$work/venv/bin/python"
 echo "== pip install --no-build-isolation plugins/atari ($((SECONDS - t0)) s)"
 # A copy: the build must not leave files in the checkout.
 cp -r plugins/atari "$work/atari"
+rm -rf "$work/atari/build"  # a local in-place build's folder (not in a clean checkout)
 deps=()
 if ! "$vpy" -m pip show -q envpool-ng >/dev/null 2>&1; then
   # The main distribution is still named `envpool` (before its rename to envpool-ng): the

@@ -9,9 +9,12 @@
 # The ALE emulator is compiled once per compiler into the user cache
 # (${XDG_CACHE_HOME:-~/.cache}/envpool-ng-atari/ale-<sdist sha256>-<compiler>/, see
 # plugins/atari/cmake/ale.cmake); with it warm the plugin builds in well under a minute.
-# Time budget (2 cores): cold cache ~25 minutes, of which the ALE build ~12 minutes on an idle
-# machine (measured: see the numbers below); warm cache: a few minutes.
-#   measured: cold <filled in below>, warm <filled in below>
+# Measured on the shared 2-core machine (load average 13-21 from other jobs, so on an idle machine
+# expect well under half of this):
+#   cold ALE cache, without --wheel: 2744 s in all = the envpool wheel 782 s, venv and test deps
+#     163 s, the plugin with the ALE compiled from scratch 1036 s, tests 711 s (75 passed);
+#   warm ALE cache, with --wheel (as .ci/run would call it): 465 s in all = venv and test deps
+#     90 s, the plugin 47 s, tests 307 s (75 passed; load average 7-10).
 # Usage: scripts/ci_atari.sh [--wheel PATH] [--keep]   (without --wheel the envpool wheel is built)
 set -euo pipefail
 cd "$(dirname "$0")/.."

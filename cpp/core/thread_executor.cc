@@ -13,6 +13,7 @@ ThreadExecutor::ThreadExecutor(ExecutorContext context, const TaskSpec& task, co
     auto& slot = slots_[static_cast<std::size_t>(i)];
     slot.env = task.make(configs[static_cast<std::size_t>(i)]);
     slot.rng.Seed(seed + static_cast<uint64_t>(i));
+    slot.env->Seed(seed + static_cast<uint64_t>(i));
   }
   chunk_scratch_.reserve(static_cast<std::size_t>(ctx_.num_envs));
   caller_chunks_.reserve(static_cast<std::size_t>(ctx_.num_envs));
@@ -145,7 +146,10 @@ void ThreadExecutor::StepEnv(int env_id, std::size_t pos, std::size_t row, Op op
   ctx_.rules.Run(
       slot.episode, env_id, op, ctx_.batches.Buffers(pos), row,
       [&](Output& out) {
-        if (op == Op::kReset && order.reseed) slot.rng.Seed(order.seed);
+        if (op == Op::kReset && order.reseed) {
+          slot.rng.Seed(order.seed);
+          slot.env->Seed(order.seed);
+        }
         slot.env->Reset(slot.rng, out);
       },
       [&](Output& out) {

@@ -62,14 +62,33 @@ def _property(name: bytes, value: bytes) -> bytes:
 HANDSHAKE = GREETING + command(b"READY", _property(b"Socket-Type", b"ROUTER"))
 
 
+# Frame headers of short frames (under 256 bytes), by size: the last one of a message, one before.
+_SHORT_LAST = [bytes((0, n)) for n in range(256)]
+_SHORT_MORE = [bytes((MORE, n)) for n in range(256)]
+
+
+def frame_header(size: int, more: bool) -> bytes:
+    if size < 256:
+        return (_SHORT_MORE if more else _SHORT_LAST)[size]
+    return bytes((LONG | (MORE if more else 0),)) + size.to_bytes(8, "big")
+
+
 def encode(frames) -> bytes:
     """One ZMTP message of these frames (each a bytes-like object)."""
-    out = []
     last = len(frames) - 1
+    if last < 2:  # a reply: its header, and an action or not (the server's hot path)
+        a = frames[0]
+        if last == 0 and len(a) < 256:
+            return _SHORT_LAST[len(a)] + a
+        if last == 1 and len(a) < 256 and len(frames[1]) < 256:
+            return b"".join((_SHORT_MORE[len(a)], a, _SHORT_LAST[len(frames[1])], frames[1]))
+    out = []
     for i, frame in enumerate(frames):
         n = len(frame)
-        more = MORE if i < last else 0
-        out.append(bytes((more, n)) if n < 256 else bytes((more | LONG,)) + n.to_bytes(8, "big"))
+        if n < 256:
+            out.append((_SHORT_MORE if i < last else _SHORT_LAST)[n])
+        else:
+            out.append(frame_header(n, i < last))
         out.append(frame)
     return b"".join(out)
 
@@ -188,55 +207,62 @@ class Decoder:
         return data[hdr + size:]
 
     def _frames_of(self, data: bytes, out: list) -> None:
+        # The server's hot loop: short frames of messages within bounds take the first branches;
+        # the message's state lives in locals and is stored back before every return.
         pos, n = 0, len(data)
+        frames, nbytes, over = self._frames, self._bytes, self._over
+        max_frames, max_frame, max_message = self.max_frames, self.max_frame_bytes, self.max_message_bytes
         while pos < n:
             flags = data[pos]
-            if flags & LONG:
-                if pos + 9 > n:
-                    break
-                size, start = int.from_bytes(data[pos + 1:pos + 9], "big"), pos + 9
-            else:
+            if flags < 2:  # a short message frame
                 if pos + 2 > n:
                     break
                 size, start = data[pos + 1], pos + 2
-            if flags & ~7:
-                raise ZmtpError(f"reserved frame flag bits set ({flags:#x})")
-            end = start + size
-            if flags & COMMAND:
-                if size > MAX_COMMAND_BYTES:
-                    raise ZmtpError(f"a command of {size} bytes")
-                if end > n:
+            else:
+                if flags & ~7:
+                    raise ZmtpError(f"reserved frame flag bits set ({flags:#x})")
+                hdr = 9 if flags & LONG else 2
+                if pos + hdr > n:
                     break
-                self._command(data[start:end], out)
-                pos = end
-                continue
-            more = bool(flags & MORE)
-            if self._over is None:
-                self._over = self._check(size)
-            if self._over is not None:  # drop it, as much as is here and the rest as it comes
-                if end > n:
-                    self._skip, self._more = end - n, more
-                    return
-                pos = end
-                self._end_frame(None, more, out)
-                continue
-            if end > n:
-                self._parts, self._need, self._more = [data[start:]], end - n, more
+                size = int.from_bytes(data[pos + 1:pos + 9], "big") if hdr == 9 else data[pos + 1]
+                start = pos + hdr
+                if flags & COMMAND:
+                    if size > MAX_COMMAND_BYTES:
+                        raise ZmtpError(f"a command of {size} bytes")
+                    if start + size > n:
+                        break
+                    self._command(data[start:start + size], out)
+                    pos = start + size
+                    continue
+            end = start + size
+            if over is None and (len(frames) >= max_frames or size > max_frame or nbytes + size > max_message):
+                over = self._reason(len(frames), size)
+            if end > n:  # the frame goes on in later chunks: kept whole, or dropped as it comes
+                if over is None:
+                    self._parts, self._need = [data[start:]], end - n
+                else:
+                    self._skip = end - n
+                self._more = bool(flags & MORE)
+                self._frames, self._bytes, self._over = frames, nbytes, over
                 return
-            self._end_frame(data[start:end], more, out)
+            if over is None:
+                frames.append(data[start:end])
+                nbytes += size
             pos = end
+            if not flags & MORE:
+                out.append(frames if over is None else TooLarge(frames[0] if frames else None, over))
+                frames, nbytes, over = [], 0, None
+        self._frames, self._bytes, self._over = frames, nbytes, over
         if pos < n:
             self._head = data[pos:]
 
-    def _check(self, size: int) -> str | None:
-        """Why a frame of ``size`` bytes, next in the current message, takes it over its bounds."""
-        if len(self._frames) >= self.max_frames:
+    def _reason(self, count: int, size: int) -> str:
+        """Why a frame of ``size`` bytes, the next of ``count`` in a message, takes it over its bounds."""
+        if count >= self.max_frames:
             return f"a message has at most {self.max_frames} frames"
         if size > self.max_frame_bytes:
             return f"a frame of {size} bytes is over max_frame_bytes={self.max_frame_bytes}"
-        if self._bytes + size > self.max_message_bytes:
-            return f"the message is over max_message_bytes={self.max_message_bytes}"
-        return None
+        return f"the message is over max_message_bytes={self.max_message_bytes}"
 
     def _end_frame(self, frame: bytes | None, more: bool, out: list) -> None:
         if frame is not None:

@@ -717,7 +717,9 @@ class ExternalVectorEnv(EnvPoolVectorEnv):
     ``VectorEnv`` whose envs are client episodes (``num_envs`` = ``max_episodes`` slots).
 
     Use the asynchronous loop: ``recv()`` returns up to ``batch_size`` episodes waiting for an
-    action; ``send(actions, info["env_id"])`` answers them. ``info`` adds ``episode_id``,
+    action; ``send(actions, info["env_id"])`` answers them. ``info`` adds ``episode_id`` and
+    ``client_number`` (episode ids are per client: the pair names an episode; the number is the
+    server's, counting clients from 0 as they first said hello),
     ``training_enabled``, ``logged_action`` / ``_logged_action`` (off-policy actions the
     client took itself, and where) and ``client_info`` (the ``info`` of ``log_returns``).
     ``reset()`` waits for the first batch; ``step(actions)`` answers the last batch and

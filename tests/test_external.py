@@ -21,6 +21,7 @@ pytest.importorskip("zmq", reason="external episodes need pyzmq (pip install env
 pytest.importorskip("msgpack", reason="external episodes need msgpack (pip install envpool[external])")
 
 import envpool  # noqa: E402
+from external_helpers import answer_in_background  # noqa: E402
 from subprocs import start_python  # noqa: E402
 
 CARTPOLE = gym.make("CartPole-v1")
@@ -63,26 +64,6 @@ def client_process(address, threads, episodes, seed):
     return start_python(
         f"import sys; sys.argv = ['client', {address!r}, '{threads}', '{episodes}', '{seed}']\n" + CLIENT.strip()
     )
-
-
-def answer_in_background(server, policy=lambda info: np.zeros(len(info["env_id"]), np.int64), stop=None):
-    """Runs a trainer loop in a thread until `stop` is set; returns (thread, rows, stop)."""
-    stop = stop or threading.Event()
-    rows = []
-
-    def loop():
-        while not stop.is_set():
-            try:
-                result = server.recv(timeout=0.05)
-            except TimeoutError:
-                continue
-            actions = policy(result[4])
-            rows.append((result, actions))
-            server.send(actions, result[4]["env_id"])
-
-    t = threading.Thread(target=loop, daemon=True)
-    t.start()
-    return t, rows, stop
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ zmq = pytest.importorskip("zmq", reason="external episodes need pyzmq (pip insta
 msgpack = pytest.importorskip("msgpack", reason="external episodes need msgpack (pip install envpool[external])")
 
 import envpool  # noqa: E402
+from external_helpers import answer_in_background  # noqa: E402
 
 OBS_SPACE, ACT_SPACE = gym.spaces.Box(-1, 1, (4,), np.float32), gym.spaces.Discrete(2)
 OBS = np.zeros(4, np.float32)
@@ -154,24 +155,6 @@ def call(sock, header: dict, *frames: bytes, timeout_ms: int = 10000) -> dict:
     sock.send_multipart([msgpack.packb(header), *frames])
     assert sock.poll(timeout_ms), "no reply"
     return msgpack.unpackb(sock.recv_multipart()[0])
-
-
-def answer_in_background(server):
-    stop = threading.Event()
-    rows = []
-
-    def loop():
-        while not stop.is_set():
-            try:
-                result = server.recv(timeout=0.05)
-            except TimeoutError:
-                continue
-            rows.append(result)
-            server.send(np.zeros(len(result[4]["env_id"]), np.int64), result[4]["env_id"])
-
-    t = threading.Thread(target=loop, daemon=True)
-    t.start()
-    return t, rows, stop
 
 
 # -- 8: memory bounds before (and after) auth ------------------------------------------------------
@@ -365,7 +348,7 @@ def test_episode_ids_are_per_client_and_other_clients_learn_nothing_of_them():
         assert err.value.code == "episode_ended"
         # The trainer tells the two "shared" episodes apart by client_number.
         shared = {}
-        for obs, reward, terminated, truncated, info in rows:
+        for (obs, reward, terminated, truncated, info), _ in rows:
             for i, eid in enumerate(info["episode_id"]):
                 if eid == "shared":
                     shared[int(info["client_number"][i])] = (float(obs[i][0]), float(reward[i]))
@@ -446,7 +429,7 @@ def test_bool_observations_carry_only_0_and_1_bytes():
         assert r["code"] == "bad_request" and "0 and 1" in r["error"]
         r = call(sock, {"v": V, "op": "get_action", "rid": 3, "episode_id": eid, "obs": desc}, bytes([1, 1, 0, 1]))
         assert r["ok"]
-        assert len(rows) == 1 and rows[0][0].view(np.uint8).tolist() == [[1, 1, 0, 1]]
+        assert len(rows) == 1 and rows[0][0][0].view(np.uint8).tolist() == [[1, 1, 0, 1]]
     finally:
         sock.close()
         stop.set(); t.join()

@@ -134,3 +134,20 @@ def test_any_split_of_the_stream_gives_the_same_messages(msgs, cuts):
         want.append(("over", m[0] if len(m[0]) <= 500 else None) if over else m)
     got = [("over", x.header) if isinstance(x, _zmtp.TooLarge) else x for x in out]
     assert got == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(garbage=st.binary(max_size=400), after_handshake=st.booleans(), cuts=st.lists(st.integers(0, 500), max_size=8))
+def test_garbage_gives_messages_or_zmtp_error_never_anything_else(garbage, after_handshake, cuts):
+    d = decoder(frames=3, frame_bytes=100, message_bytes=150)
+    stream = (greeting() + ready() if after_handshake else b"") + garbage
+    try:
+        out = feed_in_pieces(d, stream, cuts)
+    except _zmtp.ZmtpError:
+        return
+    for item in out:
+        assert isinstance(item, (list, _zmtp.TooLarge, _zmtp.Pong))
+        if isinstance(item, list):
+            assert 1 <= len(item) <= 3 and all(len(f) <= 100 for f in item) and sum(map(len, item)) <= 150
+    held = len(d._head) + sum(map(len, d._frames)) + sum(map(len, d._parts or []))
+    assert held <= 64 + 9 + _zmtp.MAX_COMMAND_BYTES + 150

@@ -52,6 +52,7 @@ class StreamTransport:
         sock = self.sock = zmq.Context.instance().socket(zmq.STREAM)
         try:
             sock.setsockopt(zmq.LINGER, 500)
+            sock.setsockopt(zmq.STREAM_NOTIFY, 1)  # the default; the handshake depends on it
             sock.setsockopt(zmq.SNDHWM, max_send_queue)
             sock.setsockopt(zmq.RCVHWM, RECV_CHUNKS)
             sock.bind(endpoint)
@@ -90,7 +91,7 @@ class StreamTransport:
                 continue  # bytes of a connection being closed
             try:
                 items = conn.decoder.feed(data)
-            except _zmtp.ZmtpError:
+            except Exception:  # ZmtpError: a peer that breaks the protocol is not read on
                 self.close(conn)
                 continue
             for item in items:

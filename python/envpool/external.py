@@ -402,6 +402,8 @@ class ExternalPool:
         self._send(to[0], self._pack({"rid": to[1], **header}), *frames)
 
     def _error(self, to, code: str, message: str) -> None:
+        if len(message) > 300:  # ours are shorter; whatever quotes input stays bounded
+            message = message[:297] + "..."
         self._reply(to, {"ok": False, "code": code, "error": message})
 
     def _handle(self, conn: Conn, frames: list[bytes]) -> None:
@@ -420,17 +422,17 @@ class ExternalPool:
             return
         to = (conn.id, rid)
         op = header.get("op")
-        if op == "hello":
-            self._hello(conn, to, header)
-            return
         client = conn.client
-        if client is None:
-            # Nothing but hello is read before a connection authenticated: no episode,
-            # space or id leaks to it.
-            self._error(to, "unauthenticated", "send hello (with the server's token) first")
-            return
-        client.last_seen = time.monotonic()
         try:
+            if op == "hello":
+                self._hello(conn, to, header)
+                return
+            if client is None:
+                # Nothing but hello is read before a connection authenticated: no episode,
+                # space or id leaks to it.
+                self._error(to, "unauthenticated", "send hello (with the server's token) first")
+                return
+            client.last_seen = time.monotonic()
             if op == "get_action" and len(frames) == 2 and header.get("v") == _wire.VERSION:
                 # The hot path (a get_action for an episode whose last row was answered), with
                 # the same checks and errors as the general path below.

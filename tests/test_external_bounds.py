@@ -121,7 +121,8 @@ class RawDealer:
         out = []
         for i, frame in enumerate(frames):
             more = 0 if last and i == len(frames) - 1 else 1
-            out.append(bytes((more | 2,)) + struct.pack(">Q", len(frame)) if len(frame) > 255 else bytes((more, len(frame))))
+            n = len(frame)
+            out.append(bytes((more | 2,)) + struct.pack(">Q", n) if n > 255 else bytes((more, n)))
             out.append(frame)
         self.sock.sendall(b"".join(out))
 
@@ -211,7 +212,8 @@ def test_a_client_that_never_reads_its_replies_costs_a_bounded_send_queue(server
     try:
         assert raw.call({"op": "hello", "client": "deaf", "rid": 0})["ok"]
         eids = [raw.call({"v": V, "op": "start_episode", "rid": k + 1})["episode_id"] for k in range(64)]
-        headers = [msgpack.packb({"v": V, "op": "get_action", "rid": 7, "episode_id": eid, "obs": DESC}) for eid in eids]
+        headers = [msgpack.packb({"v": V, "op": "get_action", "rid": 7, "episode_id": eid, "obs": DESC})
+                   for eid in eids]
         for header in headers:  # a round that reads its replies: the pool's buffers are all in use once
             raw.send_frames([header, OBS.tobytes()])
         for _ in headers:

@@ -29,10 +29,10 @@ from gymnasium import spaces
 from gymnasium.vector.utils import batch_space
 
 from envpool import _core, _wire
+from envpool._ext_source import ExternalSource
 from envpool._ext_transport import Conn, StreamTransport
 from envpool._wire import brief
-from envpool.pool import OpenedPool, _check_int
-from envpool.tasks import TaskSpec
+from envpool.pool import _check_int
 from envpool.vector_env import EnvPoolVectorEnv
 
 # Requests of one episode queued while its last row waits for the trainer.
@@ -119,93 +119,6 @@ def serve(
         max_episodes_per_client=max_episodes_per_client,
     )
     return ExternalVectorEnv(source)
-
-
-def _endpoint(address: str) -> str:
-    if address.startswith("inproc://"):
-        raise ValueError(f"inproc:// endpoints are not supported (got {address!r}): the server reads raw "
-                         "connections; use ipc:///some/path for clients on the same host")
-    if "://" in address:
-        return address
-    host, sep, port = address.rpartition(":")
-    if not sep or not port.isdigit():
-        raise ValueError(f"address must be 'host:port' or a ZeroMQ endpoint, got {address!r}")
-    return f"tcp://{host}:{port}"
-
-
-class ExternalSource:
-    """serve()'s arguments, checked; opens the pool and its server when the front end asks."""
-
-    def __init__(self, observation_space, action_space, *, address, batch_size, max_episodes, wait_ms, token,
-                 client_timeout, max_frame_bytes, max_message_bytes=None, max_send_queue=None,
-                 max_episodes_per_client=None, name="external"):
-        _wire.import_zmq_msgpack()
-        self.obs_spec = _wire.single_leaf(observation_space, "obs")
-        self.action_spec = _wire.single_leaf(action_space, "action")
-        self.observation_space, self.action_space = observation_space, action_space
-        self.max_episodes = _check_int("max_episodes", max_episodes, 1)
-        self.batch_size = _check_int("batch_size", batch_size, 1)
-        if self.batch_size > self.max_episodes:
-            raise ValueError(f"batch_size ({self.batch_size}) must not exceed max_episodes ({self.max_episodes})")
-        if isinstance(wait_ms, bool) or not isinstance(wait_ms, (int, float)) or not wait_ms >= 0:
-            raise ValueError(f"wait_ms must be a number >= 0, got {wait_ms!r}")
-        self.wait_ms = float(wait_ms)
-        if token is not None and (not isinstance(token, str) or not token):
-            raise ValueError("token must be a non-empty str or None")
-        self.token = token
-        if isinstance(client_timeout, bool) or not isinstance(client_timeout, (int, float)) or not client_timeout > 0:
-            raise ValueError(f"client_timeout must be a positive number of seconds, got {client_timeout!r}")
-        self.client_timeout = float(client_timeout)
-        self._check_sizes(max_frame_bytes, max_message_bytes)
-        if max_episodes_per_client is None:
-            self.max_episodes_per_client = self.max_episodes
-        else:
-            self.max_episodes_per_client = _check_int("max_episodes_per_client", max_episodes_per_client, 1)
-            if self.max_episodes_per_client > self.max_episodes:
-                raise ValueError(f"max_episodes_per_client ({self.max_episodes_per_client}) must not exceed "
-                                 f"max_episodes ({self.max_episodes})")
-        if max_send_queue is None:
-            self.max_send_queue = max(1000, 4 * self.max_episodes_per_client)
-        else:
-            self.max_send_queue = _check_int("max_send_queue", max_send_queue, 1)
-        self.endpoint = _endpoint(address)
-        self.name = name
-
-    def _check_sizes(self, max_frame_bytes, max_message_bytes) -> None:
-        obs, act = _wire.row_bytes(self.obs_spec), _wire.row_bytes(self.action_spec)
-        if max_frame_bytes is None:
-            self.max_frame_bytes = 65536 + 4 * (obs + act)
-        else:
-            self.max_frame_bytes = _check_int("max_frame_bytes", max_frame_bytes, 1024)
-            if self.max_frame_bytes < max(obs, act):
-                raise ValueError(f"max_frame_bytes ({self.max_frame_bytes}) is smaller than one observation "
-                                 f"({obs} bytes) or action ({act} bytes): no request could carry it")
-        if max_message_bytes is None:
-            self.max_message_bytes = self.max_frame_bytes + obs + act
-        else:
-            self.max_message_bytes = _check_int("max_message_bytes", max_message_bytes, 1024)
-            if self.max_message_bytes < obs + act + 1024:
-                raise ValueError(f"max_message_bytes ({self.max_message_bytes}) must hold an observation, an action "
-                                 f"and a 1 KiB header ({obs + act + 1024} bytes)")
-
-    def open_pool(self) -> OpenedPool:
-        pool = ExternalPool(self)
-        task_spec = TaskSpec(
-            task_id=self.name,
-            observation_space=self.observation_space,
-            action_space=self.action_space,
-            config={},
-            max_episode_steps=None,
-            reward_threshold=None,
-            info_keys=("env_id", "elapsed_step", "episode_id", "client_number", "training_enabled", "logged_action",
-                       "_logged_action", "client_info"),
-            render_shape=None,
-        )
-        from gymnasium.vector import AutoresetMode
-
-        return OpenedPool(pool=pool, task_spec=task_spec, num_envs=self.max_episodes, batch_size=self.batch_size,
-                          num_threads=1, max_episode_steps=None, autoreset_mode=AutoresetMode.NEXT_STEP,
-                          render_mode=None, config={})
 
 
 class _Client:
@@ -297,6 +210,7 @@ class ExternalPool:
             self.core.close()
             raise
         self._pack = msgpack.Packer(use_bin_type=True).pack
+        self._unpack = msgpack.unpackb
         self._send = self._transport.send
         # get_action's answer header, packed once but for its rid: {"rid": ..., "ok": true,
         # "action": {"dtype", "shape"}} as a 3-entry msgpack map (fixmap 0x83).
@@ -409,7 +323,7 @@ class ExternalPool:
     def _handle(self, conn: Conn, frames: list[bytes]) -> None:
         to: tuple[bytes, Any] = (conn.id, None)
         try:
-            header = self._msgpack.unpackb(frames[0], raw=False)
+            header = self._unpack(frames[0], raw=False)
         except Exception as err:  # msgpack raises several types for malformed data
             self._error(to, "bad_request", f"the header frame is not msgpack: {type(err).__name__}")
             return
@@ -418,7 +332,8 @@ class ExternalPool:
             return
         rid = header.get("rid")
         if not _wire.valid_rid(rid):  # replies echo it: its size is bounded
-            self._error(to, "bad_request", f"rid must be nil, an integer or a str/bin of at most {_wire.MAX_RID_LEN} items")
+            self._error(to, "bad_request",
+                        f"rid must be nil, an integer or a str/bin of at most {_wire.MAX_RID_LEN} items")
             return
         to = (conn.id, rid)
         op = header.get("op")
@@ -479,7 +394,7 @@ class ExternalPool:
         rid = None
         if item.header is not None:
             try:
-                header = self._msgpack.unpackb(item.header, raw=False)
+                header = self._unpack(item.header, raw=False)
             except Exception:
                 header = None
             if type(header) is dict and _wire.valid_rid(header.get("rid")):

@@ -3,9 +3,9 @@
 Each thread that calls the client gets its own ZeroMQ DEALER connection (so calls from many
 threads never wait on each other, and none hops to an I/O thread), authenticated by its
 first message; the connection of a thread that has ended is closed (by the next thread that
-opens one, or within a heartbeat). A heartbeat thread keeps the client known to the server while episodes wait
-in the client's own code; when the client stops (close(), or the process dies) the server ends
-its episodes as truncated. ZeroMQ reconnects with exponential backoff when the server restarts;
+opens one, or within a heartbeat). A heartbeat thread keeps the client known to the server
+while episodes wait in the client's own code; when the client stops (close(), or the process
+dies) the server ends its episodes as truncated. ZeroMQ reconnects with exponential backoff when the server restarts;
 a connection the new server does not know authenticates again and repeats the call.
 """
 

@@ -69,8 +69,10 @@ class StreamTransport:
         self._recv = zmq.Socket.__mro__[1].recv.__get__(sock)
 
     def read(self, handle: Callable, too_large: Callable, budget: int) -> None:
-        """Reads what arrived until about ``budget`` requests were handed to ``handle(conn,
-        frames)`` (``too_large(conn, item)`` for messages over the bounds) or nothing is left."""
+        """Reads what arrived, handing each request to ``handle(conn, frames)`` (``too_large(conn,
+        item)`` for messages over the bounds), until nothing is left or about ``budget`` chunks
+        and requests went by (so that a peer streaming bytes cannot keep the server from the
+        trainer's answers)."""
         recv, flags, conns, Again = self._recv, self._noblock, self.conns, self._zmq.Again
         handled = 0
         while handled < budget:
@@ -79,6 +81,7 @@ class StreamTransport:
                 data = recv(flags)
             except Again:
                 return
+            handled += 1
             conn = conns.get(conn_id)
             if not data:  # libzmq's notice: a connection opened, or closed
                 if conn is None:

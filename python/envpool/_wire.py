@@ -53,6 +53,16 @@ class ExternalError(RuntimeError):
         self.message = message
 
 
+def endpoint(address: str) -> str:
+    """The ZeroMQ endpoint of ``"host:port"`` (TCP), or of an endpoint given as is."""
+    if "://" in address:
+        return address
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ValueError(f"address must be 'host:port' or a ZeroMQ endpoint, got {address!r}")
+    return f"tcp://{host}:{port}"
+
+
 def import_zmq_msgpack():
     """(zmq, msgpack), or an ImportError that says which extra installs them."""
     try:

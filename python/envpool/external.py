@@ -29,10 +29,11 @@ from gymnasium import spaces
 from gymnasium.vector.utils import batch_space
 
 from envpool import _core, _wire
-from envpool._ext_source import ExternalSource
+from envpool._ext_options import ExternalOptions
 from envpool._ext_transport import Conn, StreamTransport
 from envpool._wire import brief
-from envpool.pool import _check_int
+from envpool.pool import OpenedPool, _check_int
+from envpool.tasks import TaskSpec
 from envpool.vector_env import EnvPoolVectorEnv
 
 # Requests of one episode queued while its last row waits for the trainer.
@@ -119,6 +120,29 @@ def serve(
         max_episodes_per_client=max_episodes_per_client,
     )
     return ExternalVectorEnv(source)
+
+
+class ExternalSource(ExternalOptions):
+    """serve()'s arguments, checked; opens the pool and its server when the front end asks."""
+
+    def open_pool(self) -> OpenedPool:
+        pool = ExternalPool(self)
+        task_spec = TaskSpec(
+            task_id=self.name,
+            observation_space=self.observation_space,
+            action_space=self.action_space,
+            config={},
+            max_episode_steps=None,
+            reward_threshold=None,
+            info_keys=("env_id", "elapsed_step", "episode_id", "client_number", "training_enabled", "logged_action",
+                       "_logged_action", "client_info"),
+            render_shape=None,
+        )
+        from gymnasium.vector import AutoresetMode
+
+        return OpenedPool(pool=pool, task_spec=task_spec, num_envs=self.max_episodes, batch_size=self.batch_size,
+                          num_threads=1, max_episode_steps=None, autoreset_mode=AutoresetMode.NEXT_STEP,
+                          render_mode=None, config={})
 
 
 class _Client:

@@ -25,15 +25,6 @@ from envpool._wire import ExternalError
 __all__ = ["ExternalError", "PolicyClient"]
 
 
-def _endpoint(address: str) -> str:
-    if "://" in address:
-        return address
-    host, sep, port = address.rpartition(":")
-    if not sep or not port.isdigit():
-        raise ValueError(f"address must be 'host:port' or a ZeroMQ endpoint, got {address!r}")
-    return f"tcp://{host}:{port}"
-
-
 class _Conn:
     """One DEALER connection, used by one thread (its ``owner``)."""
 
@@ -89,7 +80,7 @@ class PolicyClient:
         self._unpack = msgpack.unpackb
         if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not timeout > 0:
             raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
-        self._endpoint = _endpoint(address)
+        self._endpoint = _wire.endpoint(address)
         self._token = token
         self._timeout = float(timeout)
         self._heartbeat = heartbeat

@@ -1,26 +1,20 @@
-"""serve()'s arguments, checked (envpool.external.serve documents them), and the pool they open."""
+"""serve()'s arguments, checked (envpool.external.serve documents them)."""
 
 from __future__ import annotations
 
 from envpool import _wire
-from envpool.pool import OpenedPool, _check_int
-from envpool.tasks import TaskSpec
+from envpool.pool import _check_int
 
 
 def _endpoint(address: str) -> str:
     if address.startswith("inproc://"):
         raise ValueError(f"inproc:// endpoints are not supported (got {address!r}): the server reads raw "
                          "connections; use ipc:///some/path for clients on the same host")
-    if "://" in address:
-        return address
-    host, sep, port = address.rpartition(":")
-    if not sep or not port.isdigit():
-        raise ValueError(f"address must be 'host:port' or a ZeroMQ endpoint, got {address!r}")
-    return f"tcp://{host}:{port}"
+    return _wire.endpoint(address)
 
 
-class ExternalSource:
-    """serve()'s arguments, checked; opens the pool and its server when the front end asks."""
+class ExternalOptions:
+    """serve()'s arguments, checked."""
 
     def __init__(self, observation_space, action_space, *, address, batch_size, max_episodes, wait_ms, token,
                  client_timeout, max_frame_bytes, max_message_bytes=None, max_send_queue=None,
@@ -73,24 +67,3 @@ class ExternalSource:
             if self.max_message_bytes < obs + act + 1024:
                 raise ValueError(f"max_message_bytes ({self.max_message_bytes}) must hold an observation, an action "
                                  f"and a 1 KiB header ({obs + act + 1024} bytes)")
-
-    def open_pool(self) -> OpenedPool:
-        from envpool.external import ExternalPool  # it imports this module
-
-        pool = ExternalPool(self)
-        task_spec = TaskSpec(
-            task_id=self.name,
-            observation_space=self.observation_space,
-            action_space=self.action_space,
-            config={},
-            max_episode_steps=None,
-            reward_threshold=None,
-            info_keys=("env_id", "elapsed_step", "episode_id", "client_number", "training_enabled", "logged_action",
-                       "_logged_action", "client_info"),
-            render_shape=None,
-        )
-        from gymnasium.vector import AutoresetMode
-
-        return OpenedPool(pool=pool, task_spec=task_spec, num_envs=self.max_episodes, batch_size=self.batch_size,
-                          num_threads=1, max_episode_steps=None, autoreset_mode=AutoresetMode.NEXT_STEP,
-                          render_mode=None, config={})

@@ -22,8 +22,8 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-zmq = pytest.importorskip("zmq", reason="external episodes need pyzmq (pip install envpool[external])")
-msgpack = pytest.importorskip("msgpack", reason="external episodes need msgpack (pip install envpool[external])")
+zmq = pytest.importorskip("zmq", reason="external episodes need pyzmq (pip install envpool-ng[external])")
+msgpack = pytest.importorskip("msgpack", reason="external episodes need msgpack (pip install envpool-ng[external])")
 
 import envpool  # noqa: E402
 from external_helpers import answer_in_background  # noqa: E402

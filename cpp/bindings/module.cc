@@ -28,6 +28,18 @@ using namespace envpool;
 
 namespace {
 
+// Using a pool after close(): envpool.errors.ClosedError (a gymnasium ClosedEnvironmentError).
+class PoolClosedError : public ProtocolError {
+  using ProtocolError::ProtocolError;
+};
+
+// Raises the Python exception class `name` of envpool.errors with `message`.
+[[noreturn]] void ThrowPython(const char* name, const std::string& message) {
+  py::object type = py::module_::import("envpool.errors").attr(name);
+  PyErr_SetString(type.ptr(), message.c_str());
+  throw py::error_already_set();
+}
+
 py::dtype ToNumpy(DType t) { return py::dtype(DTypeName(t)); }
 
 py::dict ArraySpecToDict(const ArraySpec& a) {
@@ -148,12 +160,15 @@ PoolOptions Options(int num_envs, int batch_size, int max_episode_steps, const s
 }
 
 DType DTypeFromName(const std::string& name) {
-  for (DType t : {DType::kBool, DType::kInt8, DType::kInt32, DType::kInt64, DType::kUInt8, DType::kFloat32,
-                  DType::kFloat64}) {
+  for (DType t : kAllDTypes) {
     if (name == DTypeName(t)) return t;
   }
-  throw std::invalid_argument("unsupported dtype '" + name +
-                              "' (supported: bool, int8, int32, int64, uint8, float32, float64)");
+  std::string message = "unsupported dtype '";
+  message += name;
+  message += "' (supported:";
+  for (DType t : kAllDTypes) (message += ' ') += DTypeName(t);
+  message += ")";
+  throw std::invalid_argument(message);
 }
 
 ArraySpec DictToArraySpec(const py::handle& d) {
@@ -375,7 +390,7 @@ class PyPool {
   }
 
   EnvPool& pool() {
-    if (!pool_ || pool_->closed()) throw ProtocolError("the pool is closed");
+    if (!pool_ || pool_->closed()) throw PoolClosedError("the pool is closed");
     return *pool_;
   }
 
@@ -389,16 +404,21 @@ class PyPool {
       for (auto k : keep) keep_values.push_back(k.cast<bool>() ? 1 : 0);
       if (static_cast<int>(keep_values.size()) != n) throw std::invalid_argument("keep mask has the wrong length");
     }
+    // A None seed leaves that env's RNG as it is (gymnasium's reset(seed=[s, None, ...])).
     std::vector<uint64_t> seed_values;
+    std::vector<uint8_t> reseed;
     if (!seeds.is_none()) {
-      for (auto s : seeds) seed_values.push_back(s.cast<uint64_t>());
+      for (auto s : seeds) {
+        seed_values.push_back(s.is_none() ? 0 : s.cast<uint64_t>());
+        reseed.push_back(s.is_none() ? 0 : 1);
+      }
       if (static_cast<int>(seed_values.size()) != n) {
         throw std::invalid_argument("got " + std::to_string(seed_values.size()) + " seeds for " + std::to_string(n) +
                                     " envs");
       }
     }
     p.SendReset(env_id.is_none() ? nullptr : ids.data(), n, seeds.is_none() ? nullptr : seed_values.data(),
-                keep.is_none() ? nullptr : keep_values.data(), wait_follows);
+                keep.is_none() ? nullptr : keep_values.data(), wait_follows, seeds.is_none() ? nullptr : reseed.data());
   }
 
   void Send(const py::object& actions, const py::object& env_id) {
@@ -409,16 +429,18 @@ class PyPool {
   // The converted action arrays of the last send, alive until its results are taken (the
   // pool may read them in place during step()).
 
-  py::tuple Recv(double timeout) {
+  // `with_ids`: info holds env_id and elapsed_step (the async loop's; gymnasium's full-batch
+  // info has neither).
+  py::tuple Recv(double timeout, bool with_ids) {
     Guard guard(this);
-    return RecvImpl(timeout);
+    return RecvImpl(timeout, with_ids);
   }
 
   // send + recv in one call: the full-batch hot path.
-  py::tuple Step(const py::object& actions, const py::object& env_id, double timeout) {
+  py::tuple Step(const py::object& actions, const py::object& env_id, double timeout, bool with_ids) {
     Guard guard(this);
     SendImpl(actions, env_id, /*wait_follows=*/true);
-    return RecvImpl(timeout);
+    return RecvImpl(timeout, with_ids);
   }
 
   py::array_t<uint8_t> Render(const py::object& env_id) {
@@ -529,14 +551,25 @@ class PyPool {
     py::array arr = py::array::ensure(obj);
     if (!arr) throw InputTypeError("action '" + spec.name + "' is not array-like");
     const char kind = arr.dtype().kind();
-    if (spec.discrete || !IsFloating(spec.dtype)) {
-      if (kind != 'i' && kind != 'u') {
+    const bool integers = kind == 'i' || kind == 'u';
+    if (spec.dtype == DType::kBool) {
+      if (kind != 'b' && !integers) {
+        throw InputTypeError("action '" + spec.name + "' must hold bools, got " + KindName(kind) +
+                             " values of dtype " + py::str(arr.dtype()).cast<std::string>());
+      }
+    } else if (spec.discrete || !IsFloating(spec.dtype)) {
+      if (!integers) {
         throw InputTypeError("action '" + spec.name + "' must hold integers (a discrete action), got " +
                              KindName(kind) + " values of dtype " + py::str(arr.dtype()).cast<std::string>());
       }
-    } else if (kind != 'f' && kind != 'i' && kind != 'u') {
+    } else if (kind != 'f' && !integers) {
       throw InputTypeError("action '" + spec.name + "' must hold real numbers, got " + KindName(kind) +
                            " values of dtype " + py::str(arr.dtype()).cast<std::string>());
+    }
+    if (arr.ndim() == 0) {
+      // As gymnasium's vector envs, which cannot iterate over a scalar.
+      throw InputTypeError("action '" + spec.name + "' is a scalar; a batch needs one action per env (" +
+                           std::to_string(n) + " rows)");
     }
     std::vector<py::ssize_t> want{n};
     for (int d : spec.shape) want.push_back(d);
@@ -549,10 +582,23 @@ class PyPool {
       throw std::invalid_argument("action '" + spec.name + "' has shape " + got + ") but " + std::to_string(n) +
                                   " envs need shape " + expected + ")");
     }
-    py::dtype want_dtype = spec.discrete ? py::dtype("int64") : ToNumpy(spec.dtype);
+    py::dtype want_dtype = ToNumpy(spec.dtype);
     if (!arr.dtype().is(want_dtype) || !(arr.flags() & py::array::c_style)) {
       if (!arr.dtype().equal(want_dtype) || !(arr.flags() & py::array::c_style)) {
-        arr = py::array(py::module_::import("numpy").attr("ascontiguousarray")(arr, want_dtype));
+        py::module_ np = py::module_::import("numpy");
+        py::array converted = np.attr("ascontiguousarray")(arr, want_dtype);
+        // Integers that the spec's dtype cannot hold would wrap around unseen: refuse them.
+        if (integers && !IsFloating(spec.dtype) && !arr.dtype().equal(want_dtype) &&
+            !np.attr("array_equal")(converted, arr).cast<bool>()) {
+          py::object bad = np.attr("flatnonzero")(np.attr("not_equal")(converted, arr))[py::int_(0)];
+          const auto k = bad.cast<std::size_t>();
+          const std::size_t per_row = spec.NumElements();
+          throw std::invalid_argument("action '" + spec.name + "' row " + std::to_string(k / per_row) +
+                                      (per_row > 1 ? " element " + std::to_string(k % per_row) : std::string()) + " = " +
+                                      py::str(arr.attr("ravel")()[bad]).cast<std::string>() +
+                                      " does not fit the action dtype " + DTypeName(spec.dtype));
+        }
+        arr = converted;
       }
     }
     return arr;
@@ -579,7 +625,7 @@ class PyPool {
     if (wait_follows) sent_actions_ = std::move(keep);
   }
 
-  py::tuple RecvImpl(double timeout) {
+  py::tuple RecvImpl(double timeout, bool with_ids) {
     EnvPool& p = pool();
     EnvPool::WaitResult result;
     {
@@ -591,9 +637,8 @@ class PyPool {
     }
     if (result == EnvPool::WaitResult::kInterrupted) throw py::error_already_set();
     if (result == EnvPool::WaitResult::kTimeout) {
-      PyErr_Format(PyExc_TimeoutError, "no batch was complete within %g s; nothing is lost: the next recv() returns it",
-                   timeout);
-      throw py::error_already_set();
+      ThrowPython("PoolTimeoutError", "no batch was complete within " + py::str(py::float_(timeout)).cast<std::string>() +
+                                          " s; nothing is lost: the next recv() returns it");
     }
     ArraySet fresh = FreeSet();
     const int pos = p.TakeBatch(BuffersOf(fresh));
@@ -623,12 +668,14 @@ class PyPool {
       obs = d;
     }
     py::dict info;
-    info["env_id"] = out[layout.env_id];
-    info["elapsed_step"] = out[layout.elapsed_step];
+    if (with_ids) {
+      info["env_id"] = out[layout.env_id];
+      info["elapsed_step"] = out[layout.elapsed_step];
+    }
     for (std::size_t f = layout.first_info; f < layout.first_info + layout.num_info; ++f) {
       info[py::str(layout.fields[f].name)] = out[f];
     }
-    if (layout.has_final) AddFinalInfo(info, out);
+    if (layout.has_final) AddFinalInfo(info, out, with_ids);
     py::tuple result_tuple =
         py::make_tuple(obs, out[layout.reward], out[layout.terminated], out[layout.truncated], info);
     if (p.taken_rows() == p.batch_size()) {
@@ -653,8 +700,9 @@ class PyPool {
 
   // Same-step autoreset, as gymnasium's SyncVectorEnv: when some env finished, info gets
   // final_obs / final_info (the finished episodes' last obs and info) with _final_obs /
-  // _final_info masks. Ours are dense arrays (zero rows where the mask is False).
-  void AddFinalInfo(py::dict& info, const ArraySet& out) {
+  // _final_info masks. Here final_obs is dense (zero rows where the mask is False); the
+  // front ends turn it into gymnasium's object array of per-env observations.
+  void AddFinalInfo(py::dict& info, const ArraySet& out, bool with_ids) {
     const BatchLayout& layout = pool_->layout();
     py::array_t<bool> mask(pool_->batch_size());
     const bool* term = static_cast<const bool*>(out[layout.terminated].data());
@@ -678,10 +726,12 @@ class PyPool {
     }
     info["_final_obs"] = mask;
     py::dict final_info;
-    final_info["env_id"] = out[layout.env_id];
-    final_info["_env_id"] = mask;
-    final_info["elapsed_step"] = out[layout.final_elapsed_step];
-    final_info["_elapsed_step"] = mask;
+    if (with_ids) {
+      final_info["env_id"] = out[layout.env_id];
+      final_info["_env_id"] = mask;
+      final_info["elapsed_step"] = out[layout.final_elapsed_step];
+      final_info["_elapsed_step"] = mask;
+    }
     for (std::size_t f = 0; f < layout.num_info; ++f) {
       const std::string name = layout.fields[layout.first_info + f].name;
       final_info[py::str(name)] = out[layout.first_final_info + f];
@@ -717,6 +767,8 @@ PYBIND11_MODULE(_core, m) {
       if (p) std::rethrow_exception(p);
     } catch (const InputTypeError& e) {
       PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const PoolClosedError& e) {
+      PyErr_SetString(py::module_::import("envpool.errors").attr("ClosedError").ptr(), e.what());
     } catch (const ProtocolError& e) {
       PyErr_SetString(PyExc_RuntimeError, e.what());
     } catch (const PluginError& e) {
@@ -782,8 +834,9 @@ PYBIND11_MODULE(_core, m) {
       .def("send_reset", &PyPool::SendReset, py::arg("env_id") = py::none(), py::arg("seeds") = py::none(),
            py::arg("keep") = py::none(), py::arg("wait_follows") = false)
       .def("send", &PyPool::Send, py::arg("actions"), py::arg("env_id") = py::none())
-      .def("recv", &PyPool::Recv, py::arg("timeout") = -1.0)
-      .def("step", &PyPool::Step, py::arg("actions"), py::arg("env_id") = py::none(), py::arg("timeout") = -1.0)
+      .def("recv", &PyPool::Recv, py::arg("timeout") = -1.0, py::arg("with_ids") = true)
+      .def("step", &PyPool::Step, py::arg("actions"), py::arg("env_id") = py::none(), py::arg("timeout") = -1.0,
+           py::arg("with_ids") = true)
       .def("render", &PyPool::Render, py::arg("env_id") = py::none())
       .def("get_state", &PyPool::GetState, py::arg("env_id"))
       .def("set_state", &PyPool::SetState, py::arg("env_id"), py::arg("state"))

@@ -9,17 +9,22 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from envpool.errors import EnvError
+from envpool.leaves import SpaceLeaves
 from envpool.pool import PoolFrontEnd
+from envpool.process_results import as_named, final_obs_objects, rows_of_envs
+from envpool.vector_calls import SplitCalls
 
 
-class EnvPoolVectorEnv(PoolFrontEnd, gymnasium.vector.VectorEnv):
+class EnvPoolVectorEnv(SplitCalls, PoolFrontEnd, gymnasium.vector.VectorEnv):
     """``num_envs`` copies of a native env, stepped by a C++ thread pool.
 
     Full batch (``batch_size == num_envs``, the default) behaves like gymnasium's
     ``SyncVectorEnv`` in the chosen autoreset mode (``autoreset_mode``: next-step by default,
-    same-step or disabled). With ``batch_size < num_envs`` use the asynchronous loop:
-    ``async_reset()``, then ``recv()`` the first ``batch_size`` envs to finish and
-    ``send(actions, info["env_id"])`` them back.
+    same-step or disabled), its ``info`` included. With ``batch_size < num_envs`` use the
+    asynchronous loop: ``async_reset()``, then ``recv()`` the first ``batch_size`` envs to
+    finish and ``send(actions, info["env_id"])`` them back. ``recv()``'s info (and that of any
+    batch whose rows are not all envs in order) also holds ``env_id`` and ``elapsed_step``.
 
     Differences from the reference EnvPool: ``observation_space`` / ``action_space`` are
     batched, as in gymnasium; a single env's spaces are ``single_observation_space`` /
@@ -29,81 +34,136 @@ class EnvPoolVectorEnv(PoolFrontEnd, gymnasium.vector.VectorEnv):
     >>> envs = envpool.make("CartPole-v1", num_envs=3, seed=0)
     >>> obs, info = envs.reset()
     >>> obs, rew, term, trunc, info = envs.step(np.array([0, 1, 0]))
-    >>> rew, info["elapsed_step"]
-    (array([1., 1., 1.]), array([1, 1, 1], dtype=int32))
+    >>> rew, info
+    (array([1., 1., 1.]), {})
+    >>> envs.send(np.array([0, 1, 0])); envs.recv()[4]["elapsed_step"]
+    array([2, 2, 2], dtype=int32)
     >>> envs.close()
 
     Returned arrays belong to the caller: later steps never overwrite them.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    # Whether full-batch results carry env_id and elapsed_step (gymnasium's SyncVectorEnv: no).
+    _full_batch_ids = False
 
     def __init__(self, task_id: str, **kwargs: Any):
         self._open_pool(task_id, **kwargs)
-        self.metadata = {
-            **type(self).metadata,
-            "autoreset_mode": self.autoreset_mode,
-            "render_modes": ["rgb_array"] if self.task_spec.render_shape or self.render_mode == "rgb_array" else [],
-        }
+        opened = self._opened
+        if opened.metadata is not None:  # a Python env's own (copied: its class's stays as it is)
+            self.metadata = {**opened.metadata, "autoreset_mode": self.autoreset_mode}
+        else:
+            self.metadata = {
+                **type(self).metadata,
+                "autoreset_mode": self.autoreset_mode,
+                "render_modes": ["rgb_array"] if self.task_spec.render_shape or self.render_mode == "rgb_array" else [],
+            }
         self.single_observation_space = self.task_spec.observation_space
         self.single_action_space = self.task_spec.action_space
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.observation_space = opened.observation_space or batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
+        # Native same-step pools: the core's dense final_obs becomes gymnasium's object array.
+        self._final_rows = None
+        if not self._python_envs and self.autoreset_mode == AutoresetMode.SAME_STEP:
+            self._final_rows = SpaceLeaves(self.single_observation_space, "obs")
 
-    def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None):
+    def reset(self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None):
         """Start new episodes in all envs and return ``(obs, info)``.
 
-        ``seed=int`` seeds env ``i`` with ``seed + i``; a list gives one seed per env;
-        ``None`` continues each env's random stream. With ``batch_size < num_envs`` this
-        returns the first ``batch_size`` envs to finish resetting (as the reference EnvPool).
+        ``seed=int`` seeds env ``i`` with ``seed + i``; a list gives one seed per env (``None``:
+        that env keeps its random stream); ``None`` continues each env's random stream. With
+        ``batch_size < num_envs`` this returns the first ``batch_size`` envs to finish
+        resetting (as the reference EnvPool).
 
         ``options={"reset_mask": mask}`` (a bool array of ``num_envs``) resets only the masked
         envs; in full-batch mode this needs ``autoreset_mode=DISABLED``, and the other envs'
-        rows repeat their last observation, as gymnasium's ``SyncVectorEnv`` does.
+        rows repeat their last observation, as gymnasium's ``SyncVectorEnv`` does. Other
+        options go to each reset env's ``reset`` (Python envs; native envs take none).
         """
+        self.reset_async(seed=seed, options=options)
+        return self.reset_wait()
+
+    def _begin_reset(self, seed, options) -> None:
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
             super().reset(seed=int(seed))  # gymnasium's own np_random, for wrappers that use it
         self._send_reset(seed, options)
-        obs, _, _, _, info = self._pool.recv()
-        return obs, info
 
     def step(self, actions, env_id=None, timeout: float | None = None):
         """Step envs (all of them, or ``env_id``) and return the next batch of results:
         ``(obs, reward, terminated, truncated, info)``.
 
-        With ``timeout`` (seconds), raises ``TimeoutError`` if the batch is not complete by
-        then; the envs keep stepping and ``recv()`` returns the batch later.
+        With ``timeout`` (seconds), raises ``envpool.errors.PoolTimeoutError`` (a
+        ``TimeoutError``) if the batch is not complete by then; the envs keep stepping and
+        ``recv()`` returns the batch later.
         """
-        return self._step(actions, env_id, timeout)
+        if self._pending is not None:
+            self._start_call("step")  # raises, as gymnasium's AsyncVectorEnv does
+        with_ids = self._with_ids(env_id)
+        try:
+            return self._shaped(self._step(actions, env_id, timeout, with_ids))
+        except EnvError as err:
+            raise self._shaped_error(err) from None
 
     def recv(self, timeout: float | None = None):
         """The first ``batch_size`` envs to finish: ``(obs, reward, terminated, truncated,
-        info)``, with ``info["env_id"]`` naming each row's env.
+        info)``, with ``info["env_id"]`` naming each row's env (and ``info["elapsed_step"]``
+        its episode's steps so far).
 
-        With ``timeout`` (seconds), raises ``TimeoutError`` if no batch is complete by then;
-        nothing is lost: the next ``recv()`` returns it. Raises ``RuntimeError`` at once when
-        too few envs are in flight to ever fill a batch.
+        With ``timeout`` (seconds), raises ``envpool.errors.PoolTimeoutError`` (a
+        ``TimeoutError``) if no batch is complete by then; nothing is lost: the next
+        ``recv()`` returns it. Raises ``RuntimeError`` at once when too few envs are in flight
+        to ever fill a batch.
         """
-        return self._recv(timeout)
+        try:
+            return self._shaped(self._recv(timeout, True))
+        except EnvError as err:
+            raise self._shaped_error(err) from None
+
+    def _collect(self, timeout: float | None):
+        """The batch a ``*_async`` call started, shaped as its ``*_wait`` returns it."""
+        try:
+            return self._shaped(self._recv(timeout, self._with_ids()))
+        except EnvError as err:
+            raise self._shaped_error(err) from None
+
+    def _with_ids(self, env_id=None) -> bool:
+        return self._full_batch_ids or env_id is not None or self.batch_size < self.num_envs
+
+    def _shaped(self, result, failed=()):
+        """``final_obs`` as gymnasium's object array of the finished envs' last observations
+        (native same-step pools; the core returns it dense)."""
+        info = result[4]
+        if self._final_rows is not None and "final_obs" in info:
+            rows = self._final_rows
+            dense = as_named(info["final_obs"], rows.names)
+            failed_rows = rows_of_envs(info.get("env_id"), failed)
+            info["final_obs"] = final_obs_objects(info["_final_obs"], lambda r: rows.row(dense, None, r), failed_rows)
+        return result
+
+    def _shaped_error(self, err: EnvError) -> EnvError:
+        return EnvError(err.env_ids, err.messages, None if err.result is None else self._shaped(err.result, err.env_ids))
 
     # -- Python envs (envpool.make_python): their own methods and attributes -------------------
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """Calls ``name(*args, **kwargs)`` on every env (or reads it, if not callable) and
-        returns the results in env order, as gymnasium's ``AsyncVectorEnv.call``. Python envs only;
-        every env must be idle."""
+        returns the results in env order, as gymnasium's ``AsyncVectorEnv.call``: the attribute
+        of the outermost wrapper that has it (``get_wrapper_attr``). Python envs only; every env
+        must be idle."""
         return self._python_pool("call").call(name, *args, **kwargs)
 
     def get_attr(self, name: str) -> tuple[Any, ...]:
-        """Attribute ``name`` of every env, in env order (Python envs only)."""
+        """Attribute ``name`` of every env (``get_wrapper_attr``), in env order (Python envs only)."""
         return self._python_pool("get_attr").get_attr(name)
 
     def set_attr(self, name: str, values: Any) -> None:
-        """Sets attribute ``name`` of every env: ``values`` is one value per env, or one for all."""
+        """Sets attribute ``name`` of every env (``set_wrapper_attr``: where a wrapper or the env
+        has it): ``values`` is a list or tuple of one value per env, or one value for all."""
         self._python_pool("set_attr").set_attr(name, values)
 
     def _python_pool(self, what: str):
-        if not hasattr(self._pool, "get_attr"):
+        self._assert_open()
+        if not self._python_envs:
             raise AttributeError(
                 f"{what}() reaches into Python envs (envpool.make_python); native envs have no Python "
                 "attributes: use get_state()/set_state() or the task's spec"
@@ -111,11 +171,19 @@ class EnvPoolVectorEnv(PoolFrontEnd, gymnasium.vector.VectorEnv):
         return self._pool
 
     def close_extras(self, **kwargs: Any) -> None:
+        """Closes the pool (``timeout`` and ``terminate``, gymnasium's ``AsyncVectorEnv``'s
+        arguments, change nothing: the workers are asked to stop, then killed)."""
         # No pool when __init__ raised before building it; gymnasium < 1.3 still closes such a
         # half-built env from VectorEnv.__del__, which must not raise over make()'s own error.
         pool = getattr(self, "_pool", None)
         if pool is not None:
+            self._warn_if_pending()
             pool.close()
+
+    def __del__(self) -> None:
+        # As gymnasium's AsyncVectorEnv (and its VectorEnv before 1.3): dropped unclosed, it closes.
+        if not getattr(self, "closed", True) and getattr(self, "_pool", None) is not None:
+            self.close()
 
     def __enter__(self) -> EnvPoolVectorEnv:
         return self
@@ -129,8 +197,11 @@ class EnvPoolGymEnv(EnvPoolVectorEnv):
 
     The same pool and results as :class:`EnvPoolVectorEnv`, but ``observation_space`` and
     ``action_space`` are a single env's (CleanRL's EnvPool scripts read
-    ``envs.action_space.n`` and set ``envs.single_action_space = envs.action_space``).
+    ``envs.action_space.n`` and set ``envs.single_action_space = envs.action_space``), and
+    every ``info`` holds ``env_id`` and ``elapsed_step``, as the reference EnvPool's.
     """
+
+    _full_batch_ids = True
 
     def __init__(self, task_id: str, **kwargs: Any):
         super().__init__(task_id, **kwargs)

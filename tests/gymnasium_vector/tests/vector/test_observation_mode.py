@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from gymnasium.spaces import Box, Dict, Discrete
-from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
+from envpool_vector import AsyncVectorEnv, SyncVectorEnv
 from gymnasium.vector.utils import batch_differing_spaces
 from tests.testing_env import GenericTestEnv
 

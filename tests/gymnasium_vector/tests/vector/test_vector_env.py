@@ -12,7 +12,7 @@ import gymnasium as gym
 from gymnasium.core import ActType, ObsType
 from gymnasium.spaces import Discrete
 from gymnasium.utils.env_checker import data_equivalence
-from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
+from envpool_vector import AsyncVectorEnv, SyncVectorEnv
 from gymnasium.vector.vector_env import AutoresetMode
 from tests.spaces.utils import TESTING_SPACES, TESTING_SPACES_IDS
 from tests.testing_env import GenericTestEnv

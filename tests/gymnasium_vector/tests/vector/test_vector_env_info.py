@@ -11,7 +11,7 @@ import gymnasium as gym
 from gymnasium.core import ActType, ObsType
 from gymnasium.spaces import Box, Discrete
 from gymnasium.utils.env_checker import data_equivalence
-from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv, VectorEnv
+from envpool_vector import AsyncVectorEnv, SyncVectorEnv, VectorEnv
 
 
 def test_vector_add_info():

@@ -19,6 +19,7 @@ from gymnasium.utils.env_checker import data_equivalence
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 
 import envpool
+from py_envs import FaultyEnv, SlowEnv
 from subprocs import alive
 
 # -- env outputs must match their declared spaces (issue 19 item 3) ---------------------------
@@ -334,6 +335,32 @@ def test_actions_of_envs_that_autoreset_are_ignored_not_validated(python):
         assert rew.tolist() == [0.0, 0.0]
         with pytest.raises(ValueError, match="action 7 for env 0"):
             envs.step(np.array([7, 0]))
+    finally:
+        envs.close()
+
+
+@pytest.mark.parametrize("python", [False, True], ids=["native", "python"])
+def test_an_env_that_failed_has_no_final_obs(python):
+    """Same-step autoreset: env 1 ends its episode and env 2 raises on the same step; only env 1
+    has a last observation (gymnasium's vector envs have no failed-but-continuing envs)."""
+    if python:
+        fns = [SlowEnv, lambda: SlowEnv(end_at=2), lambda: FaultyEnv("raise", at=2)]
+        envs = envpool.make_python(fns, num_envs=3, num_workers=2, autoreset_mode="same_step")
+    else:
+        envs = envpool.make("StepCounter-v0", num_envs=3, terminate_at=[0, 2, 0], fail_at=[0, 0, 2],
+                            autoreset_mode="same_step")
+    try:
+        envs.reset()
+        envs.step(np.zeros(3, np.int64))
+        with pytest.raises(envpool.EnvError) as caught:
+            envs.step(np.zeros(3, np.int64))
+        assert caught.value.env_ids == [2]
+        obs, rew, term, trunc, info = caught.value.result
+        assert term.tolist() == [False, True, False] and trunc.tolist() == [False, False, True]
+        assert info["_final_obs"].tolist() == [False, True, False]
+        assert info["_final_info"].tolist() == [False, True, False]
+        assert info["final_obs"][0] is None and info["final_obs"][2] is None
+        assert info["final_obs"][1][0] == 2.0  # the ended episode's last observation counts 2 steps
     finally:
         envs.close()
 

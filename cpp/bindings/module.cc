@@ -22,6 +22,7 @@
 #include "core/registry.h"
 #include "core/version.h"
 #include "envs/builtin_tasks.h"
+#include "bindings/final_obs.h"
 
 namespace py = pybind11;
 using namespace envpool;
@@ -276,7 +277,9 @@ class PyPool {
     if (num_envs < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(num_envs));
     options.configs = MakeConfigs(task, num_envs, ToKwargs(kwargs));
     options.spin = std::chrono::nanoseconds(static_cast<int64_t>(spin_us * 1000));
-    return std::make_unique<PyPool>(std::make_unique<EnvPool>(task, std::move(options)));
+    auto pool = std::make_unique<PyPool>(std::make_unique<EnvPool>(task, std::move(options)));
+    pool->final_obs_objects_ = true;
+    return pool;
   }
 
   // A pool whose envs live in worker processes (envpool.make_python): the workers attach
@@ -675,7 +678,9 @@ class PyPool {
     for (std::size_t f = layout.first_info; f < layout.first_info + layout.num_info; ++f) {
       info[py::str(layout.fields[f].name)] = out[f];
     }
-    if (layout.has_final) AddFinalInfo(info, out, with_ids);
+    // Taken before the final_* entries: an env that failed has no last observation.
+    auto errors = p.TakeEnvErrors();
+    if (layout.has_final) AddFinalInfo(info, out, with_ids, errors);
     py::tuple result_tuple =
         py::make_tuple(obs, out[layout.reward], out[layout.terminated], out[layout.truncated], info);
     if (p.taken_rows() == p.batch_size()) {
@@ -683,7 +688,6 @@ class PyPool {
       if (lent_.size() > kMaxTracked) lent_.pop_front();  // stop tracking; the GC frees them
     }
 
-    auto errors = p.TakeEnvErrors();
     if (!errors.empty()) {
       // envpool.EnvError carries the batch, so the other envs' results are not lost.
       py::list ids, messages;
@@ -700,28 +704,34 @@ class PyPool {
 
   // Same-step autoreset, as gymnasium's SyncVectorEnv: when some env finished, info gets
   // final_obs / final_info (the finished episodes' last obs and info) with _final_obs /
-  // _final_info masks. Here final_obs is dense (zero rows where the mask is False); the
-  // front ends turn it into gymnasium's object array of per-env observations.
-  void AddFinalInfo(py::dict& info, const ArraySet& out, bool with_ids) {
+  // _final_info masks; an env that failed (`errors`) has none. Native pools' final_obs is
+  // gymnasium's object array (final_obs.h); process pools' stays dense, one array per field,
+  // for envpool.process_results to nest with the variable-size values it alone knows.
+  void AddFinalInfo(py::dict& info, const ArraySet& out, bool with_ids,
+                    const std::vector<std::pair<int, std::string>>& errors) {
     const BatchLayout& layout = pool_->layout();
-    py::array_t<bool> mask(pool_->batch_size());
+    const auto rows = static_cast<py::ssize_t>(out[layout.terminated].size());
+    py::array_t<bool> mask(rows);
     const bool* term = static_cast<const bool*>(out[layout.terminated].data());
     const bool* trunc = static_cast<const bool*>(out[layout.truncated].data());
+    const int32_t* ids = static_cast<const int32_t*>(out[layout.env_id].data());
     bool any = false;
-    for (int i = 0; i < pool_->batch_size(); ++i) {
-      mask.mutable_data()[i] = term[i] || trunc[i];
-      any = any || mask.data()[i];
+    for (py::ssize_t i = 0; i < rows; ++i) {
+      bool ended = term[i] || trunc[i];
+      for (const auto& error : errors) ended = ended && error.first != ids[i];
+      mask.mutable_data()[i] = ended;
+      any = any || ended;
     }
     if (!any) return;
-    if (layout.num_obs == 1) {
-      info["final_obs"] = out[layout.first_final_obs];
-    } else if (pool_->spec().obs_is_tuple) {
-      py::tuple t(layout.num_obs);
-      for (std::size_t f = 0; f < layout.num_obs; ++f) t[f] = out[layout.first_final_obs + f];
-      info["final_obs"] = t;
+    std::vector<py::array> finals(out.begin() + static_cast<std::ptrdiff_t>(layout.first_final_obs),
+                                  out.begin() + static_cast<std::ptrdiff_t>(layout.first_final_obs + layout.num_obs));
+    if (final_obs_objects_) {
+      info["final_obs"] = FinalObsObjects(pool_->spec(), finals, mask.data(), rows);
+    } else if (layout.num_obs == 1) {
+      info["final_obs"] = finals[0];
     } else {
       py::dict d;
-      for (std::size_t f = 0; f < layout.num_obs; ++f) d[py::str(layout.fields[f].name)] = out[layout.first_final_obs + f];
+      for (std::size_t f = 0; f < layout.num_obs; ++f) d[py::str(layout.fields[f].name)] = finals[f];
       info["final_obs"] = d;
     }
     info["_final_obs"] = mask;
@@ -754,6 +764,7 @@ class PyPool {
   std::vector<uint8_t> answer_stepped_;
   std::vector<std::vector<char>> answer_actions_;
   bool busy_ = false;
+  bool final_obs_objects_ = false;  // final_obs as gymnasium's object array (native pools)
   std::unique_ptr<EnvPool> pool_;  // last: destroyed (workers joined) before the arrays
 };
 

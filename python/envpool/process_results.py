@@ -45,29 +45,6 @@ def _add_info(out: dict, info: dict, row: int, n: int) -> None:
         mask[row] = True
 
 
-def final_obs_objects(mask: np.ndarray, row_value, failed_rows=()) -> np.ndarray:
-    """gymnasium's ``info["final_obs"]``: an object array with ``row_value(r)`` where ``mask``
-    is set. Rows of envs that failed (``failed_rows``) have no last observation or info: their
-    ``mask`` entries (the array ``_final_obs``, ``_final_info`` and final_info's masks share)
-    are cleared."""
-    if failed_rows:
-        mask[list(failed_rows)] = False
-    out = np.full(len(mask), None, dtype=object)
-    for r in np.flatnonzero(mask).tolist():
-        out[r] = row_value(r)
-    return out
-
-
-def rows_of_envs(row_ids: np.ndarray | None, env_ids) -> set[int]:
-    """The rows of envs ``env_ids`` in a batch whose rows are envs ``row_ids`` (None: 0..n-1)."""
-    if not env_ids:
-        return set()
-    if row_ids is None:
-        return set(env_ids)
-    wanted = set(env_ids)
-    return {r for r, env_id in enumerate(np.asarray(row_ids).tolist()) if env_id in wanted}
-
-
 def as_named(arrays: Any, names: list[str]) -> dict[str, np.ndarray]:
     """The core's obs arrays by field name (it returns one field as the array itself, several
     as a dict by name, or as a tuple in order)."""
@@ -105,10 +82,9 @@ class ResultAssembler:
         payload = payloads.unpack(self.buf[start : start + length].tobytes())
         return payload if self.obs.objects else (payload, None)
 
-    def finish(self, result: tuple, with_ids: bool, failed: frozenset[int] = frozenset()) -> tuple:
+    def finish(self, result: tuple, with_ids: bool) -> tuple:
         """``result`` as the core returned it (``with_ids``: its info has env_id and
-        elapsed_step, else its rows are envs 0..n-1) in gymnasium's form; ``failed``: env ids
-        whose env raised (their rows have no final observation)."""
+        elapsed_step, else its rows are envs 0..n-1) in gymnasium's form."""
         obs, reward, terminated, truncated, info = result
         n = len(reward)
         ids = info["env_id"] if with_ids else np.arange(n)
@@ -131,21 +107,19 @@ class ResultAssembler:
         if with_ids:
             shaped["env_id"], shaped["elapsed_step"] = info["env_id"], info["elapsed_step"]
         if "final_obs" in info:
-            shaped.update(self._final(info, ids, step_len, failed))
+            shaped.update(self._final(info, ids, step_len))
         return self.obs.batch(as_named(obs, self.obs.names), objects), reward, terminated, truncated, shaped
 
-    def _final(self, info: dict, ids: np.ndarray, step_len: np.ndarray, failed: frozenset[int]) -> dict:
+    def _final(self, info: dict, ids: np.ndarray, step_len: np.ndarray) -> dict:
         """Same-step autoreset: the finished episodes' last observations and infos (the step
-        half of each finished env's staged payloads)."""
+        half of each finished env's staged payloads; the core's mask leaves out envs that
+        failed, which have none)."""
         mask = info["_final_obs"]
         dense = as_named(info["final_obs"], self.obs.names)
-        failed_rows = rows_of_envs(ids, failed)
-        ended = {
-            r: self.staged(int(ids[r]), reset=False)
-            for r in np.flatnonzero(mask & (step_len > 0)).tolist()
-            if r not in failed_rows
-        }
-        final_obs = final_obs_objects(mask, lambda r: self.obs.row(dense, ended.get(r, ({}, None))[1], r), failed_rows)
+        ended = {r: self.staged(int(ids[r]), reset=False) for r in np.flatnonzero(mask & (step_len > 0)).tolist()}
+        final_obs = np.full(len(mask), None, dtype=object)
+        for r in np.flatnonzero(mask).tolist():
+            final_obs[r] = self.obs.row(dense, ended.get(r, ({}, None))[1], r)
         final_info = dict(info["final_info"])
         per_row = [ended[r][0] if r in ended else {} for r in range(len(ids))]
         for key, value in batch_infos(per_row, len(ids)).items():

@@ -455,13 +455,13 @@ class ProcessPool:
         try:
             return self._results.finish(self.core.recv(timeout, with_ids), with_ids)
         except EnvError as err:
-            raise EnvError(err.env_ids, err.messages, self._results.finish(err.result, with_ids, frozenset(err.env_ids))) from None
+            raise EnvError(err.env_ids, err.messages, self._results.finish(err.result, with_ids)) from None
 
     def step(self, actions, env_id=None, timeout: float = -1.0, with_ids: bool = True):
         try:
             return self._results.finish(self.core.step(self._actions(actions, env_id), env_id, timeout, with_ids), with_ids)
         except EnvError as err:
-            raise EnvError(err.env_ids, err.messages, self._results.finish(err.result, with_ids, frozenset(err.env_ids))) from None
+            raise EnvError(err.env_ids, err.messages, self._results.finish(err.result, with_ids)) from None
 
     def render(self, env_id=None) -> tuple:
         """What each env's ``render()`` returns (frames for ``rgb_array``), in ``env_id`` order."""

@@ -9,10 +9,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from envpool.errors import EnvError
-from envpool.leaves import SpaceLeaves
 from envpool.pool import PoolFrontEnd
-from envpool.process_results import as_named, final_obs_objects, rows_of_envs
 from envpool.vector_calls import SplitCalls
 
 
@@ -62,10 +59,9 @@ class EnvPoolVectorEnv(SplitCalls, PoolFrontEnd, gymnasium.vector.VectorEnv):
         self.single_action_space = self.task_spec.action_space
         self.observation_space = opened.observation_space or batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        # Native same-step pools: the core's dense final_obs becomes gymnasium's object array.
-        self._final_rows = None
-        if not self._python_envs and self.autoreset_mode == AutoresetMode.SAME_STEP:
-            self._final_rows = SpaceLeaves(self.single_observation_space, "obs")
+        # Whether step() and *_wait() results carry env_id and elapsed_step: not for gymnasium's
+        # full batches (rows in env order, info as SyncVectorEnv's), yes for async batches.
+        self._batch_ids = self._full_batch_ids or self.batch_size < self.num_envs
 
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None):
         """Start new episodes in all envs and return ``(obs, info)``.
@@ -98,11 +94,7 @@ class EnvPoolVectorEnv(SplitCalls, PoolFrontEnd, gymnasium.vector.VectorEnv):
         """
         if self._pending is not None:
             self._start_call("step")  # raises, as gymnasium's AsyncVectorEnv does
-        with_ids = self._with_ids(env_id)
-        try:
-            return self._shaped(self._step(actions, env_id, timeout, with_ids))
-        except EnvError as err:
-            raise self._shaped_error(err) from None
+        return self._step(actions, env_id, timeout, self._batch_ids or env_id is not None)
 
     def recv(self, timeout: float | None = None):
         """The first ``batch_size`` envs to finish: ``(obs, reward, terminated, truncated,
@@ -114,34 +106,11 @@ class EnvPoolVectorEnv(SplitCalls, PoolFrontEnd, gymnasium.vector.VectorEnv):
         ``recv()`` returns it. Raises ``RuntimeError`` at once when too few envs are in flight
         to ever fill a batch.
         """
-        try:
-            return self._shaped(self._recv(timeout, True))
-        except EnvError as err:
-            raise self._shaped_error(err) from None
+        return self._recv(timeout, True)
 
     def _collect(self, timeout: float | None):
-        """The batch a ``*_async`` call started, shaped as its ``*_wait`` returns it."""
-        try:
-            return self._shaped(self._recv(timeout, self._with_ids()))
-        except EnvError as err:
-            raise self._shaped_error(err) from None
-
-    def _with_ids(self, env_id=None) -> bool:
-        return self._full_batch_ids or env_id is not None or self.batch_size < self.num_envs
-
-    def _shaped(self, result, failed=()):
-        """``final_obs`` as gymnasium's object array of the finished envs' last observations
-        (native same-step pools; the core returns it dense)."""
-        info = result[4]
-        if self._final_rows is not None and "final_obs" in info:
-            rows = self._final_rows
-            dense = as_named(info["final_obs"], rows.names)
-            failed_rows = rows_of_envs(info.get("env_id"), failed)
-            info["final_obs"] = final_obs_objects(info["_final_obs"], lambda r: rows.row(dense, None, r), failed_rows)
-        return result
-
-    def _shaped_error(self, err: EnvError) -> EnvError:
-        return EnvError(err.env_ids, err.messages, None if err.result is None else self._shaped(err.result, err.env_ids))
+        """The batch a ``*_async`` call started, as its ``*_wait`` returns it."""
+        return self._recv(timeout, self._batch_ids)
 
     # -- Python envs (envpool.make_python): their own methods and attributes -------------------
 

@@ -123,8 +123,8 @@ def put(view: np.ndarray, value: Any, where: str) -> None:
 class SpaceLeaves:
     """One space split into leaves, for both ends of a process pool.
 
-    Fixed-size leaves are arrays (``names``, ``dtypes``, ``shapes``; ``array_specs()`` for the
-    core). Variable-size leaves (``objects``) are pickled: observation values ride along with
+    Fixed-size leaves (``fixed``, named ``names``) are arrays (``array_specs()`` for the core).
+    Variable-size leaves (``objects``) are pickled: observation values ride along with
     the env's staged info dict, action values in one extra uint8 action field
     (``OBJECTS_FIELD``, ``object_bytes`` per env) that the core copies like any action row.
     """
@@ -209,9 +209,13 @@ class SpaceLeaves:
 
     def row(self, arrays: dict[str, np.ndarray], objects: list[Any] | None, i: int) -> Any:
         """Row ``i`` of a batch as one env's value (gymnasium's ``final_obs`` entries):
-        Discrete values as ints, arrays as arrays, nested as the space nests."""
-        values = [arrays[name][i] for name in self.names]
-        return self.read([int(v) if isinstance(sub, spaces.Discrete) else v for v, (_, sub) in zip(values, self.fixed)], objects)
+        Discrete values as ints, arrays as copies (kept, they must not pin the batch's memory),
+        nested as the space nests."""
+        values = [
+            int(arrays[name][i]) if isinstance(sub, spaces.Discrete) else np.array(arrays[name][i])
+            for name, (_, sub) in zip(self.names, self.fixed)
+        ]
+        return self.read(values, objects)
 
     def split(self, batched: Any, n: int) -> tuple[Any, list[list[Any]] | None]:
         """A batch of ``n`` actions as the core takes them: one array when the core has one
@@ -232,8 +236,9 @@ class SpaceLeaves:
         return fixed, rows
 
     def _batched_space(self, k: int, n: int) -> spaces.Space:
-        cached = self._batched.setdefault(n, [batch_space(sub, n) for _, sub in self.objects])
-        return cached[k]
+        if n not in self._batched:
+            self._batched[n] = [batch_space(sub, n) for _, sub in self.objects]
+        return self._batched[n][k]
 
 
 def _leaf(value: Any, path: Path, what: str) -> Any:

@@ -1,5 +1,6 @@
 """Exercises the engine's threading paths for sanitizer builds (scripts/sanitize.sh runs it
-under ASan+UBSan and under TSan): full batch, async, resets, every autoreset mode, env errors,
+under ASan+UBSan and under TSan): full batch, async, resets, every autoreset mode, env errors
+(with same-step final_obs, and with actions of autoresetting envs),
 timeouts, close while busy, many pools, and process pools (make_python: the collector, the
 monitor thread reporting a killed worker, close with envs in flight; forks of a worker written
 off by the collector, cut-short rows, pools made in exiting threads). Exits non-zero on any
@@ -85,6 +86,23 @@ def env_errors() -> None:
             obs, rew, term, trunc, info = err.result
         envs.send(np.zeros(4, dtype=np.int64), info["env_id"])
     envs.close()
+
+
+def autoreset_actions_and_errors() -> None:
+    """Same-step final_obs with env errors (the final masks leave failed envs out) and actions
+    out of range for envs that autoreset (not validated; the check reads their episode state)."""
+    for mode in ("same_step", "next_step"):
+        envs = envpool.make("StepCounter-v0", num_envs=8, num_threads=2, terminate_at=3, fail_at=5, autoreset_mode=mode)
+        envs.reset()
+        for _ in range(STEPS):
+            for actions in (np.zeros(8, dtype=np.int64), np.full(8, 99, dtype=np.int64)):
+                try:
+                    envs.step(actions)
+                except envpool.EnvError:
+                    pass
+                except ValueError:  # out of range, for an env that does not autoreset
+                    pass
+        envs.close()
 
 
 def timeouts_and_close_while_busy() -> None:
@@ -299,6 +317,7 @@ def main() -> int:
         lambda: envpool.make_python(lambda: gymnasium.make("CartPole-v1"), num_envs=5, num_workers=2), STEPS // 4
     )
     env_errors()
+    autoreset_actions_and_errors()
     timeouts_and_close_while_busy()
     many_pools_in_threads()
     python_envs()

@@ -166,7 +166,9 @@ def test_process_pool_full_batch_steps_a_subset():
         envs.reset(seed=0)
         obs, rew, term, trunc, info = envs.step(np.array([1, 0]), env_id=np.array([2, 0]))
         assert obs.shape == (2, 4)
-        obs, rew, term, trunc, info = envs.step(np.zeros(3, np.int64))
+        np.testing.assert_array_equal(info["env_id"], [2, 0])  # a subset's info names its rows
+        # All envs by id (a full batch without env_id has SyncVectorEnv's info, no elapsed_step).
+        obs, rew, term, trunc, info = envs.step(np.zeros(3, np.int64), env_id=np.arange(3))
         np.testing.assert_array_equal(info["elapsed_step"], [2, 1, 2])
     finally:
         envs.close()

@@ -304,7 +304,7 @@ def test_keyboard_interrupt_in_an_envs_step_is_that_envs_error():
         assert err.env_ids == [1] and err.messages[0].startswith("KeyboardInterrupt"), err.messages
         obs, _, _, trunc, step_info = err.result
         assert trunc.tolist() == [False, True, False, False]
-        obs, *_, step_info = envs.step(ZEROS4)
+        obs, *_, step_info = envs.step(ZEROS4, env_id=np.arange(4))  # with ids: elapsed_step
         # The worker lives on: env 0, its worker-mate, keeps its episode; env 1 starts anew.
         assert step_info["elapsed_step"].tolist() == [4, 0, 4, 4] and obs[0, 0] == 4.0
         assert envs.unwrapped._pool.worker_pids == pids
@@ -373,6 +373,7 @@ def test_one_worker_death_is_one_env_error_naming_all_its_envs(fault, mode):
         assert trunc.tolist() == [True, True, False, False] and not term.any()
         assert obs[0, 0] == 3.0  # env 0's step is there: only its episode was lost
         if mode == "same_step":
-            assert info["_final_obs"].tolist() == [True, True, False, False] and info["final_obs"][0, 0] == 3.0
+            # Envs the EnvError names have no final_obs entry (as any env that failed: docs/compat.md).
+            assert not info.get("_final_obs", np.zeros(4, bool)).any(), info.get("_final_obs")
     finally:
         envs.close()

@@ -195,11 +195,13 @@ def test_time_limit_truncates_like_gymnasium(task):
     a = _steady_action(task)
     for t in range(1, gym.spec(task).max_episode_steps + 1):
         _, _, ref_term, ref_trunc, _ = ref.step(a)
-        _, _, term, trunc, info = env.step(np.array([a]))
+        env.send(np.array([a]))  # the async API: its info counts the episode's steps
+        _, _, term, trunc, info = env.recv()
         assert (bool(term[0]), bool(trunc[0])) == (bool(ref_term), bool(ref_trunc)), f"{task} step {t}"
         assert info["elapsed_step"][0] == t
     assert trunc[0]
-    _, rew, term, trunc, info = env.step(np.array([a]))  # next-step autoreset
+    env.send(np.array([a]))  # next-step autoreset
+    _, rew, term, trunc, info = env.recv()
     assert (rew[0], term[0], trunc[0], info["elapsed_step"][0]) == (0.0, False, False, 0)
     env.close()
 

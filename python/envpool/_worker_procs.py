@@ -212,6 +212,10 @@ class WorkerProcesses:
                 if self._closed.is_set() or not self.procs[w].is_alive():
                     raise RuntimeError(f"worker process {w} died while answering {message[0]}()")
             kind, payload = conn.recv()
+        if kind == "raised":  # the env's own exception, re-raised here as gymnasium's vector envs do
+            exc, text = payload
+            exc.add_note(f"(raised in {message[0]}() by worker process {w}:\n{text})")
+            raise exc
         if kind != "ok":
             raise RuntimeError(f"{message[0]}() failed in worker process {w}:\n{payload}")
         return payload

@@ -39,6 +39,8 @@ class EnvPoolGymEnv(EnvPoolVectorEnv, gymnasium.Env):
     >>> envs.close()
     """
 
+    _full_batch_ids = True  # every info names its rows' envs, as the reference's
+
     def __init__(self, task_id: str, **kwargs: Any):
         super().__init__(task_id, **kwargs)
         self.observation_space = self.single_observation_space

@@ -62,8 +62,8 @@ def make(
             ``0`` disables it.
         autoreset_mode: a ``gymnasium.vector.AutoresetMode`` (or ``"next_step"``,
             ``"same_step"``, ``"disabled"``): what happens when an episode ends.
-        render_mode: ``"rgb_array"`` enables ``render()``, which returns a ``(n, H, W, 3)``
-            uint8 batch of frames drawn in C++.
+        render_mode: ``"rgb_array"`` enables ``render()``, which returns a tuple of
+            ``(H, W, 3)`` uint8 frames drawn in C++, one per env.
         **kwargs: the env's own kwargs (e.g. ``g=9.81`` for Pendulum-v1); a sequence of
             ``num_envs`` values gives each env its own value.
 

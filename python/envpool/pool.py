@@ -208,6 +208,14 @@ class PoolFrontEnd:
     def _step(self, actions, env_id, timeout: float | None = None):
         return self._pool.step(actions, env_id, -1.0 if timeout is None else float(timeout))
 
+    def xla(self, timeout: float | None = None):
+        """``(handle, recv, send, step)``: pure functions that step this pool from inside
+        ``jax.jit`` / ``lax.scan``, as the reference EnvPool's ``xla()`` (needs the ``jax`` extra;
+        see envpool.xla and docs/jax.md). ``timeout`` bounds each recv's wait, in seconds."""
+        from envpool.xla import make_xla
+
+        return make_xla(self, timeout)
+
     # -- rendering ---------------------------------------------------------------------------------
 
     def render(self, env_ids=None) -> np.ndarray:

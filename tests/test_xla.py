@@ -312,9 +312,30 @@ def _run_in_thread(fn):
     return thread, box
 
 
-def test_close_while_a_jitted_recv_waits():
-    """close() from another thread while a jitted recv waits for slow envs: the recv gives up
-    at once with an error (no hang, no crash), and close() returns."""
+def test_close_waits_for_a_dispatched_rollout():
+    """jax dispatches large computations asynchronously: close() right after a rollout call
+    must let it finish instead of closing the pool under it."""
+    envs = envpool.make("StepCounter-v0", num_envs=2, step_sleep_us=10_000, num_threads=2, terminate_at=0)
+    handle, _, _, step = envs.xla()
+    envs.reset()
+    w = jnp.full((256, 256), 0.01)
+
+    def body(carry, _):
+        h, x = carry
+        x = jnp.tanh(x @ w)  # enough work for jax to dispatch the call asynchronously
+        h, (obs, *_rest) = step(h, (x[:2, 0] > 0).astype(jnp.int32))
+        return (h, x), obs[:, 0]
+
+    f = jax.jit(lambda h: lax.scan(body, (h, jnp.ones((256, 256))), None, length=40))
+    f.lower(handle).compile()
+    _, counts = f(handle)
+    envs.close()
+    np.testing.assert_array_equal(np.asarray(counts)[:, 0], np.arange(1, 41))
+
+
+def test_core_close_while_a_jitted_recv_waits():
+    """The core's close (what deleting a pool runs) from another thread while a jitted recv
+    waits for slow envs: the recv gives up at once with an error; no hang, no crash."""
     envs = envpool.make("StepCounter-v0", num_envs=2, step_sleep_us=3_000_000, num_threads=2)
     handle, recv, _, _ = envs.xla()
     envs.reset()
@@ -324,7 +345,7 @@ def test_close_while_a_jitted_recv_waits():
     time.sleep(0.2)
     thread, box = _run_in_thread(lambda: f(handle))
     time.sleep(0.5)
-    envs.close()  # returns once the workers finished their 3 s steps
+    envs._pool.close()  # returns once the workers finished their 3 s steps
     thread.join(10)
     assert not thread.is_alive()
     # Gave up rather than waiting out the steps: it would have had its batch by then.

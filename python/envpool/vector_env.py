@@ -113,9 +113,7 @@ class EnvPoolVectorEnv(PoolFrontEnd, gymnasium.vector.VectorEnv):
     def close_extras(self, **kwargs: Any) -> None:
         # No pool when __init__ raised before building it; gymnasium < 1.3 still closes such a
         # half-built env from VectorEnv.__del__, which must not raise over make()'s own error.
-        pool = getattr(self, "_pool", None)
-        if pool is not None:
-            pool.close()
+        self._close_pool()
 
     def __enter__(self) -> EnvPoolVectorEnv:
         return self

@@ -222,6 +222,15 @@ def _dm_time_step(envs: Any, result: tuple[Any, ...]) -> Any:
     return dm_env.TimeStep(step_type, reward, discount, envs._state_type(obs=obs, **fields))
 
 
+def wait_for_dispatched_calls() -> None:
+    """Waits until every jitted computation with side effects that jax has dispatched has run
+    (``jax.effects_barrier``). Their own errors stay with their results, not raised here."""
+    try:
+        jax.effects_barrier()
+    except Exception:  # noqa: BLE001 - e.g. a dispatched call that failed: its results raise it
+        pass
+
+
 def make_xla(envs: Any, timeout: float | None = None) -> tuple[np.ndarray, Callable, Callable, Callable]:
     """``(handle, recv, send, step)`` for the pool behind front end ``envs`` (see the module doc).
 

@@ -1,7 +1,7 @@
 """PPO (JAX + optax, CPU) on CartPole-v1, the whole rollout inside jit through envs.xla().
 
     pip install ".[jax-train]"
-    python examples/ppo_jax.py --total-steps 300000 --plot docs/ppo_jax_cartpole.png
+    python examples/ppo_jax.py --total-steps 500000 --plot docs/ppo_jax_cartpole.png
 
 One jitted function runs an iteration: ``lax.scan`` over ``--num-steps`` env steps (policy
 sample, then ``step(handle, action)`` into the C++ pool), GAE, and ``--epochs`` x
@@ -79,11 +79,13 @@ def logits_and_value(params, obs):
 
 
 def make_iteration(cfg: Config, step, n_actions: int, optimizer):
-    """The jitted PPO iteration: (params, opt_state, handle, obs, stats, key) -> same + metrics."""
+    """The jitted PPO iteration: (params, opt_state, handle, obs, episode stats, key) -> the
+    same, updated. Episode stats per env, as CleanRL's xla scripts keep them: the running
+    return, and the return of the env's last finished episode (what the log reports)."""
     n, t_len = cfg.num_envs, cfg.num_steps
 
     def rollout_step(carry, _):
-        params, handle, obs, ep_ret, ep_len, key = carry
+        params, handle, obs, ep_ret, last_ret, key = carry
         key, sub = jax.random.split(key)
         logits, value = logits_and_value(params, obs)
         action = jax.random.categorical(sub, logits)
@@ -95,10 +97,10 @@ def make_iteration(cfg: Config, step, n_actions: int, optimizer):
         _, final_value = logits_and_value(params, info["final_obs"])
         reward_bootstrapped = reward + cfg.gamma * jnp.where(trunc, final_value, 0.0)
         done = term | trunc
-        ep_ret, ep_len = ep_ret + reward, ep_len + 1
-        out = (obs, action, logp, value, reward_bootstrapped, done, jnp.where(done, ep_ret, 0.0), done)
-        ep_ret, ep_len = jnp.where(done, 0.0, ep_ret), jnp.where(done, 0, ep_len)
-        return (params, handle, next_obs, ep_ret, ep_len, key), out
+        ep_ret = ep_ret + reward
+        last_ret = jnp.where(done, ep_ret, last_ret)
+        out = (obs, action, logp, value, reward_bootstrapped, done)
+        return (params, handle, next_obs, jnp.where(done, 0.0, ep_ret), last_ret, key), out
 
     def gae(values, rewards, dones, last_value):
         def back(adv_next, xs):
@@ -123,11 +125,11 @@ def make_iteration(cfg: Config, step, n_actions: int, optimizer):
         return pg - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
 
     @jax.jit
-    def iteration(params, opt_state, handle, obs, ep_ret, ep_len, key):
-        (params, handle, obs, ep_ret, ep_len, key), traj = jax.lax.scan(
-            rollout_step, (params, handle, obs, ep_ret, ep_len, key), None, length=t_len
+    def iteration(params, opt_state, handle, obs, ep_ret, last_ret, key):
+        (params, handle, obs, ep_ret, last_ret, key), traj = jax.lax.scan(
+            rollout_step, (params, handle, obs, ep_ret, last_ret, key), None, length=t_len
         )
-        b_obs, b_action, b_logp, b_value, b_reward, b_done, finished_ret, finished = traj
+        b_obs, b_action, b_logp, b_value, b_reward, b_done = traj
         _, last_value = logits_and_value(params, obs)
         adv, ret = gae(b_value, b_reward, b_done, last_value)
         flat = [x.reshape((n * t_len,) + x.shape[2:]) for x in (b_obs, b_action, b_logp, adv, ret)]
@@ -148,9 +150,7 @@ def make_iteration(cfg: Config, step, n_actions: int, optimizer):
             return (params, opt_state, key), None
 
         (params, opt_state, key), _ = jax.lax.scan(epoch, (params, opt_state, key), None, length=cfg.epochs)
-        episodes = finished.sum()
-        mean_return = jnp.where(episodes > 0, finished_ret.sum() / jnp.maximum(episodes, 1), jnp.nan)
-        return params, opt_state, handle, obs, ep_ret, ep_len, key, mean_return, episodes
+        return params, opt_state, handle, obs, ep_ret, last_ret, key
 
     return iteration
 
@@ -193,21 +193,20 @@ def train(cfg: Config, log=print) -> dict[str, Any]:
     iteration = make_iteration(cfg, step, n_actions, optimizer)
     obs, _ = envs.reset()
     obs = jnp.asarray(obs)
-    ep_ret, ep_len = jnp.zeros(cfg.num_envs), jnp.zeros(cfg.num_envs, jnp.int32)
+    ep_ret, last_ret = jnp.zeros(cfg.num_envs), jnp.zeros(cfg.num_envs)
     history: dict[str, Any] = {"steps": [], "returns": []}
     start = time.perf_counter()
     for i in range(iterations):
-        params, opt_state, handle, obs, ep_ret, ep_len, key, mean_return, episodes = iteration(
-            params, opt_state, handle, obs, ep_ret, ep_len, key
+        params, opt_state, handle, obs, ep_ret, last_ret, key = iteration(
+            params, opt_state, handle, obs, ep_ret, last_ret, key
         )
         steps = (i + 1) * cfg.num_envs * cfg.num_steps
-        if int(episodes) > 0:
-            history["steps"].append(steps)
-            history["returns"].append(float(mean_return))
+        history["steps"].append(steps)
+        history["returns"].append(float(last_ret.mean()))
         if (i + 1) % max(1, iterations // 20) == 0 or i + 1 == iterations:
             sps = steps / (time.perf_counter() - start)
-            last = history["returns"][-1] if history["returns"] else float("nan")
-            log(f"steps={steps:>8}  mean return of episodes ending this iteration={last:7.1f}  {sps:,.0f} steps/s")
+            log(f"steps={steps:>8}  mean over envs of the last episode's return={history['returns'][-1]:7.1f}  "
+                f"{sps:,.0f} steps/s")
     history["seconds"] = time.perf_counter() - start
     envs.close()
     history["eval_return"] = evaluate(cfg, params, seed=cfg.seed + 10_000)
@@ -232,7 +231,7 @@ def main(argv: list[str] | None = None) -> None:
         fig, ax = plt.subplots(figsize=(6, 3.5))
         ax.plot(history["steps"], history["returns"])
         ax.set_xlabel("env steps")
-        ax.set_ylabel("mean episode return")
+        ax.set_ylabel("return of each env's last episode, mean")
         ax.set_title(f"PPO (JAX, rollout in lax.scan via envs.xla()) on {cfg.env}")
         fig.tight_layout()
         fig.savefig(args.plot, dpi=100)

@@ -60,38 +60,31 @@ def _assert_same(got, want, names=("obs", "reward", "terminated", "truncated", "
         np.testing.assert_array_equal(g, w, err_msg=name)
 
 
+ROLLOUTS = [
+    # task, envs, steps: long enough for episode ends (CartPole falls; random actions make
+    # Hopper fall) and the next-step autoresets after them.
+    pytest.param("CartPole-v1", 8, 120, id="CartPole-v1"),
+    pytest.param("Hopper-v5", 4, 60, id="Hopper-v5",
+                 marks=pytest.mark.skipif(not HAS_MUJOCO, reason="MuJoCo tasks need mujoco-core at build and run time")),
+]
+
+
+@pytest.mark.parametrize("task,n,steps", ROLLOUTS)
 @pytest.mark.parametrize("x64", [False, True])
-def test_scan_rollout_equals_python_steps_cartpole(x64):
-    steps, n = 120, 8  # long enough for episode ends and next-step autoresets
+def test_scan_rollout_equals_python_steps(task, n, steps, x64):
     with jax.enable_x64(x64):
-        a = envpool.make("CartPole-v1", num_envs=n, seed=3)
-        b = envpool.make("CartPole-v1", num_envs=n, seed=3)
+        a = envpool.make(task, num_envs=n, seed=3)
+        b = envpool.make(task, num_envs=n, seed=3)
         actions = _random_actions(a.action_space, steps, seed=0)
         a.reset(), b.reset()
         got = _scan_rollout(a, actions)
         want = _python_rollout(b, actions)
         assert want[2].any(), "the rollout should see terminations"
         _assert_same(got, want)
-        assert got[1].dtype == (np.float64 if x64 else np.float32)
+        assert got[1].dtype == (np.float64 if x64 else np.float32)  # reward
+        assert got[0].dtype == np.dtype(jax.dtypes.canonicalize_dtype(want[0].dtype))  # obs
         # The pool goes on from where the jitted rollout left it, in Python too.
         np.testing.assert_array_equal(a.step(actions[0])[0], b.step(actions[0])[0])
-        a.close(), b.close()
-
-
-@pytest.mark.skipif(not HAS_MUJOCO, reason="MuJoCo tasks need mujoco-core at build and run time")
-@pytest.mark.parametrize("x64", [False, True])
-def test_scan_rollout_equals_python_steps_mujoco(x64):
-    steps, n = 60, 4
-    with jax.enable_x64(x64):
-        a = envpool.make("Hopper-v5", num_envs=n, seed=7)
-        b = envpool.make("Hopper-v5", num_envs=n, seed=7)
-        actions = _random_actions(a.action_space, steps, seed=1)
-        a.reset(), b.reset()
-        got = _scan_rollout(a, actions)
-        want = _python_rollout(b, actions)
-        assert want[2].any(), "random actions should make Hopper fall (terminate)"
-        _assert_same(got, want)
-        assert got[0].dtype == (np.float64 if x64 else np.float32)
         a.close(), b.close()
 
 

@@ -7,6 +7,7 @@ and after it (B, "new")::
 
     python bench/ab_throughput.py --old /work/wt-ab-old/pkg --new /work/wt-ab-new/pkg
     python bench/ab_throughput.py --old OLD --new NEW --rounds 7 --seconds 0.8 --only CartPole
+    python bench/ab_throughput.py --old OLD --new NEW --autoreset same_step   # with final_obs
 
 Every sample runs in a fresh subprocess (``PYTHONPATH=<package folder>``) that builds the
 pool with ``envpool.make(task, num_envs=N, batch_size=B, num_threads=T)``, resets, warms up,
@@ -51,6 +52,10 @@ CONFIGS = [
     ("Pendulum-v1 async 256/128 2T", "Pendulum-v1", 256, 128, 2),
     ("HalfCheetah-v5 16 2T", "HalfCheetah-v5", 16, 16, 2),
     ("HalfCheetah-v5 async 16/8 2T", "HalfCheetah-v5", 16, 8, 2),
+    # toy text: a random draw every step, and Blackjack resets every 1-2 steps
+    ("Taxi-v4 1024 1T", "Taxi-v4", 1024, 1024, 1),
+    ("FrozenLake-v1 1024 1T", "FrozenLake-v1", 1024, 1024, 1),
+    ("Blackjack-v1 1024 1T", "Blackjack-v1", 1024, 1024, 1),
 ]
 
 # Executed verbatim by ``python -c`` in the child; only stdlib, numpy and envpool.
@@ -61,7 +66,8 @@ import envpool
 
 a = json.loads(sys.argv[1])
 N, B = a["num_envs"], a["batch_size"]
-env = envpool.make(a["task"], num_envs=N, batch_size=B, num_threads=a["num_threads"], seed=1)
+env = envpool.make(a["task"], num_envs=N, batch_size=B, num_threads=a["num_threads"], seed=1,
+                   autoreset_mode=a["autoreset_mode"])
 space = env.single_action_space
 rng = np.random.default_rng(0)
 if hasattr(space, "n"):
@@ -110,10 +116,11 @@ print("@@AB_RESULT@@ " + json.dumps({"steps": steps, "elapsed": elapsed, "sps": 
 '''
 
 
-def run_sample(pkg: str, cfg: tuple, seconds: float, warmup: float) -> float:
+def run_sample(pkg: str, cfg: tuple, seconds: float, warmup: float, autoreset_mode: str) -> float:
     """One fresh-process measurement of ``cfg`` with the package folder ``pkg``; steps/s."""
     _, task, n, b, t = cfg
-    args = dict(task=task, num_envs=n, batch_size=b, num_threads=t, seconds=seconds, warmup=warmup)
+    args = dict(task=task, num_envs=n, batch_size=b, num_threads=t, seconds=seconds, warmup=warmup,
+                autoreset_mode=autoreset_mode)
     env = dict(os.environ, PYTHONPATH=pkg)
     proc = subprocess.run([sys.executable, "-c", WORKER_SOURCE, json.dumps(args)], env=env,
                           capture_output=True, text=True, timeout=120)
@@ -141,6 +148,8 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=0.8, help="timed wall time per sample")
     ap.add_argument("--warmup", type=float, default=0.3, help="untimed wall time before it")
     ap.add_argument("--only", default="", help="comma-separated: keep configs whose label contains one of these")
+    ap.add_argument("--autoreset", default="next_step", choices=["next_step", "same_step"],
+                    help="the pools' autoreset_mode (same_step: results carry final_obs / final_info)")
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
     opts = ap.parse_args()
 
@@ -154,7 +163,7 @@ def main() -> None:
         loads.append(os.getloadavg())
         for cfg in configs:
             for side in ("old", "new") if r % 2 == 0 else ("new", "old"):
-                samples[cfg[0]][side].append(run_sample(pkgs[side], cfg, opts.seconds, opts.warmup))
+                samples[cfg[0]][side].append(run_sample(pkgs[side], cfg, opts.seconds, opts.warmup, opts.autoreset))
             o, n = samples[cfg[0]]["old"][-1], samples[cfg[0]]["new"][-1]
             print(f"round {r + 1}/{opts.rounds} {cfg[0]:32s} old {fmt(o):>9s} new {fmt(n):>9s} "
                   f"new/old {n / o:.3f}", file=sys.stderr, flush=True)
@@ -178,7 +187,7 @@ def main() -> None:
                      f"{spread(n)} | {ratio:.3f} | {min(per_round):.3f}..{max(per_round):.3f} | "
                      f"{slow}/{len(per_round)} |")
     table = "\n".join(lines)
-    note = (f"\nenv steps/s, median of {opts.rounds} interleaved rounds, {opts.seconds} s per sample "
+    note = (f"\nenv steps/s ({opts.autoreset} autoreset), median of {opts.rounds} interleaved rounds, {opts.seconds} s per sample "
             f"after {opts.warmup} s warm-up; {os.cpu_count()} cores; load average (1 min) "
             f"{min(l[0] for l in loads):.2f}..{max(l[0] for l in loads):.2f} during the run\n")
     print(table + "\n" + note)
@@ -188,6 +197,7 @@ def main() -> None:
     (out / "ab_throughput.md").write_text(table + "\n" + note)
     (out / "ab_throughput.json").write_text(json.dumps(dict(
         command=sys.argv, packages=pkgs, rounds=opts.rounds, seconds=opts.seconds, warmup=opts.warmup,
+        autoreset_mode=opts.autoreset,
         machine=dict(cpu_count=os.cpu_count(), platform=platform.platform(), python=sys.version),
         load_averages=loads, started=started, finished=time.time(), rows=rows), indent=1))
 

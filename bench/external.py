@@ -80,10 +80,10 @@ def client_pipelined(address: str, episodes: int) -> dict:
         return msgpack.unpackb(frames[0]), frames[1:]
 
     send({"op": "hello", "client": f"bench-{id(sock)}"})
-    recv()
+    version = recv()[0]["v"]  # the server's protocol version (bench/external_ab.py runs older builds too)
     eids = []
     for _ in range(episodes):
-        send({"v": 1, "op": "start_episode"})
+        send({"v": version, "op": "start_episode"})
         eids.append(recv()[0]["episode_id"])
     desc = {"dtype": "float32", "shape": [4]}
     obs = OBS.tobytes()
@@ -91,7 +91,7 @@ def client_pipelined(address: str, episodes: int) -> dict:
     cpu0, total = _cpu_s(), 0
     started = {}
     for eid in eids:
-        started[send({"v": 1, "op": "get_action", "episode_id": eid, "obs": desc}, obs)] = (eid, time.perf_counter())
+        started[send({"v": version, "op": "get_action", "episode_id": eid, "obs": desc}, obs)] = (eid, time.perf_counter())
     lat, count, t_first = [], 0, None
     while started:
         if not sock.poll(5000):
@@ -106,7 +106,7 @@ def client_pipelined(address: str, episodes: int) -> dict:
             lat.append(now - t0)
             count += 1
         if now < deadline:
-            started[send({"v": 1, "op": "get_action", "episode_id": eid, "obs": desc}, obs)] = (eid, time.perf_counter())
+            started[send({"v": version, "op": "get_action", "episode_id": eid, "obs": desc}, obs)] = (eid, time.perf_counter())
     t_last = time.perf_counter()
     cpu = _cpu_s() - cpu0
     send({"op": "bye"})

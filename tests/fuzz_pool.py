@@ -7,7 +7,9 @@ flight:
   * only documented exceptions (ValueError, TypeError, RuntimeError, TimeoutError, EnvError);
   * a rejected call changes nothing;
   * every env_id returned was in flight, appears once per batch, and results keep their
-    shapes and dtypes.
+    shapes and dtypes (a full-batch step()'s rows are envs 0..n-1, its info has no env_id);
+  * out-of-range action values are refused unless every env they are for starts a new
+    episode instead (next-step autoreset ignores those actions, as gymnasium does).
 
     python tests/fuzz_pool.py [max_examples]
 """
@@ -45,8 +47,10 @@ class PoolMachine(RuleBasedStateMachine):
         )
         self.n, self.batch = num_envs, batch
         self.in_flight: set[int] = set()  # sent, not yet returned by recv
+        self.send_order: list[int] = []  # the envs in flight, in the order they were sent
         self.started: set[int] = set()  # reset at least once
         self.needs_reset: set[int] = set()  # disabled mode: episode over
+        self.autoresets: set[int] = set()  # next-step mode: episode over, the next step resets
         self.closed = False
         self.mode = mode
 
@@ -63,9 +67,13 @@ class PoolMachine(RuleBasedStateMachine):
             return np.full_like(acts, 99 if acts.dtype.kind == "i" else np.nan)
         return acts
 
-    def check_result(self, result, expected_rows):
+    def check_result(self, result, expected_rows, full_batch=False):
         obs, rew, term, trunc, info = result
-        ids = info["env_id"].tolist()
+        if full_batch:  # step(): rows in env order, gymnasium's info
+            assert "env_id" not in info and "elapsed_step" not in info, sorted(info)
+            ids = list(range(expected_rows))
+        else:
+            ids = info["env_id"].tolist()
         assert len(ids) == expected_rows, (ids, expected_rows)
         assert len(set(ids)) == len(ids), f"env twice in one batch: {ids}"
         assert set(ids) <= self.in_flight, f"returned {ids} but in flight were {self.in_flight}"
@@ -74,6 +82,10 @@ class PoolMachine(RuleBasedStateMachine):
         assert rew.dtype == np.float64 and rew.shape == (expected_rows,)
         assert term.dtype == np.bool_ and trunc.dtype == np.bool_
         self.in_flight -= set(ids)
+        self.send_order = [i for i in self.send_order if i in self.in_flight]
+        if self.mode == "next_step":
+            done = {i for i, t, u in zip(ids, term.tolist(), trunc.tolist()) if t or u}
+            self.autoresets = (self.autoresets - set(ids)) | done
         if self.mode == "disabled":
             done = {i for i, t, u in zip(ids, term.tolist(), trunc.tolist()) if t or u}
             self.needs_reset |= done
@@ -102,7 +114,9 @@ class PoolMachine(RuleBasedStateMachine):
         self.in_flight |= set(range(self.n))
         self.started |= set(range(self.n))
         self.needs_reset.clear()
-        self.in_flight -= set(info["env_id"].tolist())
+        self.autoresets.clear()
+        # A full batch comes back whole (gymnasium's info: no env_id); an async one names its envs.
+        self.in_flight -= set(info["env_id"].tolist()) if self.batch < self.n else set(range(self.n))
 
     @precondition(lambda self: not self.closed)
     @rule(data=st.data(), bad=st.sampled_from([None, None, None, "shape", "dtype", "value"]))
@@ -113,7 +127,7 @@ class PoolMachine(RuleBasedStateMachine):
         else:
             ids = data.draw(ids_strategy, label="ids")
         valid = (
-            bad is None
+            (bad is None or self.ignored_values(bad, ids))
             and len(ids) > 0
             and len(set(ids)) == len(ids)
             and all(0 <= i < self.n for i in ids)
@@ -128,10 +142,19 @@ class PoolMachine(RuleBasedStateMachine):
             return
         assert valid, f"invalid send {ids} (bad={bad}) accepted"
         self.in_flight |= set(ids)
+        self.send_order += ids
 
     @precondition(lambda self: not self.closed)
     @rule()
     def recv(self):
+        if self.batch == self.n and self.in_flight:
+            # A full batch returns every env in flight, in the order they were sent (all of
+            # them, or a subset sent by id, as the reference EnvPool's sync mode).
+            order = self.send_order
+            result = self.receive(lambda: self.envs.recv(timeout=30))
+            assert result[4]["env_id"].tolist() == order, (result[4]["env_id"], order)
+            self.check_result(result, len(order))
+            return
         if len(self.in_flight) < self.batch:
             try:
                 self.envs.recv(timeout=1.0)
@@ -144,7 +167,12 @@ class PoolMachine(RuleBasedStateMachine):
     @precondition(lambda self: not self.closed and self.batch == self.n)
     @rule(bad=st.sampled_from([None, None, "shape", "value"]))
     def step(self, bad):
-        valid = bad is None and not self.in_flight and self.started == set(range(self.n)) and not self.needs_reset
+        valid = (
+            (bad is None or self.ignored_values(bad, range(self.n)))
+            and not self.in_flight
+            and self.started == set(range(self.n))
+            and not self.needs_reset
+        )
         try:
             result = self.receive(lambda: self.envs.step(self.actions(self.n, bad), timeout=30))
         except ALLOWED:
@@ -152,7 +180,11 @@ class PoolMachine(RuleBasedStateMachine):
             return
         assert valid, f"invalid step (bad={bad}) accepted"
         self.in_flight |= set(range(self.n))
-        self.check_result(result, self.n)
+        self.check_result(result, self.n, full_batch=True)
+
+    def ignored_values(self, bad, ids) -> bool:
+        """Out-of-range values for envs that all start a new episode instead: not used, so fine."""
+        return bad == "value" and self.mode == "next_step" and bool(ids) and set(ids) <= self.autoresets
 
     @precondition(lambda self: not self.closed)
     @rule(env_id=st.integers(-2, 12))
@@ -166,6 +198,9 @@ class PoolMachine(RuleBasedStateMachine):
             assert not (0 <= env_id < self.n) or env_id in self.in_flight or env_id not in self.started
             return
         assert 0 <= env_id < self.n and env_id not in self.in_flight
+        # set_state puts the env mid-episode: it may step now, reset or not before.
+        self.started.add(env_id)
+        self.needs_reset.discard(env_id)
 
     @precondition(lambda self: not self.closed)
     @rule()

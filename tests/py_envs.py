@@ -7,6 +7,7 @@ from __future__ import annotations
 import ctypes
 import faulthandler
 import os
+import subprocess
 import sys
 import time
 
@@ -91,7 +92,9 @@ class SlowEnv(gymnasium.Env):
 class FaultyEnv(gymnasium.Env):
     """Behaves like SlowEnv until step `at` of an episode, where it does `fault`:
     "raise" (ValueError), "reset_raise" (raises in reset after the first), "exit" (os._exit),
-    "segfault", "hang" (sleeps an hour)."""
+    "segfault", "hang" (sleeps an hour), "interrupt" (raises KeyboardInterrupt), "fork"
+    (os.fork(), and the child returns from the step too, as a library that forks and lets its
+    child run on would), "popen" (starts `sleep 600`; the step's info has its pid)."""
 
     def __init__(self, fault: str = "raise", at: int = 3):
         self.observation_space = spaces.Box(0, 1e9, (1,), np.float64)
@@ -123,6 +126,13 @@ class FaultyEnv(gymnasium.Env):
                 ctypes.string_at(0)
             if self.fault == "hang":
                 time.sleep(3600)
+            if self.fault == "interrupt":
+                raise KeyboardInterrupt
+            if self.fault == "fork":
+                os.fork()
+            if self.fault == "popen":
+                child = subprocess.Popen(["sleep", "600"])
+                return np.array([float(self.t)]), 1.0, False, False, {"child_pid": child.pid}
         return np.array([float(self.t)]), 1.0, self.fault == "reset_raise" and self.t >= 2, False, {}
 
 

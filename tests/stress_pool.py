@@ -1,7 +1,9 @@
 """Exercises the engine's threading paths for sanitizer builds (scripts/sanitize.sh runs it
-under ASan+UBSan and under TSan): full batch, async, resets, every autoreset mode, env errors,
+under ASan+UBSan and under TSan): full batch, async, resets, every autoreset mode, env errors
+(with same-step final_obs, and with actions of autoresetting envs),
 timeouts, close while busy, many pools, and process pools (make_python: the collector, the
-monitor thread reporting a killed worker, close with envs in flight). Exits non-zero on any
+monitor thread reporting a killed worker, close with envs in flight; forks of a worker written
+off by the collector, cut-short rows, pools made in exiting threads). Exits non-zero on any
 unexpected exception.
 
     python tests/stress_pool.py [--quick]
@@ -38,6 +40,32 @@ def full_batch(task: str, threads: int, mode: str) -> None:
     envs.close()
 
 
+def full_batch_subsets(make, steps: int) -> None:
+    """A full-batch pool stepped and reset a random subset at a time (rows in send order, a
+    short batch), sometimes in two sends before one recv, between full steps."""
+    envs = make()
+    rng = np.random.default_rng(0)
+    envs.reset()
+    n = envs.num_envs
+    for i in range(steps):
+        ids = rng.permutation(n)[: rng.integers(1, n + 1)]
+        if i % 7 == 0:
+            obs, info = envs.reset(ids)
+        elif i % 5 == 0 and len(ids) > 1:
+            envs.send(np.zeros(len(ids) // 2, np.int64), ids[: len(ids) // 2])
+            envs.send(np.zeros(len(ids) - len(ids) // 2, np.int64), ids[len(ids) // 2 :])
+            obs, *_, info = envs.recv()
+        else:
+            obs, *_, info = envs.step(np.zeros(len(ids), np.int64), ids)
+        if "env_id" in info and info["env_id"].tolist() != ids.tolist():
+            raise AssertionError(f"rows {info['env_id']} for envs sent as {ids}")
+        if obs.shape[0] != len(ids):
+            raise AssertionError(f"{obs.shape[0]} rows for {len(ids)} envs")
+        if i % 11 == 0:
+            envs.step(np.zeros(n, np.int64))
+    envs.close()
+
+
 def async_loop(task: str, num_envs: int, batch: int, threads: int) -> None:
     envs = envpool.make(task, num_envs=num_envs, batch_size=batch, num_threads=threads)
     envs.async_reset()
@@ -58,6 +86,23 @@ def env_errors() -> None:
             obs, rew, term, trunc, info = err.result
         envs.send(np.zeros(4, dtype=np.int64), info["env_id"])
     envs.close()
+
+
+def autoreset_actions_and_errors() -> None:
+    """Same-step final_obs with env errors (the final masks leave failed envs out) and actions
+    out of range for envs that autoreset (not validated; the check reads their episode state)."""
+    for mode in ("same_step", "next_step"):
+        envs = envpool.make("StepCounter-v0", num_envs=8, num_threads=2, terminate_at=3, fail_at=5, autoreset_mode=mode)
+        envs.reset()
+        for _ in range(STEPS):
+            for actions in (np.zeros(8, dtype=np.int64), np.full(8, 99, dtype=np.int64)):
+                try:
+                    envs.step(actions)
+                except envpool.EnvError:
+                    pass
+                except ValueError:  # out of range, for an env that does not autoreset
+                    pass
+        envs.close()
 
 
 def timeouts_and_close_while_busy() -> None:
@@ -133,6 +178,55 @@ def python_envs() -> None:
             os.kill(envs.unwrapped._pool.worker_pids[1], signal.SIGKILL)
         envs.send(np.zeros(3, np.int64), info["env_id"])
     envs.close()  # with envs in flight
+
+
+class _Forking(_Uneven):
+    """Forks in the 20th step of an episode, and the child returns from the step, as a library
+    that forks and lets its child run on would: the child reports itself, the collector writes
+    the worker off while the monitor thread replaces it."""
+
+    def step(self, action):
+        if self.t == 19:
+            os.fork()
+        return super().step(action)
+
+
+def python_env_faults() -> None:
+    """make_python's fault paths under concurrency: forks of a worker written off by the
+    collector (full batch and async), killed workers whose worker-mates' unreturned rows are
+    cut short, and pools made in threads that exit (the workers' parent watch)."""
+    fns = [lambda i=i: _Forking(i) if i == 1 else _Uneven(i) for i in range(4)]
+    steps = STEPS // 4
+    for batch in (4, 2):
+        envs = envpool.make_python(fns, num_envs=4, batch_size=batch, num_workers=2, context="spawn")
+        envs.async_reset()
+        forks = 0
+        for i in range(steps):
+            try:
+                info = envs.recv(timeout=60)[4]
+            except envpool.EnvError as err:
+                info = err.result[4]
+                forks += any("forked" in m for m in err.messages)
+            if i == steps // 2:
+                os.kill(envs.unwrapped._pool.worker_pids[1], signal.SIGKILL)
+            envs.send(np.zeros(len(info["env_id"]), np.int64), info["env_id"])
+        envs.close()  # with envs in flight
+        assert forks > 0, "no fork was reported"
+    made = []
+    threads = [threading.Thread(target=lambda: made.append(envpool.make_python(_Uneven, num_envs=2, num_workers=2,
+                                                                            context="spawn"))) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for envs in made:
+        envs.reset()
+        for _ in range(20):
+            try:
+                envs.step(np.zeros(2, np.int64), timeout=60)
+            except envpool.EnvError:
+                pass
+    del made  # dropped without close(): the finalizers end them
 
 
 def external_episodes() -> None:
@@ -217,10 +311,17 @@ def main() -> int:
     for num_envs, batch, threads in [(16, 8, 2), (64, 7, 3), (10, 1, 2), (8, 8, 2)]:
         async_loop("CartPole-v1", num_envs, batch, threads)
     async_loop("Pendulum-v1", 32, 16, 2)
+    for threads in (1, 3):
+        full_batch_subsets(lambda: envpool.make("CartPole-v1", num_envs=17, num_threads=threads), STEPS)
+    full_batch_subsets(
+        lambda: envpool.make_python(lambda: gymnasium.make("CartPole-v1"), num_envs=5, num_workers=2), STEPS // 4
+    )
     env_errors()
+    autoreset_actions_and_errors()
     timeouts_and_close_while_busy()
     many_pools_in_threads()
     python_envs()
+    python_env_faults()
     external_episodes()
     if os.environ.get("ENVPOOL_STRESS_PLUGINS"):
         plugin_envs(os.environ["ENVPOOL_STRESS_PLUGINS"])

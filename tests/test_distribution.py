@@ -67,9 +67,31 @@ def _install_pypi(site: pathlib.Path, files: dict[str, str] = PYPI_FILES) -> Non
     _write_dist_info(site, "envpool", "1.2.5", list(PYPI_FILES))
 
 
+def _without_envpool(entry: pathlib.Path, shadows: pathlib.Path) -> pathlib.Path:
+    """`entry` if it holds no envpool package, else a folder of links to everything in it but
+    envpool's: where this suite runs against an installed envpool-ng (CI), that copy must not
+    answer the child's `import envpool` (a regular package found later on sys.path wins over the
+    namespace package one test lays out)."""
+    if not (entry / "envpool").exists():
+        return entry
+    shadow = shadows / f"{len(list(shadows.iterdir()))}"
+    shadow.mkdir()
+    for item in entry.iterdir():
+        if item.name == "envpool" or item.name.startswith(("envpool-", "envpool_ng-")):
+            continue
+        (shadow / item.name).symlink_to(item)
+    return shadow
+
+
 def _python(site_paths: list[pathlib.Path], *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, site_paths))}
-    return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,
+    # -S and the parent's sys.path (site's .pth files already applied) with every other envpool
+    # hidden: the child sees the laid-out folders first and nothing of ours behind them.
+    shadows = site_paths[0].parent / "shadows"
+    shadows.mkdir(exist_ok=True)
+    rest = [_without_envpool(pathlib.Path(p), shadows) for p in sys.path
+            if p and pathlib.Path(p).is_dir() and pathlib.Path(p) not in site_paths]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, [*site_paths, *rest]))}
+    return subprocess.run([sys.executable, "-S", *args], capture_output=True, text=True, env=env,
                           cwd=site_paths[0], timeout=120)
 
 

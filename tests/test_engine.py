@@ -30,11 +30,14 @@ def test_make_gives_a_gymnasium_vector_env():
     obs, info = envs.reset()
     assert obs.shape == (5, 4) and obs.dtype == np.float32
     assert envs.observation_space.contains(obs)
-    np.testing.assert_array_equal(info["env_id"], np.arange(5))
-    np.testing.assert_array_equal(info["elapsed_step"], np.zeros(5))
+    assert info == {}  # as gymnasium's SyncVectorEnv over CartPole: no keys of its own
     obs, rew, term, trunc, info = envs.step(envs.action_space.sample())
     assert rew.dtype == np.float64 and term.dtype == np.bool_ and trunc.dtype == np.bool_
-    np.testing.assert_array_equal(info["elapsed_step"], np.ones(5))
+    assert info == {}
+    # The async loop's results name their envs and count their steps.
+    obs, rew, term, trunc, info = step_with_ids(envs, envs.action_space.sample())
+    np.testing.assert_array_equal(info["env_id"], np.arange(5))
+    np.testing.assert_array_equal(info["elapsed_step"], np.full(5, 2))
     envs.close()
     assert envs.closed
 
@@ -67,13 +70,22 @@ def test_make_gymnasium_alias():
     envs.close()
 
 
+def step_with_ids(envs, actions):
+    """A full-batch step through the async API, whose info has env_id and elapsed_step."""
+    envs.send(actions)
+    return envs.recv()
+
+
 def run_full_batch(num_envs, num_threads, seed, steps=300):
     envs = envpool.make("CartPole-v1", num_envs=num_envs, num_threads=num_threads, seed=seed)
     obs, info = envs.reset()
     traj = [np.concatenate([obs, np.zeros((num_envs, 3))], axis=1)]
     ids = np.arange(num_envs)
+    elapsed, ended = np.zeros(num_envs, np.int64), np.zeros(num_envs, bool)
     for _ in range(steps):
-        obs, rew, term, trunc, info = envs.step(scripted_actions(ids, info["elapsed_step"]))
+        obs, rew, term, trunc, info = envs.step(scripted_actions(ids, elapsed))
+        elapsed = np.where(ended, 0, elapsed + 1)  # the step after an episode end starts the next
+        ended = term | trunc
         traj.append(np.concatenate([obs, rew[:, None], term[:, None], trunc[:, None]], axis=1))
     envs.close()
     return np.stack(traj)
@@ -163,11 +175,11 @@ def test_next_step_autoreset():
             break
     assert ended
     assert rew[0] == 1.0
-    obs, rew, term, trunc, info = envs.step(np.array([1]))
+    obs, rew, term, trunc, info = step_with_ids(envs, np.array([1]))
     assert rew[0] == 0.0 and not term[0] and not trunc[0]
     assert info["elapsed_step"][0] == 0
     assert np.all(np.abs(obs[0]) <= 0.05)  # CartPole's initial state distribution
-    obs2, *_, info = envs.step(np.array([1]))
+    obs2, *_, info = step_with_ids(envs, np.array([1]))
     assert info["elapsed_step"][0] == 1
     envs.close()
 
@@ -178,10 +190,10 @@ def test_max_episode_steps_truncates(limit):
     assert envs.max_episode_steps == limit
     envs.reset()
     for step in range(1, limit + 1):
-        obs, rew, term, trunc, info = envs.step(np.array([0, 1]))
+        obs, rew, term, trunc, info = step_with_ids(envs, np.array([0, 1]))
         np.testing.assert_array_equal(info["elapsed_step"], [step, step])
         np.testing.assert_array_equal(trunc, [step == limit] * 2)
-    obs, rew, term, trunc, info = envs.step(np.array([0, 1]))  # autoreset step
+    obs, rew, term, trunc, info = step_with_ids(envs, np.array([0, 1]))  # autoreset step
     np.testing.assert_array_equal(info["elapsed_step"], [0, 0])
     envs.close()
 

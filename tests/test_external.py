@@ -21,6 +21,7 @@ pytest.importorskip("zmq", reason="external episodes need pyzmq (pip install env
 pytest.importorskip("msgpack", reason="external episodes need msgpack (pip install envpool-ng[external])")
 
 import envpool  # noqa: E402
+from external_helpers import answer_in_background  # noqa: E402
 from subprocs import start_python  # noqa: E402
 
 CARTPOLE = gym.make("CartPole-v1")
@@ -63,26 +64,6 @@ def client_process(address, threads, episodes, seed):
     return start_python(
         f"import sys; sys.argv = ['client', {address!r}, '{threads}', '{episodes}', '{seed}']\n" + CLIENT.strip()
     )
-
-
-def answer_in_background(server, policy=lambda info: np.zeros(len(info["env_id"]), np.int64), stop=None):
-    """Runs a trainer loop in a thread until `stop` is set; returns (thread, rows, stop)."""
-    stop = stop or threading.Event()
-    rows = []
-
-    def loop():
-        while not stop.is_set():
-            try:
-                result = server.recv(timeout=0.05)
-            except TimeoutError:
-                continue
-            actions = policy(result[4])
-            rows.append((result, actions))
-            server.send(actions, result[4]["env_id"])
-
-    t = threading.Thread(target=loop, daemon=True)
-    t.start()
-    return t, rows, stop
 
 
 @pytest.fixture
@@ -277,7 +258,7 @@ def test_bad_observations_get_an_error_reply_and_the_episode_goes_on(server, obs
         eid = client.start_episode()
         # Send it raw (the client would refuse some locally): the server must say what is wrong.
         conn = client._conn()
-        header = {"v": 1, "op": "get_action", "episode_id": eid, "obs": {"dtype": obs.dtype.name, "shape": list(obs.shape)}}
+        header = {"v": 2, "op": "get_action", "episode_id": eid, "obs": {"dtype": obs.dtype.name, "shape": list(obs.shape)}}
         with pytest.raises(envpool.ExternalError, match=words) as err:
             client._roundtrip(conn, header, [obs.tobytes()])
         assert err.value.code == code
@@ -306,7 +287,7 @@ def test_unknown_and_ended_episodes_and_client_side_checks(server):
             client.get_action(other, np.zeros(3, np.float32))
         with pytest.raises(envpool.ExternalError, match="outside the space"):
             conn = client._conn()
-            client._roundtrip(conn, {"v": 1, "op": "log_action", "episode_id": other,
+            client._roundtrip(conn, {"v": 2, "op": "log_action", "episode_id": other,
                                      "obs": {"dtype": "float32", "shape": [4]}, "action": {"dtype": "int64", "shape": []}},
                               [np.zeros(4, np.float32).tobytes(), np.int64(7).tobytes()])
         with pytest.raises(envpool.ExternalError, match="finite"):
@@ -347,32 +328,29 @@ def test_malformed_and_oversized_frames_are_refused_and_others_go_on():
         assert raw_call(sock, [msgpack.packb([1, 2])])["code"] == "bad_request"
         reply = raw_call(sock, [msgpack.packb({"op": "hello", "client": "raw", "rid": 1})])
         assert reply["ok"] and reply["rid"] == 1
-        assert raw_call(sock, [msgpack.packb({"v": 1, "op": "fly", "rid": 2})])["code"] == "bad_request"
-        r = raw_call(sock, [msgpack.packb({"v": 1, "op": "get_action", "episode_id": eid, "rid": 3,
+        assert raw_call(sock, [msgpack.packb({"v": 2, "op": "fly", "rid": 2})])["code"] == "bad_request"
+        r = raw_call(sock, [msgpack.packb({"v": 2, "op": "get_action", "episode_id": eid, "rid": 3,
                                            "obs": {"dtype": "float32", "shape": [4]}})])
         assert r["code"] == "unknown_episode"  # another client's episode: not reachable, not revealed
-        mine = raw_call(sock, [msgpack.packb({"v": 1, "op": "start_episode", "rid": 4})])["episode_id"]
-        r = raw_call(sock, [msgpack.packb({"v": 1, "op": "get_action", "episode_id": mine, "rid": 5,
+        mine = raw_call(sock, [msgpack.packb({"v": 2, "op": "start_episode", "rid": 4})])["episode_id"]
+        r = raw_call(sock, [msgpack.packb({"v": 2, "op": "get_action", "episode_id": mine, "rid": 5,
                                            "obs": {"dtype": "float32", "shape": [4]}})])
         assert r["code"] == "bad_request" and "frame" in r["error"]  # the array frame is missing
-        r = raw_call(sock, [msgpack.packb({"v": 1, "op": "get_action", "episode_id": mine, "rid": 6,
+        r = raw_call(sock, [msgpack.packb({"v": 2, "op": "get_action", "episode_id": mine, "rid": 6,
                                            "obs": {"dtype": "float32", "shape": [4]}}), b"\0" * 20])
         assert r["code"] == "bad_request" and "20 bytes" in r["error"]
-        # Over max_frame_bytes: ZeroMQ drops that connection before the server reads it.
-        sock.send_multipart([msgpack.packb({"v": 1, "op": "get_action", "episode_id": mine, "rid": 7,
-                                            "obs": {"dtype": "float32", "shape": [4]}}), b"\0" * 100_000])
-        assert not sock.poll(500)  # never read, so never answered (nor turned into a row)
+        # Over max_frame_bytes: dropped as it arrives (never buffered whole), answered too_large.
+        r = raw_call(sock, [msgpack.packb({"v": 2, "op": "get_action", "episode_id": mine, "rid": 7,
+                                           "obs": {"dtype": "float32", "shape": [4]}}), b"\0" * 100_000])
+        assert r["rid"] == 7 and r["code"] == "too_large" and "max_frame_bytes=4096" in r["error"]
+        r = raw_call(sock, [msgpack.packb({"v": 2, "op": "get_action", "episode_id": mine, "rid": 8,
+                                           "obs": {"dtype": "float32", "shape": [4]}}), b"\0" * 16])
+        assert r["rid"] == 8 and r["ok"]  # the same connection goes on: that row reached the trainer
         assert int(client.get_action(eid, np.zeros(4, np.float32))) == 0  # others go on
-        with pytest.raises(ValueError, match="max_frame_bytes"):
-            big = envpool.serve(gym.spaces.Box(0, 1, (2000,)), ACT_SPACE, max_frame_bytes=4096)
-            try:
-                c2 = envpool.PolicyClient(big.address)
-                try:
-                    c2.get_action(c2.start_episode(), np.zeros(2000, np.float32))
-                finally:
-                    c2.close()
-            finally:
-                big.close()
+        with pytest.raises(ValueError, match="max_frame_bytes"):  # the client checks first
+            client.log_returns(eid, 1.0, {"notes": "x" * 5000})
+        with pytest.raises(ValueError, match="smaller than one observation"):
+            envpool.serve(gym.spaces.Box(0, 1, (2000,)), ACT_SPACE, max_frame_bytes=4096)
     finally:
         sock.close()
         stop.set(); t.join()
@@ -392,12 +370,12 @@ def test_token_auth_wrong_token_is_refused_and_nothing_leaks():
         with pytest.raises(envpool.ExternalError, match="auth"):
             bad.start_episode()
         # Before hello nothing is read, whatever it asks; after a refused hello neither.
-        for rid, header in enumerate([{"v": 1, "op": "start_episode"}, {"v": 1, "op": "log_returns", "episode_id": eid, "reward": 1.0}]):
+        for rid, header in enumerate([{"v": 2, "op": "start_episode"}, {"v": 2, "op": "log_returns", "episode_id": eid, "reward": 1.0}]):
             r = raw_call(sock, [msgpack.packb({**header, "rid": rid})])
             assert r == {"rid": rid, "ok": False, "code": "unauthenticated", "error": "send hello (with the server's token) first"}
         r = raw_call(sock, [msgpack.packb({"op": "hello", "client": "x", "token": "s3cre", "rid": 9})])
         assert r == {"rid": 9, "ok": False, "code": "auth", "error": "wrong token"}  # no spaces, no ids
-        r = raw_call(sock, [msgpack.packb({"v": 1, "op": "start_episode", "rid": 10})])
+        r = raw_call(sock, [msgpack.packb({"v": 2, "op": "start_episode", "rid": 10})])
         assert r["code"] == "unauthenticated"
         with pytest.raises(envpool.ExternalError, match="auth"):
             envpool.PolicyClient(server.address, timeout=5).start_episode()  # no token at all

@@ -49,13 +49,13 @@ def test_env_exception_names_the_env_keeps_the_batch_and_the_env_restarts(mode):
         obs, rew, term, trunc, info = err.result
         assert trunc.tolist() == [False, True, False, False]
         assert obs[[0, 2, 3], 0].tolist() == [3.0, 3.0, 3.0]  # the others' step is there
-        assert info["elapsed_step"].tolist()[0] == 3
+        assert "env_id" not in info and "elapsed_step" not in info  # a full batch: gymnasium's info
         if mode == "disabled":
             obs, info = envs.reset(options={"reset_mask": np.array([False, True, False, False])})
         else:
             obs, rew, term, trunc, info = envs.step(np.zeros(4, np.int64))
         # The env was re-created and starts a new episode; the others went on.
-        assert obs[1, 0] == 0.0 and info["elapsed_step"][1] == 0
+        assert obs[1, 0] == 0.0
         obs, *_ = envs.step(np.zeros(4, np.int64))
         assert obs[1, 0] == 1.0
     finally:
@@ -104,23 +104,18 @@ def test_dead_worker_is_reported_and_replaced_and_the_rest_goes_on(fault, capfd)
             envs.step(np.zeros(4, np.int64))
             os.kill(old[0], signal.SIGKILL)
         err = step_until_error(envs, 4)
-        assert err.env_ids == [1] if fault != "kill" else sorted(err.env_ids) in ([0, 1], [0], [1])
+        # Both envs of the dead worker, in one error (env 0's step was done, its episode lost).
+        assert sorted(err.env_ids) == [0, 1]
         text = " ".join(err.messages)
         expected = {"exit": "exited with code 3", "segfault": "killed by SIGSEGV", "kill": "killed by SIGKILL"}[fault]
         assert expected in text and "worker process 0" in text and "envs 0-1" in text, text
         if fault == "segfault":  # the worker's crash report is captured, not printed by a passing run
             assert "Fatal Python error: Segmentation fault" in capfd.readouterr().err
         _, _, _, trunc, _ = err.result
-        assert trunc[err.env_ids].all()
-        # Replaced: both envs of the dead worker run again, the other worker was untouched.
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                obs, _, _, _, info = envs.step(np.zeros(4, np.int64))
-                break
-            except envpool.EnvError as again:  # an env of the dead worker that was idle lost its episode
-                assert "episode was lost" in " ".join(again.messages) or "died" in " ".join(again.messages)
-                assert time.monotonic() < deadline
+        assert trunc.tolist() == [True, True, False, False]
+        # Replaced: both envs of the dead worker start new episodes, the other worker was untouched.
+        obs, _, _, _, info = envs.step(np.zeros(4, np.int64), env_id=np.arange(4))  # with ids: elapsed_step
+        assert info["elapsed_step"].tolist()[:2] == [0, 0] and obs[:2, 0].tolist() == [0.0, 0.0]
         obs, *_ = envs.step(np.zeros(4, np.int64))
         assert pool.worker_pids[1] == old[1] and pool.worker_pids[0] != old[0]
         assert not alive(old[0])

@@ -131,7 +131,7 @@ def test_frames_match_gymnasium(task):
             ours.set_state(0, state)
             if task == "Pendulum-v1":
                 ours.step(u[None])
-            frame = ours.render()
+            frame = np.stack(ours.render())
             assert frame.shape == (1, h, w, 3) and frame.dtype == np.uint8
             worst = max(worst, block_mad(frame[0], expected))
 
@@ -302,12 +302,12 @@ def toy_text_distances(task: str, num_states: int, seed: int | None = None) -> t
                 dealer, player = _blackjack_hands(rng)
                 _set_blackjack(ours, ref, dealer, player)
                 expected = ref.render()
-                frame = ours.render()
+                frame = np.stack(ours.render())
                 _set_blackjack(ours, None, *_blackjack_other(dealer, player))
             elif task == "Taxi-v4":
                 _set_taxi(ours, ref, [int(rng.integers(500)), 0], int(rng.integers(6)))
                 expected = ref.render()
-                frame = ours.render()
+                frame = np.stack(ours.render())
                 s = int(ours.get_state(0)[0])
                 ours.set_state(0, [s + 100 if s < 400 else s - 100, 0])  # the taxi one row down / up
             else:
@@ -315,7 +315,7 @@ def toy_text_distances(task: str, num_states: int, seed: int | None = None) -> t
                 state, moved = sampler(rng, tiles)
                 _set_cell(ours, ref, state)
                 expected = ref.render()
-                frame = ours.render()
+                frame = np.stack(ours.render())
                 ours.set_state(0, moved)
             assert expected.shape == (h, w, 3)
             assert frame.shape == (1, h, w, 3) and frame.dtype == np.uint8
@@ -401,10 +401,13 @@ def test_render_subset_and_all():
     try:
         assert "rgb_array" in envs.metadata["render_modes"]
         envs.reset()
-        all_frames = envs.render()
+        # As gymnasium's vector envs: one frame per env, in a tuple.
+        frames = envs.render()
+        assert isinstance(frames, tuple) and len(frames) == 4
+        all_frames = np.stack(frames)
         assert all_frames.shape == (4, 400, 600, 3) and all_frames.dtype == np.uint8
         subset = envs.render([2, 0])
-        assert subset.shape == (2, 400, 600, 3)
+        assert len(subset) == 2 and subset[0].shape == (400, 600, 3)
         assert np.array_equal(subset[0], all_frames[2]) and np.array_equal(subset[1], all_frames[0])
         # Different start states draw different frames; a frame is not overwritten later.
         assert not np.array_equal(all_frames[0], all_frames[1])
@@ -412,7 +415,7 @@ def test_render_subset_and_all():
         for _ in range(10):  # push right: the carts move by several pixels
             envs.step(np.ones(4, dtype=np.int64))
         assert np.array_equal(all_frames, kept)
-        assert not np.array_equal(envs.render(), kept)
+        assert not np.array_equal(np.stack(envs.render()), kept)
     finally:
         envs.close()
 
@@ -423,7 +426,7 @@ def test_render_before_reset_raises():
         with pytest.raises(RuntimeError, match="reset"):
             envs.render()
         envs.reset()
-        assert envs.render().shape == (2, 500, 500, 3)
+        assert np.stack(envs.render()).shape == (2, 500, 500, 3)
     finally:
         envs.close()
 

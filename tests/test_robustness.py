@@ -122,9 +122,24 @@ def test_env_error_names_the_env_keeps_the_batch_and_the_env_restarts():
     envs = envpool.make("StepCounter-v0", num_envs=4, terminate_at=0, fail_at=[0, 3, 0, 0])
     envs.reset()
     envs.step(np.zeros(4, dtype=np.int64))
-    envs.step(np.zeros(4, dtype=np.int64))
     with pytest.raises(envpool.EnvError, match="env 1: std::runtime_error: StepCounter failed on purpose") as exc_info:
         envs.step(np.zeros(4, dtype=np.int64))
+        envs.step(np.zeros(4, dtype=np.int64))
+    assert "env_id" not in exc_info.value.result[4]  # a full batch's info, as gymnasium's (no env ids)
+    envs.close()
+
+    # The same through the async API, whose info counts each env's steps.
+    envs = envpool.make("StepCounter-v0", num_envs=4, terminate_at=0, fail_at=[0, 3, 0, 0])
+    envs.reset()
+
+    def step():
+        envs.send(np.zeros(4, dtype=np.int64))
+        return envs.recv()
+
+    step()
+    step()
+    with pytest.raises(envpool.EnvError, match="env 1: std::runtime_error: StepCounter failed on purpose") as exc_info:
+        step()
     err = exc_info.value
     assert err.env_ids == [1]
     # The C++ exception's type, demangled, comes before its message.
@@ -132,9 +147,9 @@ def test_env_error_names_the_env_keeps_the_batch_and_the_env_restarts():
     obs, rew, term, trunc, info = err.result
     assert trunc.tolist() == [False, True, False, False]
     assert info["elapsed_step"][[0, 2, 3]].tolist() == [3, 3, 3]  # the others stepped normally
-    obs, rew, term, trunc, info = envs.step(np.zeros(4, dtype=np.int64))
+    obs, rew, term, trunc, info = step()
     assert info["elapsed_step"].tolist() == [4, 0, 4, 4]  # env 1 restarted (next-step autoreset)
-    obs, rew, term, trunc, info = envs.step(np.zeros(4, dtype=np.int64))
+    obs, rew, term, trunc, info = step()
     assert info["elapsed_step"].tolist() == [5, 1, 5, 5]
     envs.close()
 
@@ -213,9 +228,9 @@ def test_failed_make_leaves_nothing_that_raises_on_collection(monkeypatch, env_t
 
 @pytest.mark.parametrize("cls", ["EnvPoolVectorEnv", "EnvPoolGymEnv", "EnvPoolDmEnv"])
 def test_close_of_a_half_built_front_end_is_a_no_op(cls):
-    from envpool import dm, vector_env
+    from envpool import dm
 
-    front_end = getattr(dm if cls == "EnvPoolDmEnv" else vector_env, cls)
+    front_end = getattr(dm if cls == "EnvPoolDmEnv" else envpool, cls)
     env = front_end.__new__(front_end)  # as if __init__ raised before the pool existed
     env.close()
     env.close()
@@ -261,7 +276,7 @@ def test_second_thread_gets_a_clear_error_not_corruption():
     with pytest.raises(RuntimeError, match="another thread"):
         envs.close()
     t.join()
-    assert results["first"][4]["elapsed_step"].tolist() == [1, 1]
+    assert results["first"][0][:, 0].tolist() == [1, 1]  # StepCounter's obs[0]: the episode's steps
     envs.step(ZEROS2)
     envs.close()
 

@@ -195,11 +195,13 @@ def test_time_limit_truncates_like_gymnasium(task):
     a = _steady_action(task)
     for t in range(1, gym.spec(task).max_episode_steps + 1):
         _, _, ref_term, ref_trunc, _ = ref.step(a)
-        _, _, term, trunc, info = env.step(np.array([a]))
+        env.send(np.array([a]))  # the async API: its info counts the episode's steps
+        _, _, term, trunc, info = env.recv()
         assert (bool(term[0]), bool(trunc[0])) == (bool(ref_term), bool(ref_trunc)), f"{task} step {t}"
         assert info["elapsed_step"][0] == t
     assert trunc[0]
-    _, rew, term, trunc, info = env.step(np.array([a]))  # next-step autoreset
+    env.send(np.array([a]))  # next-step autoreset
+    _, rew, term, trunc, info = env.recv()
     assert (rew[0], term[0], trunc[0], info["elapsed_step"][0]) == (0.0, False, False, 0)
     env.close()
 
@@ -577,18 +579,26 @@ def _reachable(tiles):
 
 def test_random_frozen_lake_maps():
     """map_name="" with no desc (gymnasium's map_name=None, desc=None): a valid random 8x8 map
-    per env, drawn from the env's seed at its first reset and kept afterwards."""
-    def maps(seed, reseed=None):
+    per env, gymnasium's generate_random_map(size=8, seed=s) for the env's seed s at its first
+    reset, kept afterwards."""
+    from gymnasium.envs.toy_text.frozen_lake import generate_random_map
+
+    def maps(seed, first_reset_seed=None, reseed=None):
         env = envpool.make("FrozenLake-v1", num_envs=4, seed=seed, map_name="", is_slippery=False, max_episode_steps=0)
-        env.reset()
+        env.reset(seed=first_reset_seed)
         if reseed is not None:
             env.reset(seed=reseed)
         out = _probe_maps(env)
         env.close()
         return out
 
+    def gymnasium_maps(seed):  # S reads as F in _probe_maps
+        return ["".join(generate_random_map(size=8, seed=seed + i)).replace("S", "F") for i in range(4)]
+
     first = maps(0)
+    assert first == gymnasium_maps(0)
     assert first == maps(0) == maps(0, reseed=123)  # deterministic per seed, kept on reseeding
+    assert maps(0, first_reset_seed=9) == gymnasium_maps(9)  # the seed of the first reset
     assert first != maps(1) and len(set(first)) == 4
     holes = []
     for m in first + maps(1) + maps(2):

@@ -37,7 +37,8 @@ def _python_rollout(envs, actions):
     """The reference: the Python API's step(), one batch per row of `actions`."""
     rows = []
     for a in actions:
-        obs, rew, term, trunc, info = envs.step(a)
+        # With env_id: info names the rows (a full batch without it has SyncVectorEnv's info).
+        obs, rew, term, trunc, info = envs.step(a, env_id=np.arange(envs.num_envs))
         rows.append((obs, rew, term, trunc, info["env_id"], info["elapsed_step"]))
     return [np.stack(col) for col in zip(*rows)]
 
@@ -390,7 +391,7 @@ def test_same_step_autoreset_has_final_obs():
         mask = np.asarray(out[4]["_final_obs"][t])
         np.testing.assert_array_equal(mask, term | trunc)
         if "final_obs" in info:
-            np.testing.assert_array_equal(np.asarray(out[4]["final_obs"][t])[mask], info["final_obs"][mask])
+            np.testing.assert_array_equal(np.asarray(out[4]["final_obs"][t])[mask], np.stack(info["final_obs"][mask]))
             np.testing.assert_array_equal(
                 np.asarray(out[4]["final_info"]["total_steps"][t])[mask], info["final_info"]["total_steps"][mask]
             )

@@ -24,11 +24,28 @@
 #include "core/registry.h"
 #include "core/version.h"
 #include "envs/builtin_tasks.h"
+#include "bindings/final_obs.h"
 
 namespace py = pybind11;
 using namespace envpool;
 
+namespace envpool {
+void BindRng(py::module_& m);  // rng_binding.cc
+}  // namespace envpool
+
 namespace {
+
+// Using a pool after close(): envpool.errors.ClosedError (a gymnasium ClosedEnvironmentError).
+class PoolClosedError : public ProtocolError {
+  using ProtocolError::ProtocolError;
+};
+
+// Raises the Python exception class `name` of envpool.errors with `message`.
+[[noreturn]] void ThrowPython(const char* name, const std::string& message) {
+  py::object type = py::module_::import("envpool.errors").attr(name);
+  PyErr_SetString(type.ptr(), message.c_str());
+  throw py::error_already_set();
+}
 
 py::dtype ToNumpy(DType t) { return py::dtype(DTypeName(t)); }
 
@@ -150,12 +167,15 @@ PoolOptions Options(int num_envs, int batch_size, int max_episode_steps, const s
 }
 
 DType DTypeFromName(const std::string& name) {
-  for (DType t : {DType::kBool, DType::kInt8, DType::kInt32, DType::kInt64, DType::kUInt8, DType::kFloat32,
-                  DType::kFloat64}) {
+  for (DType t : kAllDTypes) {
     if (name == DTypeName(t)) return t;
   }
-  throw std::invalid_argument("unsupported dtype '" + name +
-                              "' (supported: bool, int8, int32, int64, uint8, float32, float64)");
+  std::string message = "unsupported dtype '";
+  message += name;
+  message += "' (supported:";
+  for (DType t : kAllDTypes) (message += ' ') += DTypeName(t);
+  message += ")";
+  throw std::invalid_argument(message);
 }
 
 ArraySpec DictToArraySpec(const py::handle& d) {
@@ -263,7 +283,9 @@ class PyPool : public xla::Port {
     if (num_envs < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(num_envs));
     options.configs = MakeConfigs(task, num_envs, ToKwargs(kwargs));
     options.spin = std::chrono::nanoseconds(static_cast<int64_t>(spin_us * 1000));
-    return std::make_unique<PyPool>(std::make_unique<EnvPool>(task, std::move(options)));
+    auto pool = std::make_unique<PyPool>(std::make_unique<EnvPool>(task, std::move(options)));
+    pool->final_obs_objects_ = true;
+    return pool;
   }
 
   // A pool whose envs live in worker processes (envpool.make_python): the workers attach
@@ -378,7 +400,7 @@ class PyPool : public xla::Port {
   }
 
   EnvPool& pool() override {
-    if (!pool_ || pool_->closed()) throw ProtocolError("the pool is closed");
+    if (!pool_ || pool_->closed()) throw PoolClosedError("the pool is closed");
     return *pool_;
   }
 
@@ -392,16 +414,21 @@ class PyPool : public xla::Port {
       for (auto k : keep) keep_values.push_back(k.cast<bool>() ? 1 : 0);
       if (static_cast<int>(keep_values.size()) != n) throw std::invalid_argument("keep mask has the wrong length");
     }
+    // A None seed leaves that env's RNG as it is (gymnasium's reset(seed=[s, None, ...])).
     std::vector<uint64_t> seed_values;
+    std::vector<uint8_t> reseed;
     if (!seeds.is_none()) {
-      for (auto s : seeds) seed_values.push_back(s.cast<uint64_t>());
+      for (auto s : seeds) {
+        seed_values.push_back(s.is_none() ? 0 : s.cast<uint64_t>());
+        reseed.push_back(s.is_none() ? 0 : 1);
+      }
       if (static_cast<int>(seed_values.size()) != n) {
         throw std::invalid_argument("got " + std::to_string(seed_values.size()) + " seeds for " + std::to_string(n) +
                                     " envs");
       }
     }
     p.SendReset(env_id.is_none() ? nullptr : ids.data(), n, seeds.is_none() ? nullptr : seed_values.data(),
-                keep.is_none() ? nullptr : keep_values.data(), wait_follows);
+                keep.is_none() ? nullptr : keep_values.data(), wait_follows, seeds.is_none() ? nullptr : reseed.data());
   }
 
   void Send(const py::object& actions, const py::object& env_id) {
@@ -412,16 +439,18 @@ class PyPool : public xla::Port {
   // The converted action arrays of the last send, alive until its results are taken (the
   // pool may read them in place during step()).
 
-  py::tuple Recv(double timeout) {
+  // `with_ids`: info holds env_id and elapsed_step (the async loop's; gymnasium's full-batch
+  // info has neither).
+  py::tuple Recv(double timeout, bool with_ids) {
     Guard guard(this);
-    return RecvImpl(timeout);
+    return RecvImpl(timeout, with_ids);
   }
 
   // send + recv in one call: the full-batch hot path.
-  py::tuple Step(const py::object& actions, const py::object& env_id, double timeout) {
+  py::tuple Step(const py::object& actions, const py::object& env_id, double timeout, bool with_ids) {
     Guard guard(this);
     SendImpl(actions, env_id, /*wait_follows=*/true);
-    return RecvImpl(timeout);
+    return RecvImpl(timeout, with_ids);
   }
 
   py::array_t<uint8_t> Render(const py::object& env_id) {
@@ -587,14 +616,25 @@ class PyPool : public xla::Port {
     py::array arr = py::array::ensure(obj);
     if (!arr) throw InputTypeError("action '" + spec.name + "' is not array-like");
     const char kind = arr.dtype().kind();
-    if (spec.discrete || !IsFloating(spec.dtype)) {
-      if (kind != 'i' && kind != 'u') {
+    const bool integers = kind == 'i' || kind == 'u';
+    if (spec.dtype == DType::kBool) {
+      if (kind != 'b' && !integers) {
+        throw InputTypeError("action '" + spec.name + "' must hold bools, got " + KindName(kind) +
+                             " values of dtype " + py::str(arr.dtype()).cast<std::string>());
+      }
+    } else if (spec.discrete || !IsFloating(spec.dtype)) {
+      if (!integers) {
         throw InputTypeError("action '" + spec.name + "' must hold integers (a discrete action), got " +
                              KindName(kind) + " values of dtype " + py::str(arr.dtype()).cast<std::string>());
       }
-    } else if (kind != 'f' && kind != 'i' && kind != 'u') {
+    } else if (kind != 'f' && !integers) {
       throw InputTypeError("action '" + spec.name + "' must hold real numbers, got " + KindName(kind) +
                            " values of dtype " + py::str(arr.dtype()).cast<std::string>());
+    }
+    if (arr.ndim() == 0) {
+      // As gymnasium's vector envs, which cannot iterate over a scalar.
+      throw InputTypeError("action '" + spec.name + "' is a scalar; a batch needs one action per env (" +
+                           std::to_string(n) + " rows)");
     }
     std::vector<py::ssize_t> want{n};
     for (int d : spec.shape) want.push_back(d);
@@ -607,10 +647,23 @@ class PyPool : public xla::Port {
       throw std::invalid_argument("action '" + spec.name + "' has shape " + got + ") but " + std::to_string(n) +
                                   " envs need shape " + expected + ")");
     }
-    py::dtype want_dtype = spec.discrete ? py::dtype("int64") : ToNumpy(spec.dtype);
+    py::dtype want_dtype = ToNumpy(spec.dtype);
     if (!arr.dtype().is(want_dtype) || !(arr.flags() & py::array::c_style)) {
       if (!arr.dtype().equal(want_dtype) || !(arr.flags() & py::array::c_style)) {
-        arr = py::array(py::module_::import("numpy").attr("ascontiguousarray")(arr, want_dtype));
+        py::module_ np = py::module_::import("numpy");
+        py::array converted = np.attr("ascontiguousarray")(arr, want_dtype);
+        // Integers that the spec's dtype cannot hold would wrap around unseen: refuse them.
+        if (integers && !IsFloating(spec.dtype) && !arr.dtype().equal(want_dtype) &&
+            !np.attr("array_equal")(converted, arr).cast<bool>()) {
+          py::object bad = np.attr("flatnonzero")(np.attr("not_equal")(converted, arr))[py::int_(0)];
+          const auto k = bad.cast<std::size_t>();
+          const std::size_t per_row = spec.NumElements();
+          throw std::invalid_argument("action '" + spec.name + "' row " + std::to_string(k / per_row) +
+                                      (per_row > 1 ? " element " + std::to_string(k % per_row) : std::string()) + " = " +
+                                      py::str(arr.attr("ravel")()[bad]).cast<std::string>() +
+                                      " does not fit the action dtype " + DTypeName(spec.dtype));
+        }
+        arr = converted;
       }
     }
     return arr;
@@ -637,7 +690,7 @@ class PyPool : public xla::Port {
     if (wait_follows) sent_actions_ = std::move(keep);
   }
 
-  py::tuple RecvImpl(double timeout) {
+  py::tuple RecvImpl(double timeout, bool with_ids) {
     EnvPool& p = pool();
     EnvPool::WaitResult result;
     {
@@ -649,11 +702,8 @@ class PyPool : public xla::Port {
     }
     if (result == EnvPool::WaitResult::kInterrupted) throw py::error_already_set();
     if (result == EnvPool::WaitResult::kTimeout) {
-      // Formatted by Python: PyErr_Format has no float conversion.
-      py::str message = py::str("no batch was complete within {} s; nothing is lost: the next recv() returns it")
-                            .format(timeout);
-      PyErr_SetObject(PyExc_TimeoutError, message.ptr());
-      throw py::error_already_set();
+      ThrowPython("PoolTimeoutError", "no batch was complete within " + py::str(py::float_(timeout)).cast<std::string>() +
+                                          " s; nothing is lost: the next recv() returns it");
     }
     ArraySet fresh = FreeSet();
     const int pos = p.TakeBatch(BuffersOf(fresh));
@@ -683,12 +733,16 @@ class PyPool : public xla::Port {
       obs = d;
     }
     py::dict info;
-    info["env_id"] = out[layout.env_id];
-    info["elapsed_step"] = out[layout.elapsed_step];
+    if (with_ids) {
+      info["env_id"] = out[layout.env_id];
+      info["elapsed_step"] = out[layout.elapsed_step];
+    }
     for (std::size_t f = layout.first_info; f < layout.first_info + layout.num_info; ++f) {
       info[py::str(layout.fields[f].name)] = out[f];
     }
-    if (layout.has_final) AddFinalInfo(info, out);
+    // Taken before the final_* entries: an env that failed has no last observation.
+    auto errors = p.TakeEnvErrors();
+    if (layout.has_final) AddFinalInfo(info, out, with_ids, errors);
     py::tuple result_tuple =
         py::make_tuple(obs, out[layout.reward], out[layout.terminated], out[layout.truncated], info);
     if (p.taken_rows() == p.batch_size()) {
@@ -696,7 +750,6 @@ class PyPool : public xla::Port {
       if (lent_.size() > kMaxTracked) lent_.pop_front();  // stop tracking; the GC frees them
     }
 
-    auto errors = p.TakeEnvErrors();
     if (!errors.empty()) {
       // envpool.EnvError carries the batch, so the other envs' results are not lost.
       py::list ids, messages;
@@ -713,35 +766,44 @@ class PyPool : public xla::Port {
 
   // Same-step autoreset, as gymnasium's SyncVectorEnv: when some env finished, info gets
   // final_obs / final_info (the finished episodes' last obs and info) with _final_obs /
-  // _final_info masks. Ours are dense arrays (zero rows where the mask is False).
-  void AddFinalInfo(py::dict& info, const ArraySet& out) {
+  // _final_info masks; an env that failed (`errors`) has none. Native pools' final_obs is
+  // gymnasium's object array (final_obs.h); process pools' stays dense, one array per field,
+  // for envpool.process_results to nest with the variable-size values it alone knows.
+  void AddFinalInfo(py::dict& info, const ArraySet& out, bool with_ids,
+                    const std::vector<std::pair<int, std::string>>& errors) {
     const BatchLayout& layout = pool_->layout();
-    py::array_t<bool> mask(pool_->batch_size());
+    const auto rows = static_cast<py::ssize_t>(out[layout.terminated].size());
+    py::array_t<bool> mask(rows);
     const bool* term = static_cast<const bool*>(out[layout.terminated].data());
     const bool* trunc = static_cast<const bool*>(out[layout.truncated].data());
+    const int32_t* ids = static_cast<const int32_t*>(out[layout.env_id].data());
     bool any = false;
-    for (int i = 0; i < pool_->batch_size(); ++i) {
-      mask.mutable_data()[i] = term[i] || trunc[i];
-      any = any || mask.data()[i];
+    for (py::ssize_t i = 0; i < rows; ++i) {
+      bool ended = term[i] || trunc[i];
+      for (const auto& error : errors) ended = ended && error.first != ids[i];
+      mask.mutable_data()[i] = ended;
+      any = any || ended;
     }
     if (!any) return;
-    if (layout.num_obs == 1) {
-      info["final_obs"] = out[layout.first_final_obs];
-    } else if (pool_->spec().obs_is_tuple) {
-      py::tuple t(layout.num_obs);
-      for (std::size_t f = 0; f < layout.num_obs; ++f) t[f] = out[layout.first_final_obs + f];
-      info["final_obs"] = t;
+    std::vector<py::array> finals(out.begin() + static_cast<std::ptrdiff_t>(layout.first_final_obs),
+                                  out.begin() + static_cast<std::ptrdiff_t>(layout.first_final_obs + layout.num_obs));
+    if (final_obs_objects_) {
+      info["final_obs"] = FinalObsObjects(pool_->spec(), finals, mask.data(), rows);
+    } else if (layout.num_obs == 1) {
+      info["final_obs"] = finals[0];
     } else {
       py::dict d;
-      for (std::size_t f = 0; f < layout.num_obs; ++f) d[py::str(layout.fields[f].name)] = out[layout.first_final_obs + f];
+      for (std::size_t f = 0; f < layout.num_obs; ++f) d[py::str(layout.fields[f].name)] = finals[f];
       info["final_obs"] = d;
     }
     info["_final_obs"] = mask;
     py::dict final_info;
-    final_info["env_id"] = out[layout.env_id];
-    final_info["_env_id"] = mask;
-    final_info["elapsed_step"] = out[layout.final_elapsed_step];
-    final_info["_elapsed_step"] = mask;
+    if (with_ids) {
+      final_info["env_id"] = out[layout.env_id];
+      final_info["_env_id"] = mask;
+      final_info["elapsed_step"] = out[layout.final_elapsed_step];
+      final_info["_elapsed_step"] = mask;
+    }
     for (std::size_t f = 0; f < layout.num_info; ++f) {
       const std::string name = layout.fields[layout.first_info + f].name;
       final_info[py::str(name)] = out[layout.first_final_info + f];
@@ -772,6 +834,7 @@ class PyPool : public xla::Port {
   ArraySet xla_spare_;
   BatchBuffers xla_taken_;
   std::vector<std::vector<char>> xla_actions_;
+  bool final_obs_objects_ = false;  // final_obs as gymnasium's object array (native pools)
   std::unique_ptr<EnvPool> pool_;  // last: destroyed (workers joined) before the arrays
 };
 
@@ -785,6 +848,8 @@ PYBIND11_MODULE(_core, m) {
       if (p) std::rethrow_exception(p);
     } catch (const InputTypeError& e) {
       PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const PoolClosedError& e) {
+      PyErr_SetString(py::module_::import("envpool.errors").attr("ClosedError").ptr(), e.what());
     } catch (const ProtocolError& e) {
       PyErr_SetString(PyExc_RuntimeError, e.what());
     } catch (const PluginError& e) {
@@ -796,6 +861,7 @@ PYBIND11_MODULE(_core, m) {
 
   m.attr("version") = ENVPOOL_VERSION;
   m.attr("abi_version") = ENVPOOL_ABI_VERSION;
+  BindRng(m);
   auto plugin_dict = [](const LoadedPlugin& p) {
     py::dict d;
     d["name"] = p.name;
@@ -850,8 +916,9 @@ PYBIND11_MODULE(_core, m) {
       .def("send_reset", &PyPool::SendReset, py::arg("env_id") = py::none(), py::arg("seeds") = py::none(),
            py::arg("keep") = py::none(), py::arg("wait_follows") = false)
       .def("send", &PyPool::Send, py::arg("actions"), py::arg("env_id") = py::none())
-      .def("recv", &PyPool::Recv, py::arg("timeout") = -1.0)
-      .def("step", &PyPool::Step, py::arg("actions"), py::arg("env_id") = py::none(), py::arg("timeout") = -1.0)
+      .def("recv", &PyPool::Recv, py::arg("timeout") = -1.0, py::arg("with_ids") = true)
+      .def("step", &PyPool::Step, py::arg("actions"), py::arg("env_id") = py::none(), py::arg("timeout") = -1.0,
+           py::arg("with_ids") = true)
       .def("render", &PyPool::Render, py::arg("env_id") = py::none())
       .def("get_state", &PyPool::GetState, py::arg("env_id"))
       .def("set_state", &PyPool::SetState, py::arg("env_id"), py::arg("state"))
@@ -910,6 +977,9 @@ PYBIND11_MODULE(_core, m) {
         .count();
   }, "The clock worker activity is stamped with.");
 
+  m.def("end_process_group_when_process_exits", &EndProcessGroupWhenProcessExits, py::arg("pid"),
+        "Starts a thread that kills this process (its process group, when it leads one) once process `pid` exits.");
+
   py::class_<WorkerChannel>(m, "WorkerChannel", "A worker process's end of a process pool's shared memory.")
       .def(py::init([](const std::string& path, const py::dict& layout, int worker) {
              return std::make_unique<WorkerChannel>(path, LayoutFromDict(layout), worker);
@@ -921,7 +991,9 @@ PYBIND11_MODULE(_core, m) {
                       std::chrono::nanoseconds(static_cast<int64_t>(spin_us * 1e3)));
       }, py::arg("timeout_s"), py::arg("spin_us") = 50.0)
       .def("next", &WorkerChannel::Next)
-      .def("done", &WorkerChannel::Done)
+      .def("done", &WorkerChannel::Done, "Marks the command taken by next() done; False in a fork of the worker.")
+      .def("report_fork", &WorkerChannel::ReportFork, py::arg("env_id"),
+           "Called in a fork of the worker that reached the worker's loop: the pool writes the worker off.")
       .def("buffer", [](WorkerChannel& c) {
         return py::memoryview::from_memory(c.mapping().data(), static_cast<py::ssize_t>(c.mapping().size()));
       }, "The shared memory as a writable memoryview (for NumPy views).");

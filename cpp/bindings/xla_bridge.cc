@@ -83,6 +83,8 @@ void CopyFrom(const void* src, DType to, void* dst, std::size_t n) {
       return CopyAs<S, float>(src, dst, n);
     case DType::kFloat64:
       return CopyAs<S, double>(src, dst, n);
+    default:  // int16/uint16/uint32/uint64/float16 fields exist in Python-env pools only, which have no xla()
+      throw InputTypeError(std::string("xla() does not convert to ") + DTypeName(to));
   }
 }
 
@@ -107,6 +109,8 @@ void Convert(DType from, const void* src, DType to, void* dst, std::size_t n) {
       return CopyFrom<float>(src, to, dst, n);
     case DType::kFloat64:
       return CopyFrom<double>(src, to, dst, n);
+    default:  // as in CopyFrom
+      throw InputTypeError(std::string("xla() does not convert from ") + DTypeName(from));
   }
 }
 

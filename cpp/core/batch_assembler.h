@@ -81,14 +81,29 @@ class BatchAssembler {
   std::size_t PosOf(uint64_t batch) const { return static_cast<std::size_t>(batch % ring_.size()); }
   std::size_t NextPos(std::size_t pos) const { return pos + 1 == ring_.size() ? 0 : pos + 1; }
 
-  // Waits until the ring position of batch `batch` has been re-armed for it. Batch `batch`
-  // reuses the position of batch `batch - ring size`, re-armed when that batch was taken; the
-  // pool never has more unreturned rows than the ring holds, so the loop exits at once unless
-  // the load is stale - but acquiring taken_batches_ is what orders the re-arming before the
-  // producer's writes.
+  // Whether the ring position of batch `batch` has been re-armed for it. Batch `batch` reuses
+  // the position of batch `batch - ring size`, re-armed when that batch was taken; acquiring
+  // taken_batches_ is what orders the re-arming before the producer's writes. The pool never
+  // has more unreturned rows than the ring holds, so a row's position is armed by the time it
+  // is reserved, unless the load is stale.
+  bool Armed(uint64_t batch) const { return taken_batches_.load(std::memory_order_acquire) + ring_.size() > batch; }
+
+  // Waits until the position of batch `batch` is armed (see Armed: at once, unless the load
+  // is stale). For producers on other threads than the consumer's.
   void AwaitArmed(uint64_t batch) const {
-    for (unsigned i = 0; taken_batches_.load(std::memory_order_acquire) + ring_.size() <= batch; ++i) SpinWait(i);
+    for (unsigned i = 0; !Armed(batch); ++i) SpinWait(i);
   }
+  // The same, giving up (false) once `stop` is set: a pool that closes never waits on it.
+  bool AwaitArmed(uint64_t batch, const std::atomic<bool>& stop) const {
+    for (unsigned i = 0; !Armed(batch); ++i) {
+      SpinWait(i);
+      if ((i & 255) == 255 && stop.load(std::memory_order_relaxed)) return false;
+    }
+    return true;
+  }
+
+  // Batches taken so far: the index of the next batch to take.
+  uint64_t Taken() const { return taken_batches_.load(std::memory_order_relaxed); }
 
   // Makes `count` written rows of position `pos` visible to the consumer.
   void Publish(std::size_t pos, int count) {
@@ -107,7 +122,7 @@ class BatchAssembler {
   bool Ready() const {
     return written_[taken_pos_].value.load(std::memory_order_acquire) == rows_[taken_pos_].value.load(std::memory_order_relaxed);
   }
-  // Rows of the next batch to take: batch_size, or fewer after Cut().
+  // Rows of the next batch to take: batch_size, or fewer after Cut() or ExpectRows().
   int Rows() const { return rows_[taken_pos_].value.load(std::memory_order_relaxed); }
 
   // Ends the next batch to take at the rows reserved so far (at least one), so that it is
@@ -126,6 +141,11 @@ class BatchAssembler {
     rows_[taken_pos_].value.store(rows);
     return rows;
   }
+
+  // Full batch sent by env id: the batch being filled is complete at `rows` rows (the envs
+  // sent so far; a subset of the envs gives a short batch). Called by the user thread before
+  // it dispatches the envs that raise the count, so no Publish can miss it.
+  void ExpectRows(int rows) { rows_[taken_pos_].value.store(rows); }
 
   // Sleeps until the next batch is complete or `until`; true when it is complete.
   bool SleepUntil(std::chrono::steady_clock::time_point until) {

@@ -79,6 +79,12 @@ class Env {
   // the env itself cuts episodes short).
   virtual void Step(const Action& action, Rng& rng, Output& out) = 0;
 
+  // The seed the pool has just given this env's `rng` (seed + env_id at make, the seeds of
+  // reset(seed=...)), before the Reset that follows. Envs that draw everything from `rng` need
+  // nothing here; an env wrapping a simulator with its own generator (the ALE) seeds it from
+  // this, so trajectories follow the same seeds as that simulator's own vector env.
+  virtual void Seed(uint64_t /*seed*/) {}
+
   // Draws the current state as an RGB image into `rgb` (render_height x render_width x 3
   // bytes, row-major, as EnvSpec says), like gymnasium's render_mode="rgb_array". Called on
   // an env that is not being stepped.

@@ -128,6 +128,19 @@ class EpisodeRules {
     *buf.Row<int32_t>(layout_, layout_.elapsed_step, row) = st.elapsed_step;
   }
 
+  // Ends env `st`'s episode at row `row` after the row was written (its env was lost before
+  // the row was returned): the row reads truncated unless it ended the episode already, with
+  // final_* fields as for any episode end, and the env starts a new episode on its next order.
+  void CutShort(EpisodeState& st, const BatchBuffers& buf, std::size_t row) const {
+    bool* terminated = buf.Row<bool>(layout_, layout_.terminated, row);
+    bool* truncated = buf.Row<bool>(layout_, layout_.truncated, row);
+    if (!*terminated && !*truncated) {
+      *truncated = true;
+      if (layout_.has_final) WriteFinal(buf, row, st.elapsed_step, true);
+    }
+    st.episode_over = true;
+  }
+
  private:
   // Same-step autoreset: copies the finished episode's obs and info rows into final_* fields;
   // rows of envs that did not finish are zeroed so a batch never shows stale values.

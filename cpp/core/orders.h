@@ -20,6 +20,7 @@ enum class Op : uint8_t {
 
 struct Order {
   int32_t next = -1;  // next env of the same chunk (executors link the envs of a chunk)
+  int32_t row = 0;    // full batch sent by env id: the env's row, its place in the sends
   Op op = Op::kStep;
   bool reseed = false;
   uint64_t seed = 0;
@@ -45,6 +46,13 @@ class OrderBook {
   Op range_op = Op::kPerEnv;
   Op OpFor(int env_id, bool by_id) const {
     return by_id || range_op == Op::kPerEnv ? orders_[static_cast<std::size_t>(env_id)].op : range_op;
+  }
+
+  // Full batch: whether rows follow the order the envs were sent in (a batch sent by env id,
+  // possibly a subset) or are the env ids (a dispatch of all envs in one range).
+  bool rows_by_send_order = false;
+  std::size_t FullBatchRow(int env_id) const {
+    return static_cast<std::size_t>(rows_by_send_order ? orders_[static_cast<std::size_t>(env_id)].row : env_id);
   }
 
   std::size_t num_action_fields() const { return action_data_.size(); }

@@ -99,7 +99,8 @@ void EnvPool::CheckUsable() const {
   if (closed_) throw ProtocolError("the pool is closed");
 }
 
-void EnvPool::SendReset(const int* env_ids, int n, const uint64_t* seeds, const uint8_t* keep, bool wait_follows) {
+void EnvPool::SendReset(const int* env_ids, int n, const uint64_t* seeds, const uint8_t* keep, bool wait_follows,
+                        const uint8_t* reseed) {
   CheckUsable();
   if (keep && autoreset() != AutoresetMode::kDisabled) {
     throw std::invalid_argument("resetting a subset of a full batch needs autoreset_mode DISABLED");
@@ -109,7 +110,7 @@ void EnvPool::SendReset(const int* env_ids, int n, const uint64_t* seeds, const 
   for (int i = 0; i < n; ++i) {
     Order& order = (*orders_)[env_ids ? env_ids[i] : i];
     order.op = keep && keep[i] ? Op::kRepeat : Op::kReset;
-    order.reseed = seeds != nullptr;
+    order.reseed = seeds != nullptr && (reseed == nullptr || reseed[i] != 0);
     if (seeds) order.seed = seeds[i];
   }
   Dispatch(env_ids, n, wait_follows);
@@ -119,8 +120,15 @@ void EnvPool::SendStep(const int* env_ids, int n, const std::vector<const void*>
   CheckUsable();
   if (actions.size() != spec_.action.size()) throw std::invalid_argument("wrong number of action arrays");
   protocol_.CheckSendable(env_ids, n, /*for_step=*/true);
-  // Validate every value before changing anything.
-  for (std::size_t f = 0; f < spec_.action.size(); ++f) Protocol::ValidateActions(spec_.action[f], actions[f], env_ids, n);
+  // Validate every value before changing anything. Only a failing check asks which rows autoreset.
+  // (Two pointers captured by value: std::function stores them inline, no allocation per step.)
+  const Protocol::RowFilter autoresets = [this, env_ids](int row) {
+    const int id = env_ids ? env_ids[row] : row;
+    return rules_->Effective(executor_->Episode(id), Op::kStep) == Op::kReset;
+  };
+  for (std::size_t f = 0; f < spec_.action.size(); ++f) {
+    Protocol::ValidateActions(spec_.action[f], actions[f], env_ids, n, autoresets);
+  }
   orders_->StoreActions(env_ids, n, actions, /*borrow=*/full_batch() && env_ids == nullptr && wait_follows);
   if (env_ids == nullptr) {
     orders_->range_op = Op::kStep;
@@ -131,6 +139,19 @@ void EnvPool::SendStep(const int* env_ids, int n, const std::vector<const void*>
 }
 
 void EnvPool::Dispatch(const int* env_ids, int n, bool wait_follows) {
+  if (full_batch() && !executor_->PartialBatches()) {
+    // A full batch returns every env in flight: all of them in env-id order (one range), or
+    // those sent by id - a subset too, as the reference EnvPool's sync mode - in send order.
+    const bool by_id = env_ids != nullptr;
+    // Changes only with nothing in flight (a range send needs every env idle), so no
+    // executor reads it meanwhile.
+    if (orders_->rows_by_send_order != by_id) orders_->rows_by_send_order = by_id;
+    if (by_id) {
+      const int first = protocol_.in_flight();
+      for (int i = 0; i < n; ++i) (*orders_)[env_ids[i]].row = first + i;
+      batches_->ExpectRows(first + n);
+    }
+  }
   protocol_.MarkInFlight(env_ids, n);
   executor_->Dispatch(env_ids, n, wait_follows);
 }
@@ -139,8 +160,8 @@ EnvPool::WaitResult EnvPool::WaitBatch(double timeout_s, const std::function<boo
   CheckUsable();
   using Clock = std::chrono::steady_clock;
   // in_flight counts every unreturned env, finished or not: if they cannot fill a batch,
-  // waiting would never end.
-  const int needed = executor_->PartialBatches() ? 1 : batch_size_;
+  // waiting would never end. A full batch holds whatever is in flight (see Dispatch).
+  const int needed = executor_->PartialBatches() || full_batch() ? 1 : batch_size_;
   if (protocol_.in_flight() < needed) {
     const int not_reset = protocol_.CountStatus(EnvStatus::kNotReset);
     std::string hint = "; send() more envs first";

@@ -14,8 +14,9 @@
 //   batch_assembler.h the ring of result batches the rows are written into.
 //
 // Batches: the k-th batch holds the k-th group of `batch_size` results to be completed. When
-// batch_size == num_envs ("full batch") every batch holds each env exactly once, rows in
-// env-id order. Result memory is lent by the caller per ring position (ArmBuffers): a
+// batch_size == num_envs ("full batch") a batch holds every env in flight once: all envs in
+// env-id order after a send of all envs, or the envs sent by id in the order sent (a subset
+// gives a short batch, as the reference EnvPool's sync mode). Result memory is lent by the caller per ring position (ArmBuffers): a
 // batch's memory is handed to the user as is and the position re-armed with fresh memory.
 #pragma once
 
@@ -84,17 +85,20 @@ class EnvPool {
   void ArmBuffers(int pos, BatchBuffers buffers) { batches_->Arm(pos, std::move(buffers)); }
 
   // Starts new episodes for `env_ids` (nullptr: all envs, n == num_envs). With `seeds`, env
-  // env_ids[i]'s RNG is reseeded with seeds[i] first. Where `keep[i]` is set, env env_ids[i]
-  // is not reset but returns its last observation again (reward 0, flags false): this lets a
-  // full batch reset a subset of envs (kDisabled only, where last observations are kept).
+  // env_ids[i]'s RNG is reseeded with seeds[i] first (only where `reseed[i]` is set, if
+  // `reseed` is given). Where `keep[i]` is set, env env_ids[i] is not reset but returns its
+  // last observation again (reward 0, flags false): this lets a full batch reset a subset of
+  // envs (kDisabled only, where last observations are kept).
   void SendReset(const int* env_ids, int n, const uint64_t* seeds, const uint8_t* keep = nullptr,
-                 bool wait_follows = false);
+                 bool wait_follows = false, const uint8_t* reseed = nullptr);
 
   // Steps `env_ids` (nullptr: all envs) with actions: for each action field f, `actions[f]`
   // points at n contiguous rows in that field's dtype. All arguments are validated before
-  // anything changes: on error the pool is untouched. `wait_follows`: the caller waits for
-  // the results right away (step()), so in full-batch mode it may take a share of the work,
-  // and workers may read `actions` in place: they must stay valid until TakeBatch.
+  // anything changes: on error the pool is untouched. The actions of envs whose step starts
+  // a new episode (next-step autoreset) are not used and not validated, as in gymnasium.
+  // `wait_follows`: the caller waits for the results right away (step()), so in full-batch
+  // mode it may take a share of the work, and workers may read `actions` in place: they must
+  // stay valid until TakeBatch.
   void SendStep(const int* env_ids, int n, const std::vector<const void*>& actions, bool wait_follows = false);
 
   // Blocks until the next batch is complete, helping the executor meanwhile. `timeout_s` < 0
@@ -106,7 +110,7 @@ class EnvPool {
   // caller now owns the batch's memory, and the position is re-armed with `fresh`.
   int TakeBatch(BatchBuffers fresh);
   // Rows of the batch the last TakeBatch returned: batch_size, or fewer when the executor
-  // ends batches early (Executor::PartialBatches).
+  // ends batches early (Executor::PartialBatches) or a full batch was sent a subset of envs.
   int taken_rows() const { return taken_rows_; }
 
   // Errors thrown by envs since the last call: (env_id, message).

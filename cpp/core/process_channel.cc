@@ -2,6 +2,9 @@
 
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -10,6 +13,7 @@
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 
 #include "core/spin.h"
@@ -124,23 +128,33 @@ void FutexWakeAll(std::atomic<uint32_t>& word) {
 }
 
 WorkerChannel::WorkerChannel(const std::string& path, ProcessLayout layout, int worker)
-    : map_(SharedMapping::Open(path, layout.total_bytes)), layout_(std::move(layout)), worker_(worker) {
+    : map_(SharedMapping::Open(path, layout.total_bytes)), layout_(std::move(layout)), worker_(worker), owner_pid_(getpid()) {
   if (worker < 0 || static_cast<std::size_t>(worker) >= layout_.num_workers) throw std::invalid_argument("bad worker");
   // A replacement worker continues where its predecessor's commands were accounted for.
   next_ = map_.Atomic<uint32_t>(layout_.Worker(worker_) + ProcessLayout::kDone).load(std::memory_order_acquire);
 }
 
+// getpid() is a system call (~0.1 us); a worker checks once per Wait and per command, next to
+// a Python env step of several microseconds at least.
+bool WorkerChannel::IsFork() const { return getpid() != owner_pid_; }
+
 int WorkerChannel::Wait(std::chrono::nanoseconds timeout, std::chrono::nanoseconds spin) {
   using Clock = std::chrono::steady_clock;
+  if (IsFork()) {
+    ReportFork(-1);
+    return kForked;
+  }
   const std::size_t w = layout_.Worker(worker_);
   auto& tail = map_.Atomic<uint32_t>(w + ProcessLayout::kCmdTail);
   auto& wake = map_.Atomic<uint32_t>(w + ProcessLayout::kWakeSeq);
   auto& sleeping = map_.Atomic<uint32_t>(w + ProcessLayout::kSleeping);
   auto& shutdown = map_.Atomic<uint32_t>(ProcessLayout::kShutdown);
+  auto& dead = map_.Atomic<uint32_t>(w + ProcessLayout::kDead);
   const auto start = Clock::now();
   const auto spin_until = start + spin;
   for (unsigned i = 1;; ++i) {
-    if (shutdown.load(std::memory_order_acquire) != 0) return -1;
+    // Written off (the pool reported this worker failed and will kill it): take nothing more.
+    if (shutdown.load(std::memory_order_acquire) != 0 || dead.load(std::memory_order_relaxed) != 0) return kShutdown;
     const uint32_t queued = tail.load(std::memory_order_acquire) - next_;
     if (queued != 0) return static_cast<int>(queued);
     if (i < 64 || ((i & 63) != 0) || Clock::now() < spin_until) {
@@ -163,11 +177,17 @@ int WorkerChannel::Next() {
   if (tail == next_) throw std::logic_error("WorkerChannel::Next: no command is queued");
   const int env_id = map_.At<int32_t>(layout_.CommandSlot(worker_, next_));
   SetBusy(env_id);
+  current_env_ = env_id;
   return env_id;
 }
 
-void WorkerChannel::Done() {
+bool WorkerChannel::Done() {
+  if (IsFork()) {
+    ReportFork(current_env_);
+    return false;
+  }
   SetBusy(-1);
+  current_env_ = -1;
   ++next_;
   map_.Atomic<uint32_t>(layout_.Worker(worker_) + ProcessLayout::kDone).store(next_, std::memory_order_release);
   auto& done_seq = map_.Atomic<uint32_t>(ProcessLayout::kDoneSeq);
@@ -176,6 +196,17 @@ void WorkerChannel::Done() {
       static_cast<int32_t>(seq - map_.Atomic<uint32_t>(ProcessLayout::kWakeAt).load()) >= 0) {
     FutexWakeAll(done_seq);
   }
+  return true;
+}
+
+void WorkerChannel::ReportFork(int env_id) {
+  const std::size_t w = layout_.Worker(worker_);
+  map_.Atomic<int32_t>(w + ProcessLayout::kForkEnv).store(env_id, std::memory_order_relaxed);
+  // release: the collector that sees the pid sees the env id.
+  map_.Atomic<int32_t>(w + ProcessLayout::kForkPid).store(static_cast<int32_t>(getpid()), std::memory_order_release);
+  auto& done_seq = map_.Atomic<uint32_t>(ProcessLayout::kDoneSeq);
+  done_seq.fetch_add(1);
+  FutexWakeAll(done_seq);  // the collector, if it sleeps, settles the worker now
 }
 
 void WorkerChannel::SetBusy(int env_id) {
@@ -186,6 +217,35 @@ void WorkerChannel::SetBusy(int env_id) {
                                        std::chrono::steady_clock::now().time_since_epoch())
                                        .count();
   map_.Atomic<int64_t>(w + ProcessLayout::kBusySince).store(now, std::memory_order_relaxed);
+}
+
+void EndProcessGroupWhenProcessExits(int pid) {
+#ifdef SYS_pidfd_open
+  const long pidfd_open_nr = SYS_pidfd_open;
+#else
+  const long pidfd_open_nr = 434;  // the same number on every architecture
+#endif
+  const int fd = static_cast<int>(syscall(pidfd_open_nr, pid, 0));
+  if (fd < 0 && errno == ESRCH) throw std::runtime_error("process " + std::to_string(pid) + " has already exited");
+  const pid_t parent = getppid();
+  // The watcher takes no signals: they stay with the threads that expect them (an env's
+  // SIGALRM must interrupt the env's own thread). It inherits the mask it is created with.
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  std::thread([fd, parent] {
+    if (fd >= 0) {
+      pollfd p{fd, POLLIN, 0};  // readable once the process has exited
+      while (poll(&p, 1, -1) < 0 && errno == EINTR) {
+      }
+    } else {  // no pidfd (kernel < 5.3, or refused): the process's exit reparents this one
+      while (getppid() == parent) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    // Never signal a group this process does not lead: that could be the user's shell job.
+    if (getpgrp() == getpid()) kill(0, SIGKILL);
+    kill(getpid(), SIGKILL);
+  }).detach();
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }
 
 }  // namespace envpool

@@ -7,7 +7,9 @@
 //   one block per worker
 //                   wake_seq (the futex word the worker sleeps on), cmd_tail (commands queued
 //                   by the pool), done (commands the worker finished), sleeping, dead,
-//                   busy_since_ns / busy_env (what it runs now, for step timeouts);
+//                   busy_since_ns / busy_env (what it runs now, for step timeouts),
+//                   fork_pid / fork_env (a fork of the worker that tried to go on with its
+//                   loop, see WorkerChannel::ReportFork);
 //   command lists   per worker, a ring of env ids with one slot per env it hosts (an env is in
 //                   flight at most once, so a ring never overflows);
 //   one block per env
@@ -15,7 +17,9 @@
 //                   worker staged: reward and flags, the observation after a step and after a
 //                   reset, pickled info dicts (optional, bounded) and an error text.
 // Counters only grow (uint32, wrapping); a worker takes commands in order, so `done` says
-// exactly which of its commands are finished. Words that two processes both touch are
+// exactly which of its commands are finished. The pool never takes a worker's word for more
+// than it sent (see ProcessExecutor::Collect): shared memory is writable by every process
+// that maps it, a fork of a worker included. Words that two processes both touch are
 // lock-free std::atomic (address-free, so valid across processes) and futexes are shared.
 //
 // The layout is computed from the env spec by ProcessLayout, identically in the pool and in
@@ -48,7 +52,7 @@ struct ProcessLayout {
                                kHeaderBytes = 192;
   // Per worker block.
   static constexpr std::size_t kWakeSeq = 0, kSleeping = 4, kCmdTail = 8, kDone = 64, kDead = 68, kBusySince = 72,
-                               kBusyEnv = 80, kWorkerBytes = 128;
+                               kBusyEnv = 80, kForkPid = 84, kForkEnv = 88, kWorkerBytes = 128;
   std::size_t workers = 0;   // first worker block
   std::size_t commands = 0;  // int32 ring slots, worker w's at commands + 4 * worker_start[w]
   // Per env block: env e's is at envs + e * env_stride.
@@ -68,11 +72,13 @@ struct ProcessLayout {
 
   std::size_t Env(int env_id) const { return envs + static_cast<std::size_t>(env_id) * env_stride; }
   std::size_t Worker(int w) const { return workers + static_cast<std::size_t>(w) * kWorkerBytes; }
-  std::size_t CommandSlot(int w, uint32_t pos) const {
+  // Index of command `pos` of worker `w` among all ring slots (its byte offset: CommandSlot).
+  std::size_t CommandIndex(int w, uint32_t pos) const {
     const auto cap = static_cast<uint32_t>(worker_start[static_cast<std::size_t>(w) + 1] -
                                            worker_start[static_cast<std::size_t>(w)]);
-    return commands + 4 * (static_cast<std::size_t>(worker_start[static_cast<std::size_t>(w)]) + pos % cap);
+    return static_cast<std::size_t>(worker_start[static_cast<std::size_t>(w)]) + pos % cap;
   }
+  std::size_t CommandSlot(int w, uint32_t pos) const { return commands + 4 * CommandIndex(w, pos); }
   int WorkerOf(int env_id) const;
 };
 
@@ -112,33 +118,50 @@ void FutexWait(std::atomic<uint32_t>& word, uint32_t expected, std::chrono::nano
 void FutexWakeAll(std::atomic<uint32_t>& word);
 
 // The worker process's end: takes its commands in order and reports each finished one.
+// Only the process that opened the channel may use it: a fork of the worker (an env that
+// forks, and whose child returns into the worker's loop) is refused and reported instead.
 class WorkerChannel {
  public:
+  static constexpr int kShutdown = -1;  // Wait(): the pool shuts down, or wrote this worker off
+  static constexpr int kForked = -2;    // Wait(): called in a fork of the worker (reported)
+
   WorkerChannel(const std::string& path, ProcessLayout layout, int worker);
 
   const ProcessLayout& layout() const { return layout_; }
   const SharedMapping& mapping() const { return map_; }
 
-  // Spins briefly first (a training loop sends again quickly).
+  // Waits up to `timeout` for commands, spinning for `spin` first (a training loop sends
+  // again quickly): returns how many are queued, 0 on timeout or when woken with none (the
+  // pool has a control message), kShutdown or kForked.
   int Wait(std::chrono::nanoseconds timeout, std::chrono::nanoseconds spin);
-  // Waits up to `timeout` for commands: returns how many are queued, 0 on timeout or when
-  // woken with none (the pool has a control message), -1 when the pool shuts down.
   // The next command: its env id (the caller reads the env's order from the env block). The
   // worker counts as busy with that env (for step timeouts) until Done().
   int Next();
-  // The command taken by Next() is done: its results are staged.
-  void Done();
+  // The command taken by Next() is done: its results are staged. False in a fork of the
+  // worker, which must stop at once: the fork is reported and nothing is marked done.
+  bool Done();
+  // Tells the pool that a fork of this worker (this process, when it is not the one that
+  // opened the channel) reached the worker's loop while running env `env_id` (-1: unknown).
+  // The pool reports the worker as failed and replaces it; the fork must exit.
+  void ReportFork(int env_id);
 
  private:
   void SetBusy(int env_id);  // -1: idle
+  bool IsFork() const;
 
- public:
-
- private:
   SharedMapping map_;
   ProcessLayout layout_;
   int worker_;
-  uint32_t next_ = 0;  // position of the next command to take
+  int owner_pid_;       // the process that opened the channel
+  uint32_t next_ = 0;   // position of the next command to take
+  int current_env_ = -1;  // the command taken by Next(), until Done()
 };
+
+// Starts a thread that ends this process - its whole process group when it leads one - once
+// process `pid` has exited. A worker process calls it with the pool's process: unlike
+// PR_SET_PDEATHSIG, which fires when the *thread* that forked the worker exits (a pool made
+// in a short-lived thread would lose its workers), this follows the process. Waits on a
+// pidfd (Linux >= 5.3), else polls getppid() every 100 ms. Throws if `pid` is already gone.
+void EndProcessGroupWhenProcessExits(int pid);
 
 }  // namespace envpool

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include "core/exception_text.h"
 
@@ -11,11 +12,11 @@ ProcessExecutor::ProcessExecutor(ExecutorContext context, ProcessLayout layout)
     : Executor(context),
       layout_(std::move(layout)),
       map_(SharedMapping::Create(layout_.total_bytes)),
-      episodes_(static_cast<std::size_t>(ctx_.num_envs)),
-      sent_op_(static_cast<std::size_t>(ctx_.num_envs), Op::kStep),
-      consumed_(layout_.num_workers, 0),
-      touched_(layout_.num_workers, 0),
-      death_reason_(layout_.num_workers) {
+      envs_(static_cast<std::size_t>(ctx_.num_envs)),
+      workers_(layout_.num_workers),
+      sent_env_(layout_.num_envs, -1),
+      death_reason_(layout_.num_workers),
+      revive_done_(layout_.num_workers, 0) {
   if (layout_.num_envs != static_cast<std::size_t>(ctx_.num_envs)) throw std::invalid_argument("layout/env count");
 }
 
@@ -26,13 +27,13 @@ void ProcessExecutor::Stop() {
 }
 
 void ProcessExecutor::Dispatch(const int* env_ids, int n, bool /*wait_follows*/) {
-  std::fill(touched_.begin(), touched_.end(), 0);
+  for (auto& book : workers_) book.touched = false;
   for (int i = 0; i < n; ++i) {
     const int id = env_ids ? env_ids[i] : i;
-    const EpisodeState& st = episodes_[static_cast<std::size_t>(id)];
+    EnvBook& env = envs_[static_cast<std::size_t>(id)];
     const Op ordered = ctx_.orders.OpFor(id, env_ids != nullptr);
-    const Op op = ctx_.rules.Effective(st, ordered);
-    sent_op_[static_cast<std::size_t>(id)] = op;
+    const Op op = ctx_.rules.Effective(env.episode, ordered);
+    env.sent_op = op;
     const std::size_t e = layout_.Env(id);
     if (op == Op::kRepeat) {  // nothing for the worker to do: the row repeats the last obs
       map_.At<uint8_t>(e + ProcessLayout::kFailed) = 0;
@@ -46,21 +47,23 @@ void ProcessExecutor::Dispatch(const int* env_ids, int n, bool /*wait_follows*/)
     // Only a reset the user asked for reseeds (an autoreset continues the env's RNG).
     map_.At<uint8_t>(e + ProcessLayout::kReseed) = ordered == Op::kReset && order.reseed;
     map_.At<uint64_t>(e + ProcessLayout::kSeed) = order.seed;
-    map_.At<uint8_t>(e + ProcessLayout::kTimeLimit) = op == Op::kStep && ctx_.rules.StepHitsTimeLimit(st);
+    map_.At<uint8_t>(e + ProcessLayout::kTimeLimit) = op == Op::kStep && ctx_.rules.StepHitsTimeLimit(env.episode);
     if (op == Op::kStep) {
       for (std::size_t f = 0; f < ctx_.spec.action.size(); ++f) {
         std::memcpy(map_.data() + e + layout_.action[f], ctx_.orders.ActionRow(f, id), ctx_.spec.action[f].RowBytes());
       }
     }
     const int w = layout_.WorkerOf(id);
-    auto& tail = map_.Atomic<uint32_t>(layout_.Worker(w) + ProcessLayout::kCmdTail);
-    const uint32_t pos = tail.load(std::memory_order_relaxed);
+    WorkerBook& book = workers_[static_cast<std::size_t>(w)];
+    const uint32_t pos = book.sent++;
+    sent_env_[layout_.CommandIndex(w, pos)] = id;
     map_.At<int32_t>(layout_.CommandSlot(w, pos)) = id;
-    tail.store(pos + 1, std::memory_order_release);  // publishes the order, action and slot
-    touched_[static_cast<std::size_t>(w)] = 1;
+    // release: publishes the order, action and slot
+    map_.Atomic<uint32_t>(layout_.Worker(w) + ProcessLayout::kCmdTail).store(book.sent, std::memory_order_release);
+    book.touched = true;
   }
   for (std::size_t w = 0; w < layout_.num_workers; ++w) {
-    if (touched_[w]) Wake(static_cast<int>(w));
+    if (workers_[w].touched) Wake(static_cast<int>(w));
   }
 }
 
@@ -74,22 +77,31 @@ void ProcessExecutor::Wake(int worker) {
 bool ProcessExecutor::Collect() {
   bool any = false;
   for (std::size_t w = 0; w < layout_.num_workers; ++w) {
-    const std::size_t block = layout_.Worker(static_cast<int>(w));
-    if (map_.Atomic<uint32_t>(block + ProcessLayout::kDead).load(std::memory_order_acquire) == 1) {
-      SettleDeath(static_cast<int>(w));
-      any = true;
-      continue;
+    const int worker = static_cast<int>(w);
+    const std::size_t block = layout_.Worker(worker);
+    const uint32_t dead = map_.Atomic<uint32_t>(block + ProcessLayout::kDead).load(std::memory_order_acquire);
+    if (dead == kSettled) continue;  // written off; its replacement has not started yet
+    if (dead == kAlive) {
+      const WorkerBook& book = workers_[w];
+      const uint32_t done = map_.Atomic<uint32_t>(block + ProcessLayout::kDone).load(std::memory_order_acquire);
+      const int32_t fork_pid = map_.Atomic<int32_t>(block + ProcessLayout::kForkPid).load(std::memory_order_acquire);
+      // Finished commands lie between those completed and those sent (wrapping counters).
+      if (fork_pid == 0 && done - book.consumed <= book.sent - book.consumed) {
+        any |= CompleteFinished(worker, done);
+        continue;
+      }
+      WorkerDied(worker, WriteOffReason(worker, fork_pid, done));  // settled below, at once
     }
-    any |= CompleteFinished(static_cast<int>(w),
-                            map_.Atomic<uint32_t>(block + ProcessLayout::kDone).load(std::memory_order_acquire));
+    SettleDeath(worker);
+    any = true;
   }
   return any;
 }
 
 bool ProcessExecutor::CompleteFinished(int worker, uint32_t done) {
-  uint32_t& consumed = consumed_[static_cast<std::size_t>(worker)];
+  uint32_t& consumed = workers_[static_cast<std::size_t>(worker)].consumed;
   const bool any = consumed != done;
-  for (; consumed != done; ++consumed) CompleteRow(map_.At<int32_t>(layout_.CommandSlot(worker, consumed)));
+  for (; consumed != done; ++consumed) CompleteRow(sent_env_[layout_.CommandIndex(worker, consumed)]);
   return any;
 }
 
@@ -115,7 +127,7 @@ bool ProcessExecutor::WaitUntil(Clock::time_point until) {
       continue;
     }
     // Sleep until the commands this batch still needs are done (each completes one row).
-    const uint32_t missing = static_cast<uint32_t>(ctx_.batch_size - ctx_.batches.Written(ctx_.batches.TakePos()));
+    const uint32_t missing = static_cast<uint32_t>(ctx_.batches.Rows() - ctx_.batches.Written(ctx_.batches.TakePos()));
     const uint32_t before = done_seq.load();
     map_.Atomic<uint32_t>(ProcessLayout::kWakeAt).store(seen + missing);
     waiting.store(1);  // seq_cst: pairs with a worker's bump of done_seq
@@ -127,21 +139,28 @@ bool ProcessExecutor::WaitUntil(Clock::time_point until) {
   }
 }
 
-void ProcessExecutor::CompleteRow(int env_id) {
+void ProcessExecutor::CompleteRow(int env_id, const std::string* lost) {
   BatchAssembler& batches = ctx_.batches;
+  EnvBook& env = envs_[static_cast<std::size_t>(env_id)];
   std::size_t pos, row;
   if (ctx_.full_batch()) {
     pos = batches.FullBatchPos();
-    row = static_cast<std::size_t>(env_id);
+    row = ctx_.orders.FullBatchRow(env_id);
+    env.row_batch = batches.Taken();
   } else {
     auto [batch, first] = batches.Reserve(1);
-    batches.AwaitArmed(batch);
+    // This thread is the one that takes batches: waiting here for a position to be re-armed
+    // would wait forever. Rows completed never exceed the envs sent, so it cannot happen.
+    if (!batches.Armed(batch)) throw std::logic_error("process pool: a row was completed for a batch the ring cannot hold");
     pos = batches.PosOf(batch);
     row = first;
+    env.row_batch = batch;
   }
+  env.row = row;
   const std::size_t e = layout_.Env(env_id);
   const char* base = map_.data() + e;
   auto fail_if_failed = [&] {
+    if (lost) throw EnvFailure(*lost);
     if (map_.At<uint8_t>(e + ProcessLayout::kFailed) == 0) return;
     const auto len = std::min<std::size_t>(map_.At<uint32_t>(e + ProcessLayout::kErrorLen), layout_.error_capacity);
     throw EnvFailure(std::string(base + layout_.error, len));
@@ -153,8 +172,7 @@ void ProcessExecutor::CompleteRow(int env_id) {
   };
   std::string error;
   ctx_.rules.Run(
-      episodes_[static_cast<std::size_t>(env_id)], env_id, sent_op_[static_cast<std::size_t>(env_id)],
-      batches.Buffers(pos), row,
+      env.episode, env_id, env.sent_op, batches.Buffers(pos), row,
       [&](Output& out) {
         fail_if_failed();
         copy_obs(out, layout_.obs_reset);
@@ -176,9 +194,9 @@ bool ProcessExecutor::WorkerDied(int worker, const std::string& reason) {
   auto& dead = map_.Atomic<uint32_t>(layout_.Worker(worker) + ProcessLayout::kDead);
   {
     std::lock_guard<std::mutex> lock(death_mu_);
-    if (dead.load() != 0) return false;
+    if (dead.load() != kAlive) return false;
     death_reason_[static_cast<std::size_t>(worker)] = reason;
-    dead.store(1, std::memory_order_release);
+    dead.store(kDied, std::memory_order_release);
   }
   // Wake the collector: it settles the death.
   auto& done_seq = map_.Atomic<uint32_t>(ProcessLayout::kDoneSeq);
@@ -187,42 +205,87 @@ bool ProcessExecutor::WorkerDied(int worker, const std::string& reason) {
   return true;
 }
 
+std::string ProcessExecutor::EnvsOf(int worker) const {
+  const int first = layout_.worker_start[static_cast<std::size_t>(worker)];
+  const int last = layout_.worker_start[static_cast<std::size_t>(worker) + 1] - 1;
+  return first == last ? "env " + std::to_string(first) : "envs " + std::to_string(first) + "-" + std::to_string(last);
+}
+
+std::string ProcessExecutor::WriteOffReason(int worker, int32_t fork_pid, uint32_t done) const {
+  const std::string who = "the worker process " + std::to_string(worker) + " hosting " + EnvsOf(worker);
+  const std::string after = "; it was killed with its process group and its envs restart in a new worker";
+  if (fork_pid != 0) {
+    const int32_t env = map_.Atomic<int32_t>(layout_.Worker(worker) + ProcessLayout::kForkEnv).load();
+    return who + " forked, and the child (pid " + std::to_string(fork_pid) + ") went on running the worker's loop" +
+           (env >= 0 ? " after env " + std::to_string(env) + "'s step or reset" : std::string()) +
+           " (an env may fork, but its child must exec or exit, never return)" + after;
+  }
+  const WorkerBook& book = workers_[static_cast<std::size_t>(worker)];
+  return who + " counted " + std::to_string(done) + " finished commands, outside the " +
+         std::to_string(book.consumed) + ".." + std::to_string(book.sent) +
+         " possible: another process (a fork of it?) wrote to its shared memory" + after;
+}
+
 void ProcessExecutor::SettleDeath(int worker) {
   const std::size_t block = layout_.Worker(worker);
-  const uint32_t tail = map_.Atomic<uint32_t>(block + ProcessLayout::kCmdTail).load(std::memory_order_acquire);
+  WorkerBook& book = workers_[static_cast<std::size_t>(worker)];
   const uint32_t done = map_.Atomic<uint32_t>(block + ProcessLayout::kDone).load(std::memory_order_acquire);
+  const bool forked = map_.Atomic<int32_t>(block + ProcessLayout::kForkPid).load(std::memory_order_acquire) != 0;
   std::string reason;
   {
     std::lock_guard<std::mutex> lock(death_mu_);
-    reason = death_reason_[static_cast<std::size_t>(worker)];
+    reason = death_reason_[static_cast<std::size_t>(worker)].substr(0, layout_.error_capacity);
   }
-  // Finished commands first, then the lost ones as error rows.
-  CompleteFinished(worker, done);
-  const std::string text = reason.substr(0, layout_.error_capacity);
-  for (uint32_t pos = done; pos != tail; ++pos) {
-    const int id = map_.At<int32_t>(layout_.CommandSlot(worker, pos));
+  // A dead worker's finished commands complete as they are; after a second writer (a fork)
+  // nothing it staged is trusted, so every unreturned command of it is lost.
+  if (!forked && done - book.consumed <= book.sent - book.consumed) CompleteFinished(worker, done);
+  for (; book.consumed != book.sent; ++book.consumed) {
+    const int id = sent_env_[layout_.CommandIndex(worker, book.consumed)];
     const std::size_t e = layout_.Env(id);
-    std::memcpy(map_.data() + e + layout_.error, text.data(), text.size());
-    map_.At<uint32_t>(e + ProcessLayout::kErrorLen) = static_cast<uint32_t>(text.size());
-    map_.At<uint8_t>(e + ProcessLayout::kFailed) = 1;
-    map_.At<uint32_t>(e + ProcessLayout::kInfoStepLen) = 0;
-    map_.At<uint32_t>(e + ProcessLayout::kInfoResetLen) = 0;
-    CompleteRow(id);
+    map_.At<int32_t>(e + ProcessLayout::kInfoStepLen) = 0;  // no info (recv() reads it from here)
+    map_.At<int32_t>(e + ProcessLayout::kInfoResetLen) = 0;
+    CompleteRow(id, &reason);
   }
-  consumed_[static_cast<std::size_t>(worker)] = tail;
-  map_.Atomic<uint32_t>(block + ProcessLayout::kDone).store(tail, std::memory_order_release);
+  CutShortUnreturned(worker, reason);
+  {
+    std::lock_guard<std::mutex> lock(death_mu_);
+    revive_done_[static_cast<std::size_t>(worker)] = book.sent;
+  }
   map_.Atomic<int64_t>(block + ProcessLayout::kBusySince).store(0);
   map_.Atomic<int32_t>(block + ProcessLayout::kBusyEnv).store(-1);
-  map_.Atomic<uint32_t>(block + ProcessLayout::kDead).store(2, std::memory_order_release);
+  map_.Atomic<uint32_t>(block + ProcessLayout::kDead).store(kSettled, std::memory_order_release);
+}
+
+void ProcessExecutor::CutShortUnreturned(int worker, const std::string& reason) {
+  const uint64_t taken = ctx_.batches.Taken();
+  for (int id = layout_.worker_start[static_cast<std::size_t>(worker)];
+       id < layout_.worker_start[static_cast<std::size_t>(worker) + 1]; ++id) {
+    EnvBook& env = envs_[static_cast<std::size_t>(id)];
+    // Rows already returned cannot change: such an env reports its lost episode on its next
+    // row (the replacement has a fresh env). An episode that ended has nothing to lose.
+    if (env.episode.episode_over || env.row_batch == ~uint64_t{0} || env.row_batch < taken) continue;
+    ctx_.rules.CutShort(env.episode, ctx_.batches.Buffers(ctx_.batches.PosOf(env.row_batch)), env.row);
+    ctx_.errors.Add(id, reason);
+  }
 }
 
 bool ProcessExecutor::DeathSettled(int worker) const {
-  return map_.Atomic<uint32_t>(layout_.Worker(worker) + ProcessLayout::kDead).load(std::memory_order_acquire) == 2;
+  return map_.Atomic<uint32_t>(layout_.Worker(worker) + ProcessLayout::kDead).load(std::memory_order_acquire) == kSettled;
 }
 
 void ProcessExecutor::Revived(int worker) {
+  const std::size_t block = layout_.Worker(worker);
   std::lock_guard<std::mutex> lock(death_mu_);
-  map_.Atomic<uint32_t>(layout_.Worker(worker) + ProcessLayout::kDead).store(0, std::memory_order_release);
+  auto& dead = map_.Atomic<uint32_t>(block + ProcessLayout::kDead);
+  if (dead.load(std::memory_order_acquire) != kSettled) throw std::logic_error("Revived: the worker's death is not settled");
+  // The old process is gone (the caller killed its process group): whatever it or a fork of
+  // it wrote after the settlement is undone, and the replacement starts where it ended.
+  map_.Atomic<uint32_t>(block + ProcessLayout::kDone).store(revive_done_[static_cast<std::size_t>(worker)]);
+  map_.Atomic<int32_t>(block + ProcessLayout::kForkPid).store(0);
+  map_.Atomic<int32_t>(block + ProcessLayout::kForkEnv).store(-1);
+  map_.Atomic<int64_t>(block + ProcessLayout::kBusySince).store(0);
+  map_.Atomic<int32_t>(block + ProcessLayout::kBusyEnv).store(-1);
+  dead.store(kAlive, std::memory_order_release);
 }
 
 }  // namespace envpool

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <type_traits>
 
 namespace envpool {
 
@@ -36,9 +37,11 @@ std::string RangeText(const ArraySpec& a, std::size_t k) {
 }
 
 // Integers (discrete actions and integer boxes): every element in [low, high] (per element
-// bounds, or one pair for all). A tight loop first: the common case passes.
+// bounds, or one pair for all). A tight loop first: the common case passes. Rows `ignored`
+// says are skipped when looking for the culprit (their actions are not used).
 template <typename T>
-void CheckIntegers(const ArraySpec& a, const void* data, const int* env_ids, std::size_t count) {
+void CheckIntegers(const ArraySpec& a, const void* data, const int* env_ids, std::size_t count,
+                   const Protocol::RowFilter& ignored) {
   if (a.low.empty() || a.high.empty()) return;
   const auto* v = static_cast<const T*>(data);
   const std::size_t per_row = a.NumElements();
@@ -55,20 +58,37 @@ void CheckIntegers(const ArraySpec& a, const void* data, const int* env_ids, std
     }
   }
   if (ok) return;
-  std::size_t bad = 0;
-  while (static_cast<double>(v[bad]) >= low_of(bad) && static_cast<double>(v[bad]) <= high_of(bad)) ++bad;
-  ThrowBadAction(a, bad, env_ids, std::to_string(static_cast<int64_t>(v[bad])), "is outside " + RangeText(a, bad % per_row));
+  for (std::size_t bad = 0; bad < count; ++bad) {
+    if (static_cast<double>(v[bad]) >= low_of(bad) && static_cast<double>(v[bad]) <= high_of(bad)) continue;
+    if (ignored && ignored(static_cast<int>(bad / per_row))) continue;
+    const std::string value = std::is_signed_v<T> ? std::to_string(static_cast<int64_t>(v[bad]))
+                                                  : std::to_string(static_cast<uint64_t>(v[bad]));
+    ThrowBadAction(a, bad, env_ids, value, "is outside " + RangeText(a, bad % per_row));
+  }
 }
 
+// IEEE half precision, which C++20 has no type for: infinite or NaN when the exponent bits are all set.
+struct Half {
+  uint16_t bits;
+};
+bool IsFinite(Half h) { return (h.bits & 0x7C00u) != 0x7C00u; }
+bool IsFinite(float x) { return std::isfinite(x); }
+bool IsFinite(double x) { return std::isfinite(x); }
+std::string Text(Half h) { return (h.bits & 0x03FFu) != 0 ? "nan" : (h.bits & 0x8000u) ? "-inf" : "inf"; }
+std::string Text(double x) { return std::to_string(x); }
+
 template <typename T>
-void CheckFinite(const ArraySpec& a, const void* data, const int* env_ids, std::size_t count) {
+void CheckFinite(const ArraySpec& a, const void* data, const int* env_ids, std::size_t count,
+                 const Protocol::RowFilter& ignored) {
   const auto* v = static_cast<const T*>(data);
   bool ok = true;
-  for (std::size_t k = 0; k < count; ++k) ok &= std::isfinite(v[k]);
+  for (std::size_t k = 0; k < count; ++k) ok &= IsFinite(v[k]);
   if (ok) return;
-  std::size_t bad = 0;
-  while (std::isfinite(v[bad])) ++bad;
-  ThrowBadAction(a, bad, env_ids, "", "is not finite: " + std::to_string(v[bad]));
+  const std::size_t per_row = a.NumElements();
+  for (std::size_t bad = 0; bad < count; ++bad) {
+    if (IsFinite(v[bad]) || (ignored && ignored(static_cast<int>(bad / per_row)))) continue;
+    ThrowBadAction(a, bad, env_ids, "", "is not finite: " + Text(v[bad]));
+  }
 }
 
 }  // namespace
@@ -133,21 +153,32 @@ void Protocol::MarkInFlight(const int* env_ids, int n) {
   in_flight_ += n;
 }
 
-void Protocol::ValidateActions(const ArraySpec& a, const void* data, const int* env_ids, int n) {
+void Protocol::ValidateActions(const ArraySpec& a, const void* data, const int* env_ids, int n,
+                               const RowFilter& ignored) {
   const std::size_t count = static_cast<std::size_t>(n) * a.NumElements();
   switch (a.dtype) {
+    case DType::kFloat16:
+      return CheckFinite<Half>(a, data, env_ids, count, ignored);
     case DType::kFloat32:
-      return CheckFinite<float>(a, data, env_ids, count);
+      return CheckFinite<float>(a, data, env_ids, count, ignored);
     case DType::kFloat64:
-      return CheckFinite<double>(a, data, env_ids, count);
+      return CheckFinite<double>(a, data, env_ids, count, ignored);
     case DType::kInt64:
-      return CheckIntegers<int64_t>(a, data, env_ids, count);
+      return CheckIntegers<int64_t>(a, data, env_ids, count, ignored);
     case DType::kInt32:
-      return CheckIntegers<int32_t>(a, data, env_ids, count);
+      return CheckIntegers<int32_t>(a, data, env_ids, count, ignored);
+    case DType::kInt16:
+      return CheckIntegers<int16_t>(a, data, env_ids, count, ignored);
     case DType::kInt8:
-      return CheckIntegers<int8_t>(a, data, env_ids, count);
+      return CheckIntegers<int8_t>(a, data, env_ids, count, ignored);
+    case DType::kUInt64:
+      return CheckIntegers<uint64_t>(a, data, env_ids, count, ignored);
+    case DType::kUInt32:
+      return CheckIntegers<uint32_t>(a, data, env_ids, count, ignored);
+    case DType::kUInt16:
+      return CheckIntegers<uint16_t>(a, data, env_ids, count, ignored);
     case DType::kUInt8:
-      return CheckIntegers<uint8_t>(a, data, env_ids, count);
+      return CheckIntegers<uint8_t>(a, data, env_ids, count, ignored);
     case DType::kBool:
       return;  // every bool is in {0, 1}
   }

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -65,10 +66,15 @@ class Protocol {
   }
   void SetIdle(int env_id) { Set(static_cast<std::size_t>(env_id), EnvStatus::kIdle); }
 
+  // Says whether row `row` of an action batch is ignored (its env starts a new episode instead).
+  using RowFilter = std::function<bool(int row)>;
+
   // Throws std::invalid_argument naming the first row whose action is outside the spec:
   // discrete or integer actions out of [low, high], floating actions that are not finite.
-  // `data` holds n rows of the spec's dtype (int64 for discrete actions).
-  static void ValidateActions(const ArraySpec& spec, const void* data, const int* env_ids, int n);
+  // `data` holds n rows of the spec's dtype. Rows `ignored` accepts are not checked (their
+  // envs autoreset and ignore the action, as gymnasium's vector envs do).
+  static void ValidateActions(const ArraySpec& spec, const void* data, const int* env_ids, int n,
+                              const RowFilter& ignored = {});
 
  private:
   void Set(std::size_t env_id, EnvStatus status) {

@@ -17,7 +17,13 @@
 
 namespace envpool {
 
-enum class DType { kBool, kInt8, kInt32, kInt64, kUInt8, kFloat32, kFloat64 };
+// New dtypes are appended: plugins built against an older list keep their values.
+enum class DType { kBool, kInt8, kInt32, kInt64, kUInt8, kFloat32, kFloat64, kInt16, kUInt16, kUInt32, kUInt64, kFloat16 };
+
+// Every dtype, for lookups by name.
+inline constexpr DType kAllDTypes[] = {DType::kBool,   DType::kInt8,   DType::kInt16,  DType::kInt32,
+                                       DType::kInt64,  DType::kUInt8,  DType::kUInt16, DType::kUInt32,
+                                       DType::kUInt64, DType::kFloat16, DType::kFloat32, DType::kFloat64};
 
 inline std::size_t DTypeSize(DType t) {
   switch (t) {
@@ -25,17 +31,23 @@ inline std::size_t DTypeSize(DType t) {
     case DType::kInt8:
     case DType::kUInt8:
       return 1;
+    case DType::kInt16:
+    case DType::kUInt16:
+    case DType::kFloat16:
+      return 2;
     case DType::kInt32:
+    case DType::kUInt32:
     case DType::kFloat32:
       return 4;
     case DType::kInt64:
+    case DType::kUInt64:
     case DType::kFloat64:
       return 8;
   }
   return 0;
 }
 
-inline bool IsFloating(DType t) { return t == DType::kFloat32 || t == DType::kFloat64; }
+inline bool IsFloating(DType t) { return t == DType::kFloat16 || t == DType::kFloat32 || t == DType::kFloat64; }
 
 // NumPy's name for the dtype ("float32", ...), used by the Python layer.
 inline const char* DTypeName(DType t) {
@@ -54,6 +66,16 @@ inline const char* DTypeName(DType t) {
       return "float32";
     case DType::kFloat64:
       return "float64";
+    case DType::kInt16:
+      return "int16";
+    case DType::kUInt16:
+      return "uint16";
+    case DType::kUInt32:
+      return "uint32";
+    case DType::kUInt64:
+      return "uint64";
+    case DType::kFloat16:
+      return "float16";
   }
   return "?";
 }

@@ -13,6 +13,7 @@ ThreadExecutor::ThreadExecutor(ExecutorContext context, const TaskSpec& task, co
     auto& slot = slots_[static_cast<std::size_t>(i)];
     slot.env = task.make(configs[static_cast<std::size_t>(i)]);
     slot.rng.Seed(seed + static_cast<uint64_t>(i));
+    slot.env->Seed(seed + static_cast<uint64_t>(i));
   }
   chunk_scratch_.reserve(static_cast<std::size_t>(ctx_.num_envs));
   caller_chunks_.reserve(static_cast<std::size_t>(ctx_.num_envs));
@@ -104,12 +105,14 @@ void ThreadExecutor::RunChunkEnvs(const Chunk& chunk) {
   std::string error;  // one per chunk, not per env: filled only when an env throws
   int id = chunk.head;
   if (ctx_.full_batch()) {
-    // Row = env id in the one batch being filled: no shared counter per env.
+    // Row = env id (or the env's place in the sends, see OrderBook::FullBatchRow) in the one
+    // batch being filled: no shared counter per env.
     const std::size_t pos = batches.FullBatchPos();
     for (int i = 0; i < chunk.count; ++i) {
       // Read the link first: once the env's result is written it may be received and re-sent.
       const int next = chunk.linked ? ctx_.orders[id].next : id + 1;
-      StepEnv(id, pos, static_cast<std::size_t>(id), ctx_.orders.OpFor(id, chunk.linked), error);
+      const std::size_t row = chunk.linked ? ctx_.orders.FullBatchRow(id) : static_cast<std::size_t>(id);
+      StepEnv(id, pos, row, ctx_.orders.OpFor(id, chunk.linked), error);
       id = next;
     }
     batches.Publish(pos, chunk.count);
@@ -118,7 +121,7 @@ void ThreadExecutor::RunChunkEnvs(const Chunk& chunk) {
   // Async: the chunk reserves its rows with one compare-and-swap, then fills them in order
   // (crossing into the next batch where one fills up); each batch's share is published once.
   auto [batch, row] = batches.Reserve(chunk.count);
-  batches.AwaitArmed(batch);
+  if (!batches.AwaitArmed(batch, threads_->stopping())) return;  // the pool closes: no one takes rows
   std::size_t pos = batches.PosOf(batch);
   int run = 0;
   for (int i = 0; i < chunk.count; ++i) {
@@ -130,7 +133,7 @@ void ThreadExecutor::RunChunkEnvs(const Chunk& chunk) {
       run = 0;
       row = 0;
       pos = batches.NextPos(pos);
-      if (i + 1 < chunk.count) batches.AwaitArmed(++batch);
+      if (i + 1 < chunk.count && !batches.AwaitArmed(++batch, threads_->stopping())) return;
     }
     id = next;
   }
@@ -143,7 +146,10 @@ void ThreadExecutor::StepEnv(int env_id, std::size_t pos, std::size_t row, Op op
   ctx_.rules.Run(
       slot.episode, env_id, op, ctx_.batches.Buffers(pos), row,
       [&](Output& out) {
-        if (op == Op::kReset && order.reseed) slot.rng.Seed(order.seed);
+        if (op == Op::kReset && order.reseed) {
+          slot.rng.Seed(order.seed);
+          slot.env->Seed(order.seed);
+        }
         slot.env->Reset(slot.rng, out);
       },
       [&](Output& out) {

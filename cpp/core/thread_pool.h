@@ -100,6 +100,15 @@ class ChunkQueue {
 };
 
 // A range [0, n) split into one part per thread, each claimed in pieces from its cursor.
+//
+// A cursor is one 64-bit word, (end << 32) | next, so that Start replaces a part's bounds in
+// one store: a claim that lands before that store sees the previous range (exhausted: nothing
+// to claim), one that lands after sees the new range whole. With next and end as two words a
+// claim could pair the new end with the old next - before a pool's first range, next = 0 -
+// and take envs of another part that its owner then runs too: an env stepped twice at once
+// and a batch with one row too many, which never completes (the hang seen once in the
+// create/destroy test, under load: a fresh pool's workers make their first claim while the
+// caller starts the first reset).
 class PartitionedRange {
  public:
   explicit PartitionedRange(int parts)
@@ -112,23 +121,27 @@ class PartitionedRange {
   void Start(int n, int piece) {
     piece_.store(piece, std::memory_order_relaxed);
     for (int p = 0; p < parts_; ++p) {
-      cursor_[p].end.store(static_cast<int>(static_cast<int64_t>(n) * (p + 1) / parts_), std::memory_order_relaxed);
+      const auto begin = static_cast<uint64_t>(static_cast<int64_t>(n) * p / parts_);
+      const auto end = static_cast<uint64_t>(static_cast<int64_t>(n) * (p + 1) / parts_);
       // release: a thread that claims from this cursor sees everything written before Start.
-      cursor_[p].next.store(static_cast<int>(static_cast<int64_t>(n) * p / parts_), std::memory_order_release);
+      cursor_[p].word.store(end << 32 | begin, std::memory_order_release);
     }
   }
 
   // Claims a piece, own part first: true with [*begin, *end) to run.
   bool Claim(int thread, int* begin, int* end) {
-    const int piece = piece_.load(std::memory_order_relaxed);
+    const auto piece = static_cast<uint64_t>(piece_.load(std::memory_order_relaxed));
     for (int k = 0; k < parts_; ++k) {
       Cursor& c = cursor_[(thread + k) % parts_];
-      const int stop = c.end.load(std::memory_order_relaxed);
-      if (c.next.load(std::memory_order_relaxed) >= stop) continue;
-      const int start = c.next.fetch_add(piece, std::memory_order_acq_rel);
+      const uint64_t seen = c.word.load(std::memory_order_relaxed);
+      if (Next(seen) >= End(seen)) continue;
+      // Only claims that saw pieces left increment next, so next stays below n plus a few
+      // pieces: the increment never carries into end.
+      const uint64_t was = c.word.fetch_add(piece, std::memory_order_acq_rel);
+      const uint32_t start = Next(was), stop = End(was);
       if (start < stop) {
-        *begin = start;
-        *end = start + piece < stop ? start + piece : stop;
+        *begin = static_cast<int>(start);
+        *end = static_cast<int>(start + piece < stop ? start + piece : stop);
         return true;
       }
     }
@@ -136,9 +149,10 @@ class PartitionedRange {
   }
 
  private:
+  static uint32_t Next(uint64_t word) { return static_cast<uint32_t>(word); }
+  static uint32_t End(uint64_t word) { return static_cast<uint32_t>(word >> 32); }
   struct alignas(64) Cursor {
-    std::atomic<int> next{0};
-    std::atomic<int> end{0};
+    std::atomic<uint64_t> word{0};  // (end << 32) | next
   };
   int parts_;
   std::atomic<int> piece_{1};
@@ -175,6 +189,8 @@ class ThreadPool {
   }
 
   int num_workers() const { return static_cast<int>(threads_.size()); }
+  // Set by Stop(): work still running gives up its waits (BatchAssembler::AwaitArmed).
+  const std::atomic<bool>& stopping() const { return stop_; }
 
   // Queues chunks and wakes sleeping workers.
   void Submit(const Chunk* chunks, int n) {

@@ -12,6 +12,11 @@
 //     `natural` is then ignored.
 //   * natural (only without sab): a won hand that is a natural pays +1.5.
 //
+// Randomness (docs/seeding.md), as gymnasium draws it: every card is np_random.choice(deck)
+// (integers(13)); reset deals dealer, dealer, player, player, then draws the showing card's suit
+// (choice of 4) and, when it is worth 10, its face J / Q / K (choice of 3) - only the picture
+// depends on them, but they move the stream on.
+//
 // Observation: gymnasium's Tuple(Discrete(32), Discrete(11), Discrete(2)) as three int64
 // arrays: the player's sum, the dealer's showing card (1..10) and whether the player has a
 // usable ace. No time limit (gymnasium registers none).
@@ -61,6 +66,8 @@ class Blackjack : public Env {
     dealer_.Add(DrawCard(rng));
     player_.Add(DrawCard(rng));
     player_.Add(DrawCard(rng));
+    suit_ = "CDHS"[rng.Below(4)];
+    if (dealer_.cards[0] == 10) face_ = "JQK"[rng.Below(3)];
     WriteObs(out);
   }
 
@@ -87,16 +94,14 @@ class Blackjack : public Env {
     WriteObs(out);
   }
 
-  // gymnasium's BlackjackEnv.render() (rgb_array): see render/toy_text.h. gymnasium draws the
-  // showing card's suit (and J / Q / K for a ten) at random at reset; here they follow from
-  // the hands, without using the Rng: suit "CDHS"[(hidden + player's first two cards) % 4],
-  // face "JQK"[(hidden + player's first card) % 3] (missing cards count 0).
+  // gymnasium's BlackjackEnv.render() (rgb_array): see render/toy_text.h. The showing card's
+  // suit and face are those drawn at reset, as in gymnasium; after set_state (which has no
+  // place for them) they follow from the hands: suit "CDHS"[(hidden + player's first two
+  // cards) % 4], face "JQK"[(hidden + player's first card) % 3] (missing cards count 0).
   void Render(uint8_t* rgb) const override {
-    const int shown = dealer_.cards[0], hidden = dealer_.cards[1];
-    const int p0 = player_.cards[0], p1 = player_.cards[1];
-    const char rank = shown == 1 ? 'A' : shown == 10 ? "JQK"[(hidden + p0) % 3] : static_cast<char>('0' + shown);
-    const char suit = "CDHS"[(hidden + p0 + p1) % 4];
-    render::toy_text::DrawBlackjack(rgb, player_.Sum(), shown, player_.UsableAce(), rank, suit);
+    const int shown = dealer_.cards[0];
+    const char rank = shown == 1 ? 'A' : shown == 10 ? face_ : static_cast<char>('0' + shown);
+    render::toy_text::DrawBlackjack(rgb, player_.Sum(), shown, player_.UsableAce(), rank, suit_);
   }
 
   std::vector<double> GetState() const override {
@@ -128,6 +133,9 @@ class Blackjack : public Env {
     if (player.Sum() > 31) throw bad("the player's sum must be at most 31");
     dealer_ = dealer;
     player_ = player;
+    const int hidden = dealer_.cards[1], p0 = player_.cards[0], p1 = player_.cards[1];
+    suit_ = "CDHS"[(hidden + p0 + p1) % 4];
+    face_ = "JQK"[(hidden + p0) % 3];
   }
 
  private:
@@ -171,6 +179,7 @@ class Blackjack : public Env {
 
   bool natural_, sab_;
   Hand dealer_, player_;
+  char suit_ = 'C', face_ = 'J';  // the showing card's picture (Render)
 };
 
 }  // namespace envpool

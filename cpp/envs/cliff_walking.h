@@ -9,6 +9,8 @@
 // categorical_sample does; info["prob"] is the chosen entry's probability (1 or 1/3).
 // Transitions are computed on the fly from the same rules gymnasium tabulates in env.P, for
 // every state 0..47 (also cliff and goal tiles, reachable only through set_state).
+// Randomness (docs/seeding.md): like gymnasium, reset and every step draw one
+// np_random.random() each (categorical_sample), slippery or not.
 // gymnasium registers no time limit for either id.
 //
 // State (get_state / set_state): [s], gymnasium's env.unwrapped.s.
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "core/env.h"
+#include "envs/categorical_sample.h"
 #include "render/toy_text.h"
 
 namespace envpool {
@@ -41,7 +44,8 @@ class CliffWalking : public Env {
 
   explicit CliffWalking(const Config& config) : is_slippery_(config.Get<bool>("is_slippery")) {}
 
-  void Reset(Rng& /*rng*/, Output& out) override {
+  void Reset(Rng& rng, Output& out) override {
+    rng.Uniform();  // categorical_sample over the one-hot initial distribution: always the start
     s_ = kStart;
     out.Obs<int64_t>()[0] = s_;
     *out.Info<double>(0) = 1.0;
@@ -53,20 +57,13 @@ class CliffWalking : public Env {
     double prob = 1.0;
     if (is_slippery_) {
       // Three equally likely entries (a - 1) % 4, a, (a + 1) % 4; gymnasium's probability is
-      // 1 / len(deltas) and the pick is the first running sum above a uniform draw.
+      // 1 / len(deltas).
       const double p = 1.0 / 3;
-      const double u = rng.Uniform();
-      double cum = 0.0;
-      int pick = 0;
-      for (int i = 0; i < 3; ++i) {
-        cum += p;
-        if (cum > u) {
-          pick = i;
-          break;
-        }
-      }
-      move = (a + pick + 3) % 4;
+      const double probs[3] = {p, p, p};
+      move = (a + static_cast<int>(CategoricalSample(rng, probs, 3)) + 3) % 4;
       prob = p;
+    } else {
+      rng.Uniform();  // categorical_sample over the single entry
     }
     int row = static_cast<int>(s_ / kCols), col = static_cast<int>(s_ % kCols);
     row = std::min(std::max(row + kDeltaRow[move], 0), kRows - 1);

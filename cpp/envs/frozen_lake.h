@@ -12,16 +12,20 @@
 // first entry whose running sum exceeds a uniform draw), so info["prob"] is the probability
 // of the chosen entry, as in gymnasium (1/3 for a slippery move even when two entries lead
 // to the same tile). Reset starts uniformly on one of the S tiles; info["prob"] is 1.
+// Randomness (docs/seeding.md): like gymnasium, reset and every step draw one
+// np_random.random() each (categorical_sample), also without slipping and on G / H tiles.
 //
 // kwargs (gymnasium's names and defaults; None has a typed stand-in):
 //   desc             list[str], the map rows; [] means gymnasium's desc=None (use map_name)
 //   map_name         "4x4" or "8x8"; "" means gymnasium's map_name=None: with an empty desc
-//                    too, a random 8x8 map (gymnasium's generate_random_map: each tile frozen
-//                    with probability 0.8, redrawn until the goal is reachable) is drawn from
-//                    the env's own Rng at its first reset (seeded by make's seed, or by the
-//                    first reset(seed=...)), so it is deterministic per seed; each env of a pool
-//                    gets its own map. gymnasium draws it in the constructor from OS entropy;
-//                    the constructor here has no Rng. The map then stays for the env's
+//                    too, a random 8x8 map is drawn at the env's first reset, exactly the map
+//                    gymnasium's generate_random_map(size=8, p=0.8, seed=s) returns, where s is
+//                    the env's seed then (make's seed + i, or the first reset(seed=...)'s): each
+//                    tile frozen with probability 0.8, redrawn until the goal is reachable, from
+//                    a generator of its own, so the env's stream is untouched and equals that
+//                    of gymnasium's FrozenLakeEnv(desc=generate_random_map(seed=s)) reset with
+//                    seed s. (gymnasium itself draws the map in the constructor from OS entropy;
+//                    the constructor here has no seed.) The map then stays for the env's
 //                    lifetime (reseeding does not redraw it), as in gymnasium; set_state needs
 //                    a reset first.
 //   is_slippery      bool (true)
@@ -33,6 +37,7 @@
 // State (get_state / set_state): [s], gymnasium's env.unwrapped.s.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -40,6 +45,7 @@
 #include <vector>
 
 #include "core/env.h"
+#include "envs/categorical_sample.h"
 #include "render/toy_text.h"
 
 namespace envpool {
@@ -73,11 +79,13 @@ class FrozenLake : public Env {
     CheckConfig(config);
     const auto schedule = config.Get<std::vector<double>>("reward_schedule");
     for (int i = 0; i < 3; ++i) reward_schedule_[i] = schedule[static_cast<std::size_t>(i)];
+    if (!map_.tiles.empty()) start_sums_ = StartRunningSums(map_.tiles);
   }
 
   void Reset(Rng& rng, Output& out) override {
-    if (map_.tiles.empty()) GenerateRandomMap(rng);
-    s_ = map_.starts.size() == 1 ? map_.starts[0] : map_.starts[rng.Below(map_.starts.size())];
+    if (map_.tiles.empty()) GenerateRandomMap(rng.seed());
+    // gymnasium: categorical_sample over (desc == "S") / count, one draw.
+    s_ = static_cast<int64_t>(CategoricalSampleCdf(rng, start_sums_));
     out.Obs<int64_t>()[0] = s_;
     *out.Info<double>(0) = 1.0;
   }
@@ -88,24 +96,18 @@ class FrozenLake : public Env {
     double prob = 1.0, reward = 0.0;
     bool terminated = true;
     if (here == 'G' || here == 'H') {
-      // gymnasium: (1.0, s, 0, True) whatever the schedule says.
+      // gymnasium: the single entry (1.0, s, 0, True) whatever the schedule says (still a draw).
+      rng.Uniform();
     } else {
       int move = a;
       if (is_slippery_) {
         // Candidates (a - 1) % 4, a, (a + 1) % 4: categorical_sample over their probabilities.
         const double probs[3] = {fail_rate_, success_rate_, fail_rate_};
-        const double u = rng.Uniform();
-        double cum = 0.0;
-        int pick = 0;
-        for (int i = 0; i < 3; ++i) {
-          cum += probs[i];
-          if (cum > u) {
-            pick = i;
-            break;
-          }
-        }
+        const auto pick = static_cast<int>(CategoricalSample(rng, probs, 3));
         move = (a + pick + 3) % 4;
         prob = probs[pick];
+      } else {
+        rng.Uniform();  // categorical_sample over the single entry
       }
       s_ = Move(s_, move);
       const char tile = map_.tiles[static_cast<std::size_t>(s_)];
@@ -140,12 +142,21 @@ class FrozenLake : public Env {
  private:
   struct Map {
     int nrow = 0, ncol = 0;
-    std::string tiles;             // row-major letters; empty until a random map is drawn
-    std::vector<int64_t> starts;   // indices of the S tiles
+    std::string tiles;  // row-major letters; empty until a random map is drawn
   };
 
   static constexpr int kRandomSize = 8;        // generate_random_map's defaults
   static constexpr double kRandomFrozen = 0.8;
+
+  // numpy's cumsum of gymnasium's initial_state_distrib: 1 / (number of S tiles) on S tiles.
+  static std::vector<double> StartRunningSums(const std::string& tiles) {
+    const auto starts = static_cast<double>(std::count(tiles.begin(), tiles.end(), 'S'));
+    std::vector<double> probs(tiles.size(), 0.0);
+    for (std::size_t i = 0; i < tiles.size(); ++i) {
+      if (tiles[i] == 'S') probs[i] = 1.0 / starts;
+    }
+    return RunningSums(probs);
+  }
 
   static void CheckConfig(const Config& config) {
     const double success_rate = config.Get<double>("success_rate");
@@ -192,22 +203,24 @@ class FrozenLake : public Env {
       }
       map.tiles += row;
     }
-    for (std::size_t i = 0; i < map.tiles.size(); ++i) {
-      if (map.tiles[i] == 'S') map.starts.push_back(static_cast<int64_t>(i));
-    }
-    if (map.starts.empty()) throw std::invalid_argument("FrozenLake: desc has no start tile 'S'");
+    if (map.tiles.find('S') == std::string::npos) throw std::invalid_argument("FrozenLake: desc has no start tile 'S'");
     return map;
   }
 
-  // gymnasium's generate_random_map(size=8, p=0.8): tiles frozen with probability p, S at the
-  // top left, G at the bottom right, redrawn until G is reachable from S without holes.
-  void GenerateRandomMap(Rng& rng) {
+  // gymnasium's generate_random_map(size=8, p=0.8, seed): S at the top left, G at the bottom
+  // right, the other tiles np_random.choice(["F", "H"], (8, 8), p=[p, 1 - p]) (one random() per
+  // tile, row by row; "H" where it reaches the normalised cumulative probability of "F"),
+  // redrawn until G is reachable from S without holes.
+  void GenerateRandomMap(uint64_t seed) {
+    Rng rng(seed);
     const int n = kRandomSize;
+    const double p = kRandomFrozen;
+    const double frozen_below = p / (p + (1.0 - p));  // choice's cdf[0] / cdf[-1]
     std::string tiles(static_cast<std::size_t>(n * n), 'F');
     std::vector<int> stack;
     std::vector<bool> seen;
     for (;;) {
-      for (char& c : tiles) c = rng.Uniform() < kRandomFrozen ? 'F' : 'H';
+      for (char& c : tiles) c = rng.Uniform() < frozen_below ? 'F' : 'H';
       tiles.front() = 'S';
       tiles.back() = 'G';
       // Depth-first search from S through non-hole tiles.
@@ -232,7 +245,7 @@ class FrozenLake : public Env {
       if (reachable) break;
     }
     map_.tiles = tiles;
-    map_.starts = {0};
+    start_sums_ = StartRunningSums(map_.tiles);
   }
 
   int64_t Move(int64_t s, int move) const {
@@ -255,6 +268,7 @@ class FrozenLake : public Env {
   }
 
   Map map_;
+  std::vector<double> start_sums_;  // running sums of the initial-state distribution
   bool is_slippery_;
   double success_rate_, fail_rate_;
   double reward_schedule_[3] = {1.0, 0.0, 0.0};

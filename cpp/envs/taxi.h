@@ -7,6 +7,10 @@
 // illegal pickup or dropoff. Dropping the passenger at another stand leaves them there (-1).
 // Reset draws uniformly among the 300 states whose passenger waits at a stand other than the
 // destination.
+// Randomness (docs/seeding.md), as gymnasium draws it: reset = categorical_sample over the 500
+// states (one np_random.random()), then with fickle_passenger one random() for fickle_step;
+// every step = one random() (categorical_sample, also for a deterministic entry), then, when the
+// fickle passenger changes their mind, np_random.choice of the three other destinations.
 //
 // Transitions are gymnasium's table env.P, computed on the fly:
 //   * dry: deterministic.
@@ -34,6 +38,7 @@
 #include <vector>
 
 #include "core/env.h"
+#include "envs/categorical_sample.h"
 #include "render/toy_text.h"
 
 namespace envpool {
@@ -68,10 +73,8 @@ class Taxi : public Env {
   }
 
   void Reset(Rng& rng, Output& out) override {
-    // Uniform over (taxi cell, passenger stand, destination != passenger stand): 25 * 4 * 3.
-    const auto k = static_cast<int>(rng.Below(300));
-    const int cell = k / 12, pass = k % 12 / 3, d = k % 3;
-    s_ = Encode(cell / 5, cell % 5, pass, d < pass ? d : d + 1);
+    static const std::vector<double> initial_sums = InitialRunningSums();
+    s_ = static_cast<int64_t>(CategoricalSampleCdf(rng, initial_sums));
     fickle_step_ = fickle_passenger_ && rng.Uniform() < fickle_probability_;
     orientation_ = 0;
     Write(out, 1.0);
@@ -137,21 +140,9 @@ class Taxi : public Env {
       entries[0] = {1.0, Encode(row, col, new_pass, dest), reward, terminated};
     }
 
-    int pick = 0;
-    if (n > 1) {
-      // gymnasium's categorical_sample: the first entry whose running sum exceeds a uniform
-      // draw (entry 0 if none does).
-      const double u = rng.Uniform();
-      double cum = 0.0;
-      for (int k = 0; k < n; ++k) {
-        cum += entries[k].p;
-        if (cum > u) {
-          pick = k;
-          break;
-        }
-      }
-    }
-    const Entry& e = entries[pick];
+    double probs[3];
+    for (int k = 0; k < n; ++k) probs[k] = entries[k].p;
+    const Entry& e = entries[CategoricalSample(rng, probs, static_cast<std::size_t>(n))];
     int64_t next = e.s;
     if (fickle_passenger_ && fickle_step_ && pass == 4 && (Row(next) != row || Col(next) != col)) {
       fickle_step_ = false;
@@ -201,6 +192,21 @@ class Taxi : public Env {
         throw std::invalid_argument(std::string("Taxi: ") + key + " must be in [0, 1], got " + std::to_string(p));
       }
     }
+  }
+
+  // numpy's cumsum of gymnasium's initial_state_distrib: 1/300 on every state whose passenger
+  // waits at a stand other than the destination, 0 elsewhere.
+  static std::vector<double> InitialRunningSums() {
+    std::vector<double> probs(kNumStates, 0.0);
+    double total = 0.0;  // 300: a whole number, so summed exactly in any order
+    for (int s = 0; s < kNumStates; ++s) {
+      if (Pass(s) < 4 && Pass(s) != Dest(s)) {
+        probs[static_cast<std::size_t>(s)] = 1.0;
+        total += 1.0;
+      }
+    }
+    for (double& p : probs) p /= total;
+    return RunningSums(probs);
   }
 
   static int64_t Encode(int row, int col, int pass, int dest) { return ((row * 5 + col) * 5 + pass) * 4 + dest; }

@@ -6,8 +6,8 @@
 >>> obs.shape
 (4, 4)
 >>> obs, reward, terminated, truncated, info = envs.step(envs.action_space.sample())
->>> sorted(info)
-['elapsed_step', 'env_id']
+>>> info  # as gymnasium's SyncVectorEnv: CartPole has no info keys
+{}
 >>> envs.close()
 
 The distribution is ``envpool-ng`` (``pip install envpool-ng``); PyPI's ``envpool`` is another
@@ -29,7 +29,8 @@ from envpool._wire import ExternalError
 from envpool.external import ExternalEnv, serve
 from envpool.policy_client import PolicyClient
 from envpool.plugins import load_installed_plugins, load_plugin
-from envpool.vector_env import EnvPoolGymEnv, EnvPoolVectorEnv
+from envpool.vector_env import EnvPoolVectorEnv
+from envpool.gym_env import EnvPoolGymEnv
 
 __version__ = "0.1.0"
 

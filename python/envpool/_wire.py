@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import importlib
 import math
+import reprlib
 import sys
 from typing import Any
 
@@ -20,7 +21,26 @@ from gymnasium import spaces
 
 from envpool import leaves
 
-VERSION = 1
+# 2: episode ids are per client; request ids are bounded; messages and replies have size bounds.
+VERSION = 2
+# A request id (echoed in its reply) is nil, an integer or a str/bin of at most this many items.
+MAX_RID_LEN = 64
+
+_brief = reprlib.Repr()
+_brief.maxstring = _brief.maxother = 40
+_brief.maxlevel, _brief.maxlist, _brief.maxdict = 2, 3, 3
+
+
+def brief(value: Any) -> str:
+    """A repr of a value from the wire, cut short (at most 80 characters): error messages never
+    echo unbounded input."""
+    text = _brief.repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def valid_rid(rid: Any) -> bool:
+    t = type(rid)
+    return rid is None or t is int or ((t is str or t is bytes) and len(rid) <= MAX_RID_LEN)
 
 
 class ExternalError(RuntimeError):
@@ -31,6 +51,16 @@ class ExternalError(RuntimeError):
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+
+
+def endpoint(address: str) -> str:
+    """The ZeroMQ endpoint of ``"host:port"`` (TCP), or of an endpoint given as is."""
+    if "://" in address:
+        return address
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ValueError(f"address must be 'host:port' or a ZeroMQ endpoint, got {address!r}")
+    return f"tcp://{host}:{port}"
 
 
 def import_zmq_msgpack():
@@ -76,11 +106,11 @@ def check_array(what: str, desc: Any, frame: bytes, spec: dict[str, Any]) -> Non
     """Checks that a header entry and frame carry one value of ``spec``; ValueError naming the
     problem otherwise (dtype, shape, size, non-finite values, values outside integer bounds)."""
     if not isinstance(desc, dict) or "dtype" not in desc or "shape" not in desc:
-        raise ValueError(f"{what} must be described as {{'dtype': ..., 'shape': [...]}}, got {desc!r}")
+        raise ValueError(f"{what} must be described as {{'dtype': ..., 'shape': [...]}}, got {brief(desc)}")
     if desc["dtype"] != spec["dtype"]:
-        raise ValueError(f"{what} has dtype {desc['dtype']!r}, the space needs {spec['dtype']!r}")
+        raise ValueError(f"{what} has dtype {brief(desc['dtype'])}, the space needs {spec['dtype']!r}")
     if not isinstance(desc["shape"], (list, tuple)) or [*desc["shape"]] != list(spec["shape"]):
-        raise ValueError(f"{what} has shape {desc['shape']!r}, the space needs {list(spec['shape'])}")
+        raise ValueError(f"{what} has shape {brief(desc['shape'])}, the space needs {list(spec['shape'])}")
     need = row_bytes(spec)
     if len(frame) != need:
         raise ValueError(f"{what}'s frame has {len(frame)} bytes, dtype {spec['dtype']} shape {list(spec['shape'])} needs {need}")
@@ -88,6 +118,11 @@ def check_array(what: str, desc: Any, frame: bytes, spec: dict[str, Any]) -> Non
         # A few floats: checking them one by one beats building an array (the server's hot path).
         if not all(map(math.isfinite, memoryview(frame).cast(_SMALL_FLOAT[spec["dtype"]]))):
             raise ValueError(f"{what} holds non-finite values (NaN or inf)")
+        return None
+    if spec["dtype"] == "bool":
+        # numpy reads any nonzero byte as True but keeps the byte: the trainer would get it.
+        if bytes(frame).translate(None, b"\x00\x01"):
+            raise ValueError(f"{what} holds bytes other than 0 and 1 (a bool array)")
         return None
     arr = np.frombuffer(frame, dtype=np.dtype(spec["dtype"]).newbyteorder("<")).reshape(spec["shape"])
     if arr.dtype.kind == "f":

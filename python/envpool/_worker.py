@@ -6,13 +6,19 @@ that env's block: observations and actions as raw arrays, info dicts pickled onl
 are not empty, failures as text. Control messages (call, get_attr, set_attr, render, close)
 arrive on a pipe, only while none of its envs is in flight.
 
-The worker ignores SIGINT (Ctrl-C is the parent's to handle) and exits when the pool shuts
-down or the parent process is gone.
+A worker leads a process group of its own (the terminal's Ctrl-C goes to the foreground group,
+the training script's, and the pool ends the worker's whole group), ignores SIGINT too, and
+dies with the pool's process (see ``envpool._worker_procs``). It exits when the pool shuts down
+or writes it off.
+
+An env may raise anything, KeyboardInterrupt included: that is the env's error, reported for
+it, and the env is re-created. An env may fork; a child that returns into this loop instead of
+exec'ing or exiting is stopped before it touches the shared memory and reported, and the pool
+replaces the worker (two processes running one worker's loop would corrupt its results).
 """
 
 from __future__ import annotations
 
-import ctypes
 import os
 import pickle
 import signal
@@ -22,32 +28,24 @@ from typing import Any, Callable
 
 import numpy as np
 
+from envpool import payloads
+from envpool.leaves import SpaceLeaves
+
 # Ops, as cpp/core/orders.h numbers them.
 OP_STEP, OP_RESET = 0, 1
+# WorkerChannel.wait(): called in a fork of the worker (WorkerChannel::kForked).
+FORKED = -2
 
 
-def _die_with_parent() -> None:
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: killed when the parent process dies
-    except (OSError, AttributeError):  # pragma: no cover - not Linux
-        pass
-
-
-def _parent_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # pragma: no cover - exists, another user
-        return True
-    return True
+# What an env may raise that counts as its own failure. KeyboardInterrupt too: an env that
+# raises it (or whose code got a SIGINT of its own making) must not end the worker's other envs.
+ENV_FAILURES = (Exception, KeyboardInterrupt)
 
 
 class _EnvSlot:
     """One hosted env: the env itself and NumPy views of its block in shared memory."""
 
-    def __init__(self, buf: np.ndarray, layout: dict, env_id: int, obs_leaves, action_leaves):
+    def __init__(self, buf: np.ndarray, layout: dict, env_id: int, obs_rows, action_rows):
         base = layout["envs"] + env_id * layout["env_stride"]
         f = layout["env_fields"]
         mem = buf.data
@@ -62,9 +60,10 @@ class _EnvSlot:
         self.info_step_len = view(f["info_step_len"], np.int32)
         self.info_reset_len = view(f["info_reset_len"], np.int32)
         self.error_len = view(f["error_len"], np.int32)
-        self.actions = [view(off, dtype, shape) for off, (_, dtype, shape, _) in zip(layout["action"], action_leaves)]
-        self.obs_step = [view(off, dtype, shape) for off, (_, dtype, shape, _) in zip(layout["obs_step"], obs_leaves)]
-        self.obs_reset = [view(off, dtype, shape) for off, (_, dtype, shape, _) in zip(layout["obs_reset"], obs_leaves)]
+        # One view per core field: (dtype, shape) of each row, as SpaceLeaves.array_specs() lists them.
+        self.actions = [view(off, dtype, shape) for off, (dtype, shape) in zip(layout["action"], action_rows)]
+        self.obs_step = [view(off, dtype, shape) for off, (dtype, shape) in zip(layout["obs_step"], obs_rows)]
+        self.obs_reset = [view(off, dtype, shape) for off, (dtype, shape) in zip(layout["obs_reset"], obs_rows)]
         cap = layout["info_capacity"]
         self.info_step = buf[base + layout["info_step"] : base + layout["info_step"] + cap]
         self.info_reset = buf[base + layout["info_reset"] : base + layout["info_reset"] + cap]
@@ -72,6 +71,7 @@ class _EnvSlot:
         self.env: Any = None
         self.restarts = 0
         self.pending_seed: int | None = None  # the seed of its first reset
+        self.pending_options: dict | None = None  # reset(options=...) for its next reset
         self.needs_reset = True  # not reset since it was made
         self.broken: str | None = None  # why it can no longer run (too many restarts)
 
@@ -82,15 +82,19 @@ class Worker:
 
         self.args = args
         self.main_pid = args["main_pid"]
+        self.forked = False  # set in a fork of this process (os.fork in an env), see leave_if_forked
+        os.register_at_fork(after_in_child=self._mark_forked)
         layout = args["layout"]
         self.layout = layout
         self.channel = _core.WorkerChannel(f"/proc/{self.main_pid}/fd/{args['shm_fd']}", layout, args["worker"])
         self.buf = np.frombuffer(self.channel.buffer(), dtype=np.uint8)
         self.same_step = args["autoreset_mode"] == "same_step"
-        self.obs_leaves = args["obs_leaves"]  # [(path, dtype, shape, is_discrete)]
-        self.action_leaves = args["action_leaves"]
-        self.single_obs = len(self.obs_leaves) == 1 and self.obs_leaves[0][0] == ()
-        self.single_action = len(self.action_leaves) == 1 and self.action_leaves[0][0] == ()
+        obs_space, action_space, self.expected_spaces = pickle.loads(args["spaces"])
+        self.spill_dir = args["spill_dir"]
+        self.obs = SpaceLeaves(obs_space, "obs", layout["info_capacity"])
+        self.action = SpaceLeaves(action_space, "action", layout["info_capacity"])
+        obs_rows = [(np.dtype(s["dtype"]), tuple(s["shape"])) for s in self.obs.array_specs()]
+        action_rows = [(np.dtype(s["dtype"]), tuple(s["shape"])) for s in self.action.array_specs()]
         f = layout["env_fields"]
         self.OP, self.RESEED, self.TIME_LIMIT, self.FAILED = f["op"], f["reseed"], f["time_limit"], f["failed"]
         self.TERMINATED, self.TRUNCATED = f["terminated"], f["truncated"]
@@ -101,16 +105,31 @@ class Worker:
         self.slots: dict[int, _EnvSlot] = {}
         for k, fn in enumerate(self.env_fns):
             env_id = self.first_env + k
-            slot = _EnvSlot(self.buf, layout, env_id, self.obs_leaves, self.action_leaves)
+            slot = _EnvSlot(self.buf, layout, env_id, obs_rows, action_rows)
             slot.pending_seed = args["seeds"][k]
             self.slots[env_id] = slot
+
+    # -- forks of the worker ------------------------------------------------------------------------
+
+    def _mark_forked(self) -> None:
+        self.forked = True
+
+    def leave_if_forked(self, env_id: int) -> None:
+        """Called where control returns from env code: in a fork of the worker (an env's
+        os.fork() whose child returned), report it and exit before writing anything. Forks
+        made below Python (a C library's fork()) are caught by the channel at done()."""
+        if self.forked:
+            self.channel.report_fork(env_id)
+            os._exit(0)
 
     # -- envs -------------------------------------------------------------------------------------
 
     def make_env(self, slot: _EnvSlot) -> None:
         fn = self.env_fns[slot.env_id - self.first_env]
         slot.env = fn()
+        self.leave_if_forked(slot.env_id)
         slot.needs_reset = True
+        check_spaces(slot.env, slot.env_id, self.expected_spaces)
 
     def make_all(self) -> None:
         for slot in self.slots.values():
@@ -139,33 +158,22 @@ class Worker:
             # Reproducible after a restart too: the k-th incarnation gets its own seed.
             base = self.args["seeds"][slot.env_id - self.first_env]
             slot.pending_seed = None if base is None else base + slot.restarts * self.layout["num_envs"]
-        except Exception:  # noqa: BLE001
+        except ENV_FAILURES:
+            self.leave_if_forked(slot.env_id)
             slot.broken = f"env {slot.env_id} could not be re-created:\n{traceback.format_exc()}"
             return "\n(re-creating it failed too)"
         return ""
 
     # -- staging ------------------------------------------------------------------------------------
 
-    def write_obs(self, views: list[np.ndarray], obs: Any) -> None:
-        if self.single_obs:
-            views[0][...] = obs
-            return
-        for view, (path, _, _, _) in zip(views, self.obs_leaves):
-            value = obs
-            for key in path:
-                value = value[key]
-            view[...] = value
-
-    def write_info(self, area: np.ndarray, length: np.ndarray, info: dict) -> None:
-        if not info:
+    def write_info(self, area: np.ndarray, length: np.ndarray, info: dict, objects: list | None) -> None:
+        """Stages the info dict (pickled, when not empty) and the observation's variable-size
+        values (pickled with it, always, when the space has any); see payloads.py."""
+        if not info and objects is None:
             length[()] = 0
             return
-        data = pickle.dumps(info, protocol=pickle.HIGHEST_PROTOCOL)
-        if len(data) > self.info_capacity:
-            raise ValueError(
-                f"the info dict pickles to {len(data)} bytes, more than info_bytes={self.info_capacity} "
-                f"(pass a larger info_bytes to make_python); keys: {sorted(info)}"
-            )
+        what = "the info dict" if objects is None else "the info dict and variable-size observation values"
+        data = payloads.pack(info if objects is None else (info, objects), self.info_capacity, self.spill_dir, what)
         area[: len(data)] = np.frombuffer(data, dtype=np.uint8)
         length[()] = len(data)
 
@@ -178,22 +186,17 @@ class Worker:
         slot.info_reset_len[()] = 0
 
     def action_of(self, slot: _EnvSlot) -> Any:
-        if self.single_action:
-            _, dtype, shape, discrete = self.action_leaves[0]
-            view = slot.actions[0]
-            return int(view) if discrete else view.copy()
-        values = {}
-        for view, (path, _, _, discrete) in zip(slot.actions, self.action_leaves):
-            values[path] = int(view) if discrete else view.copy()
-        return _nest(self.args["action_structure"], values)
+        return self.action.read_action(slot.actions)
 
     def reset_env(self, slot: _EnvSlot, seed: int | None) -> None:
         if seed is None and slot.pending_seed is not None:
             seed = slot.pending_seed
         slot.pending_seed = None
-        obs, info = slot.env.reset(seed=seed)
-        self.write_obs(slot.obs_reset, obs)
-        self.write_info(slot.info_reset, slot.info_reset_len, info)
+        options, slot.pending_options = slot.pending_options, None
+        obs, info = slot.env.reset(seed=seed, options=options)
+        self.leave_if_forked(slot.env_id)
+        objects = self.obs.write(obs, slot.obs_reset, f"the observation of env {slot.env_id}'s reset")
+        self.write_info(slot.info_reset, slot.info_reset_len, _checked_info(info, slot.env_id, "reset"), objects)
         slot.needs_reset = False
 
     def run(self, env_id: int) -> None:
@@ -214,11 +217,12 @@ class Worker:
                         "it starts a new episode"
                     )
                 obs, reward, terminated, truncated, info = slot.env.step(self.action_of(slot))
-                self.write_obs(slot.obs_step, obs)
-                slot.reward[()] = reward
+                self.leave_if_forked(env_id)
+                objects = self.obs.write(obs, slot.obs_step, f"the observation of env {env_id}'s step")
+                slot.reward[()] = _checked_reward(reward, env_id)
                 fixed[self.TERMINATED] = bool(terminated)
                 fixed[self.TRUNCATED] = bool(truncated)
-                self.write_info(slot.info_step, slot.info_step_len, info)
+                self.write_info(slot.info_step, slot.info_step_len, _checked_info(info, env_id, "step"), objects)
                 # Same-step autoreset happens here, where the env is (the time limit is the pool's).
                 if self.same_step and (terminated or truncated or fixed[self.TIME_LIMIT]):
                     self.reset_env(slot, None)
@@ -226,7 +230,8 @@ class Worker:
                     slot.info_reset_len[()] = -1
         except _Broken as exc:  # a broken env, or one whose episode was lost: it stays as it is
             self.fail(slot, str(exc))
-        except Exception as exc:  # noqa: BLE001 - any env failure is reported, then the env restarts
+        except ENV_FAILURES as exc:  # any env failure is reported, then the env restarts
+            self.leave_if_forked(env_id)
             text = f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"
             text += self.restart(slot, text)
             self.fail(slot, text)
@@ -244,23 +249,37 @@ class Worker:
                 _, name, args, kwargs = message
                 result = []
                 for slot in self.slots.values():
-                    attr = getattr(slot.env, name)
+                    # As gymnasium's vector envs: the attribute of the first wrapper (or the env) that has it.
+                    attr = slot.env.get_wrapper_attr(name)
                     result.append(attr(*args, **kwargs) if callable(attr) else attr)
             elif kind == "get_attr":
-                result = [getattr(slot.env, message[1]) for slot in self.slots.values()]
+                result = [slot.env.get_wrapper_attr(message[1]) for slot in self.slots.values()]
             elif kind == "set_attr":
                 _, name, values = message
                 for slot, value in zip(self.slots.values(), values):
-                    setattr(slot.env, name, value)
+                    slot.env.set_wrapper_attr(name, value)
                 result = None
             elif kind == "render":
                 ids = message[1]
-                result = [np.asarray(self.slots[i].env.render()) for i in ids]
+                result = [self.slots[i].env.render() for i in ids]
+            elif kind == "reset_options":
+                for env_id, options in message[1].items():
+                    self.slots[env_id].pending_options = options
+                result = None
             else:
                 raise ValueError(f"unknown control message {kind!r}")
+            self.leave_if_forked(-1)
             conn.send(("ok", result))
-        except Exception as exc:  # noqa: BLE001 - reported to the caller
-            conn.send(("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"))
+        except ENV_FAILURES as exc:  # reported to the caller
+            self.leave_if_forked(-1)
+            text = f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"
+            try:  # the exception itself when it survives pickling (the caller raises it), else its text
+                if not isinstance(exc, Exception):
+                    raise TypeError("a KeyboardInterrupt of the env's own is not re-raised as the user's")
+                pickle.loads(pickle.dumps(exc))
+                conn.send(("raised", (exc, text)))
+            except Exception:  # noqa: BLE001
+                conn.send(("error", text))
         return True
 
     def loop(self, conn) -> None:
@@ -268,15 +287,16 @@ class Worker:
         channel = self.channel
         while True:
             n = channel.wait(0.1, spin_us)
-            if n < 0:
+            if n == FORKED:  # a fork of this worker got here (reported by the channel)
+                os._exit(0)
+            if n < 0:  # the pool shuts down, or wrote this worker off
                 return
             for _ in range(n):
                 env_id = channel.next()
                 self.run(env_id)
-                channel.done()
+                if not channel.done():  # as above
+                    os._exit(0)
             if n == 0:
-                if not _parent_alive(self.main_pid):
-                    return
                 while conn.poll():
                     if not self.control(conn):
                         return
@@ -286,21 +306,69 @@ class _Broken(Exception):
     """An env that cannot run its command (its text says why)."""
 
 
-def _nest(structure: Any, values: dict, path: tuple = ()) -> Any:
-    """Rebuilds a nested action from its leaves: ``structure`` is ("dict", {key: sub}),
-    ("tuple", [sub, ...]) or None for a leaf."""
-    if structure is None:
-        return values[path]
-    kind, children = structure
-    if kind == "dict":
-        return {key: _nest(sub, values, (*path, key)) for key, sub in children.items()}
-    return tuple(_nest(sub, values, (*path, i)) for i, sub in enumerate(children))
+def check_spaces(env: Any, env_id: int, expected: tuple | None) -> None:
+    """Refuses an env whose spaces differ from the pool's, as gymnasium's ``AsyncVectorEnv``
+    does: ``expected`` is (observation_mode, single observation space, single action space)."""
+    if expected is None:
+        return
+    from gymnasium.spaces.utils import is_space_dtype_shape_equiv
+
+    mode, obs_space, action_space = expected
+    if mode == "same" and env.observation_space != obs_space:
+        raise SpaceMismatch(
+            f"observation_mode='same', but the sub-environments observation spaces are not equivalent. env "
+            f"{env_id}'s is {env.observation_space}, env 0's {obs_space}. If this is intentional, use "
+            "`observation_mode='different'` instead."
+        )
+    if mode != "same" and not is_space_dtype_shape_equiv(obs_space, env.observation_space):
+        raise SpaceMismatch(
+            f"observation_mode={mode!r}, but the sub-environment's observation spaces do not share a common shape "
+            f"and dtype: env {env_id}'s is {env.observation_space}, the pool's {obs_space}"
+        )
+    if env.action_space != action_space:
+        raise SpaceMismatch(
+            f"env {env_id}'s action space {env.action_space} differs from env 0's {action_space}; in order to batch "
+            "actions, the action spaces of all envs must be equal"
+        )
+
+
+class SpaceMismatch(Exception):
+    """An env's spaces differ from the pool's (the parent raises it as a RuntimeError)."""
+
+
+def _checked_reward(reward: Any, env_id: int) -> float:
+    """A reward as a float; anything that is not one real number is an error naming the env
+    (a None reward would otherwise become NaN, a string be parsed)."""
+    if isinstance(reward, (int, float, np.integer, np.floating, np.bool_)):
+        return float(reward)
+    arr = np.asarray(reward) if not isinstance(reward, (str, bytes)) else None
+    if arr is not None and arr.shape == () and arr.dtype.kind in "biuf":
+        return float(arr)
+    raise TypeError(f"the reward of env {env_id}'s step must be a real number, got {type(reward).__name__} {reward!r}")
+
+
+def _checked_info(info: Any, env_id: int, what: str) -> dict:
+    if not isinstance(info, dict):
+        raise TypeError(f"the info of env {env_id}'s {what} must be a dict, got {type(info).__name__} {info!r}")
+    return info
 
 
 def main(args: dict, conn) -> None:
     """Entry point of a worker process."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _die_with_parent()
+    from envpool import _core
+
+    try:
+        # A process group of its own (see envpool._worker_procs). Not a session: sessions are
+        # the kernel's scheduling groups (autogroup), and a worker alone in one waits longer
+        # for a core on a busy machine (3-5x fewer steps of a 1 ms env, measured).
+        os.setpgid(0, 0)
+    except OSError:  # pragma: no cover - already a group leader: then its group is not ended
+        pass
+    try:
+        _core.end_process_group_when_process_exits(args["main_pid"])
+    except RuntimeError:  # the pool's process is gone already
+        os._exit(0)
     for entry in reversed(args["sys_path"]):
         if entry not in sys.path:
             sys.path.insert(0, entry)

@@ -174,6 +174,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     progress = Progress(args.steps, enabled=not args.quiet)
     async_mode = batch < envs.num_envs
 
+    all_ids = np.arange(envs.num_envs)
     start = time.perf_counter()
     if async_mode:
         envs.async_reset()
@@ -193,7 +194,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             obs, reward, terminated, truncated, info = envs.step(actions[i % 64])
             if recorder:
                 recorder.capture(envs, [0])
-        ids = info["env_id"]
+        ids = info["env_id"] if async_mode else all_ids  # a full batch's rows are envs 0..n-1
         returns[ids] += reward
         ended = terminated | truncated
         if ended.any():

@@ -4,7 +4,7 @@ EnvPool's dm envs return them.
 Each result is ``TimeStep(step_type, reward, discount, observation)`` with arrays of one row
 per env: ``step_type`` is FIRST for a reset, LAST when the episode ended (terminated or
 truncated) and MID otherwise; ``discount`` is 0 on termination and 1 otherwise (a truncated
-episode may be bootstrapped); ``observation`` is a namedtuple ``State(obs, env_id,
+episode may be bootstrapped), or lower where the env declares an info array ``discount``; ``observation`` is a namedtuple ``State(obs, env_id,
 elapsed_step, ...env info arrays)``. Episodes restart on the step after LAST, which is the
 dm_env convention (and next-step autoreset).
 """
@@ -109,5 +109,7 @@ class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
             np.where(terminated | truncated, dm_env.StepType.LAST, dm_env.StepType.MID),
         ).astype(np.int32)
         discount = np.where(terminated, 0.0, 1.0)
+        if "discount" in info:  # an env's own discount (Atari's zero_discount_on_life_loss)
+            discount = np.minimum(discount, info["discount"])
         fields = {key: value for key, value in info.items() if key in self._state_type._fields}
         return dm_env.TimeStep(step_type, reward, discount, self._state_type(obs=obs, **fields))

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import multiprocessing
 from typing import Any
+
+from gymnasium.error import ClosedEnvironmentError
 
 
 class EnvError(RuntimeError):
@@ -26,3 +29,15 @@ class EnvError(RuntimeError):
         self.result = result
         details = "; ".join(f"env {i}: {m}" for i, m in zip(self.env_ids, self.messages))
         super().__init__(f"environment error in {details} (the batch is in .result; the env restarts)")
+
+
+class ClosedError(ClosedEnvironmentError, RuntimeError):
+    """The pool was used after ``close()``. A ``gymnasium.error.ClosedEnvironmentError`` (as
+    gymnasium's vector envs raise) and a ``RuntimeError``."""
+
+
+class PoolTimeoutError(TimeoutError, multiprocessing.TimeoutError):
+    """A ``recv()``, ``step()`` or ``*_wait()`` ``timeout`` passed before the batch was complete.
+    Nothing is lost: the envs keep running and the next wait returns the batch. Both Python's
+    ``TimeoutError`` and ``multiprocessing.TimeoutError`` (what gymnasium's ``AsyncVectorEnv``
+    raises)."""

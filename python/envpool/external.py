@@ -3,17 +3,22 @@
 The trainer side, :func:`serve`, is a pool like ``envpool.make``'s: the C++ core's protocol
 checks, action validation and batching, with an external executor
 (cpp/core/external_executor.h) whose slots (env ids) hold client episodes. A server thread
-receives the clients' requests (ZeroMQ + msgpack, docs/external_protocol.md), completes each
-episode's rows in the core, and answers ``get_action`` with the action the trainer ``send()``s.
-:class:`ExternalEnv` runs the same calls in-process (an ``inproc://`` ZeroMQ transport, no
-network) for RLlib-style ``run()`` loops.
+receives the clients' requests (ZeroMQ + msgpack, docs/external_protocol.md; the socket and
+its bounds are envpool._ext_transport's), completes each episode's rows in the core, and
+answers ``get_action`` with the action the trainer ``send()``s. :class:`ExternalEnv` runs the
+same calls in-process (over a Unix socket in a private directory) for RLlib-style ``run()``
+loops.
 """
 
 from __future__ import annotations
 
 import collections
 import hmac
+import itertools
+import math
 import os
+import shutil
+import tempfile
 import threading
 import time
 import uuid
@@ -24,6 +29,9 @@ from gymnasium import spaces
 from gymnasium.vector.utils import batch_space
 
 from envpool import _core, _wire
+from envpool._ext_options import ExternalOptions
+from envpool._ext_transport import Conn, StreamTransport
+from envpool._wire import brief
 from envpool.pool import OpenedPool, _check_int
 from envpool.tasks import TaskSpec
 from envpool.vector_env import EnvPoolVectorEnv
@@ -33,7 +41,8 @@ MAX_QUEUED = 16
 # Requests the server thread reads before it answers the trainer's sends again (measured on
 # the pipelined bench row: 1024 beats 64 and 16, whose extra polls cost more than they save).
 BURST = 1024
-# Ended episode ids remembered, so that a late call names the episode as ended, not unknown.
+# Ended episode ids remembered (over all clients), so that a late call names the episode as
+# ended, not unknown, and its id is not started again.
 ENDED_MEMORY = 65536
 
 
@@ -48,6 +57,9 @@ def serve(
     token: str | None = None,
     client_timeout: float = 10.0,
     max_frame_bytes: int | None = None,
+    max_message_bytes: int | None = None,
+    max_send_queue: int | None = None,
+    max_episodes_per_client: int | None = None,
 ) -> "ExternalVectorEnv":
     """A pool of external episodes: clients (:class:`envpool.PolicyClient`) drive episodes and
     ask for actions; the trainer answers them with the asynchronous ``recv`` / ``send`` loop.
@@ -55,8 +67,8 @@ def serve(
     Args:
         observation_space, action_space: one Box, Discrete, MultiDiscrete or MultiBinary each.
         address: ``"host:port"`` to bind (port 0 picks a free one; read ``server.address``);
-            loopback by default. Any ZeroMQ endpoint (``"tcp://..."``, ``"ipc://..."``,
-            ``"inproc://..."``) is taken as is.
+            loopback by default. A ZeroMQ ``"tcp://..."`` or ``"ipc://..."`` endpoint is taken
+            as is (``inproc://`` is not supported: use ``ipc://`` within one host).
         batch_size: at most this many episodes per ``recv()``.
         max_episodes: concurrent episodes (slots, the pool's ``num_envs``); an ended episode
             frees its slot once the trainer has answered its last row.
@@ -64,9 +76,20 @@ def serve(
             full or not (never empty).
         token: when given, every connection must present it first (constant-time compare).
         client_timeout: seconds without a message (clients send heartbeats) after which a
-            client counts as gone: its episodes end as truncated.
-        max_frame_bytes: frames larger than this are refused by ZeroMQ (the connection drops);
-            default: 64 KiB plus 4 observations and actions.
+            client counts as gone: its episodes end as truncated. A connection that has not
+            authenticated this long after it opened is closed.
+        max_frame_bytes: the largest frame (a request header or an array) the server reads;
+            default: 64 KiB plus 4 observations and actions. At least one observation and one
+            action.
+        max_message_bytes: the largest request (all its frames); default: ``max_frame_bytes``
+            plus an observation and an action. A larger message, or one of more than 3 frames,
+            is dropped as it arrives (never held whole) and answered with code ``too_large``.
+        max_send_queue: replies queued for one connection that its client has not read yet;
+            beyond that its replies are dropped (its calls time out; nobody else waits).
+            Default: 4 per episode a client may hold, at least 1000 (the trainer answers a
+            batch at once: a client that reads must never see one dropped).
+        max_episodes_per_client: open episodes one client may hold (default: ``max_episodes``,
+            no limit of its own); lower it so that one client cannot take every slot.
 
     >>> import envpool, gymnasium as gym, numpy as np
     >>> server = envpool.serve(gym.spaces.Box(-1, 1, (3,)), gym.spaces.Discrete(2))
@@ -92,45 +115,15 @@ def serve(
         token=token,
         client_timeout=client_timeout,
         max_frame_bytes=max_frame_bytes,
+        max_message_bytes=max_message_bytes,
+        max_send_queue=max_send_queue,
+        max_episodes_per_client=max_episodes_per_client,
     )
     return ExternalVectorEnv(source)
 
 
-def _endpoint(address: str) -> str:
-    if "://" in address:
-        return address
-    host, sep, port = address.rpartition(":")
-    if not sep or not port.isdigit():
-        raise ValueError(f"address must be 'host:port' or a ZeroMQ endpoint, got {address!r}")
-    return f"tcp://{host}:{port}"
-
-
-class ExternalSource:
+class ExternalSource(ExternalOptions):
     """serve()'s arguments, checked; opens the pool and its server when the front end asks."""
-
-    def __init__(self, observation_space, action_space, *, address, batch_size, max_episodes, wait_ms, token,
-                 client_timeout, max_frame_bytes, name="external"):
-        _wire.import_zmq_msgpack()
-        self.obs_spec = _wire.single_leaf(observation_space, "obs")
-        self.action_spec = _wire.single_leaf(action_space, "action")
-        self.observation_space, self.action_space = observation_space, action_space
-        self.max_episodes = _check_int("max_episodes", max_episodes, 1)
-        self.batch_size = _check_int("batch_size", batch_size, 1)
-        if self.batch_size > self.max_episodes:
-            raise ValueError(f"batch_size ({self.batch_size}) must not exceed max_episodes ({self.max_episodes})")
-        if isinstance(wait_ms, bool) or not isinstance(wait_ms, (int, float)) or not wait_ms >= 0:
-            raise ValueError(f"wait_ms must be a number >= 0, got {wait_ms!r}")
-        self.wait_ms = float(wait_ms)
-        if token is not None and (not isinstance(token, str) or not token):
-            raise ValueError("token must be a non-empty str or None")
-        self.token = token
-        if isinstance(client_timeout, bool) or not isinstance(client_timeout, (int, float)) or not client_timeout > 0:
-            raise ValueError(f"client_timeout must be a positive number of seconds, got {client_timeout!r}")
-        self.client_timeout = float(client_timeout)
-        need = 2 * (_wire.row_bytes(self.obs_spec) + _wire.row_bytes(self.action_spec))
-        self.max_frame_bytes = 65536 + 2 * need if max_frame_bytes is None else _check_int("max_frame_bytes", max_frame_bytes, 1024)
-        self.endpoint = _endpoint(address)
-        self.name = name
 
     def open_pool(self) -> OpenedPool:
         pool = ExternalPool(self)
@@ -141,8 +134,8 @@ class ExternalSource:
             config={},
             max_episode_steps=None,
             reward_threshold=None,
-            info_keys=("env_id", "elapsed_step", "episode_id", "training_enabled", "logged_action", "_logged_action",
-                       "client_info"),
+            info_keys=("env_id", "elapsed_step", "episode_id", "client_number", "training_enabled", "logged_action",
+                       "_logged_action", "client_info"),
             render_shape=None,
         )
         from gymnasium.vector import AutoresetMode
@@ -152,10 +145,24 @@ class ExternalSource:
                           render_mode=None, config={})
 
 
-class _Episode:
-    __slots__ = ("id", "client", "slot", "training", "reward", "info", "last_obs", "state", "reply_to", "queue")
+class _Client:
+    """A client: every connection that said hello with its id. Its episode ids are its own."""
 
-    def __init__(self, episode_id: str, client: bytes, slot: int, training: bool):
+    __slots__ = ("id", "number", "last_seen", "episodes", "conns")
+
+    def __init__(self, client_id: str, number: int):
+        self.id = client_id
+        self.number = number  # the trainer's info["client_number"]
+        self.last_seen = time.monotonic()
+        self.episodes: dict[str, _Episode] = {}  # open ones, by the client's episode id
+        self.conns: set[Conn] = set()
+
+
+class _Episode:
+    __slots__ = ("id", "client", "slot", "training", "reward", "info", "last_obs", "state", "reply_to", "queue",
+                 "open")
+
+    def __init__(self, episode_id: str, client: _Client, slot: int, training: bool):
         self.id = episode_id
         self.client = client
         self.slot = slot
@@ -166,15 +173,7 @@ class _Episode:
         self.state = "new"  # new (no row yet) | trainer (row unanswered) | client (answered)
         self.reply_to: tuple[bytes, Any] | None = None  # a get_action waiting for the trainer
         self.queue: collections.deque = collections.deque()
-
-
-class _Client:
-    __slots__ = ("id", "last_seen", "episodes")
-
-    def __init__(self, client_id: bytes):
-        self.id = client_id
-        self.last_seen = time.monotonic()
-        self.episodes: set[str] = set()
+        self.open = True  # until end_episode (or its client left)
 
 
 class ExternalPool:
@@ -203,43 +202,40 @@ class ExternalPool:
         # completed, stable until the trainer answers the row (the slot cannot change hands).
         self._slot_ep: list[_Episode | None] = [None] * n
         self._slot_eid = np.full(n, None, dtype=object)
+        self._slot_client = np.zeros(n, dtype=np.int64)
         self._slot_training = np.zeros(n, dtype=bool)
         self._slot_info = np.full(n, None, dtype=object)
         self._no_action = np.zeros(_wire.row_bytes(self.action_spec), np.uint8).tobytes()
         self._logged_true = np.ones(1, np.bool_).tobytes()
         self._logged_false = np.zeros(1, np.bool_).tobytes()
-        self._episodes: dict[str, _Episode] = {}
-        self._ended: collections.OrderedDict[str, None] = collections.OrderedDict()
-        self._clients: dict[bytes, _Client] = {}
-        self._conns: dict[bytes, bytes | None] = {}  # connection identity -> client id (None: refused)
+        self._ended: collections.OrderedDict[tuple[str, str], None] = collections.OrderedDict()  # (client, episode)
+        self._clients: dict[str, _Client] = {}
+        self._client_numbers = itertools.count()
         self._closed = False
         self.after_close: list = []  # callables run once close() stopped the server (ExternalEnv)
         self._stop_fd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
-        self._ctx = zmq.Context.instance()
-        self._sock = self._ctx.socket(zmq.ROUTER)
-        self._sock.setsockopt(zmq.MAXMSGSIZE, source.max_frame_bytes)
-        self._sock.setsockopt(zmq.LINGER, 500)
-        self._sock.setsockopt(zmq.SNDHWM, 0)
-        self._sock.setsockopt(zmq.RCVHWM, 0)
         try:
-            self._sock.bind(source.endpoint)
-            endpoint = self._sock.getsockopt_string(zmq.LAST_ENDPOINT)
+            self._transport = StreamTransport(
+                zmq, source.endpoint, max_frame_bytes=source.max_frame_bytes,
+                max_message_bytes=source.max_message_bytes, max_send_queue=source.max_send_queue,
+                on_close=self._conn_closed)
+        except BaseException:
+            os.close(self._stop_fd)
+            self.core.close()
+            raise
+        try:
+            endpoint = self._transport.endpoint
             self.address = endpoint[len("tcp://"):] if endpoint.startswith("tcp://") else endpoint
             self.core.send_reset(None, None, None, False)  # every slot starts free ...
             self.core.ext_take_answers()  # ... as soon as this thread has taken the answers
         except BaseException:
-            self._sock.close(0)
+            self._transport.sock.close(0)
             os.close(self._stop_fd)
             self.core.close()
             raise
         self._pack = msgpack.Packer(use_bin_type=True).pack
-        # Plain ints, frame by frame: pyzmq's *_multipart helpers do enum arithmetic and a
-        # getsockopt per frame, a visible share of the server thread's time per round trip.
-        self._noblock = int(zmq.NOBLOCK)
-        self._more = int(zmq.NOBLOCK | zmq.SNDMORE)
-        # The cython Socket.send, bound: pyzmq's Python-level send() wrapper only adds the
-        # routing_id/group (draft) handling we never use, ~0.5 us a frame.
-        self._sock_send = zmq.Socket.__mro__[1].send.__get__(self._sock)
+        self._unpack = msgpack.unpackb
+        self._send = self._transport.send
         # get_action's answer header, packed once but for its rid: {"rid": ..., "ok": true,
         # "action": {"dtype", "shape"}} as a 3-entry msgpack map (fixmap 0x83).
         self._answer_head = b"\x83" + self._pack("rid")
@@ -267,6 +263,7 @@ class ExternalPool:
         obs, reward, terminated, truncated, info = result
         ids = info["env_id"]
         info["episode_id"] = self._slot_eid[ids]
+        info["client_number"] = self._slot_client[ids]
         info["training_enabled"] = self._slot_training[ids]
         info["client_info"] = self._slot_info[ids]
         return obs, reward, terminated, truncated, info
@@ -303,15 +300,14 @@ class ExternalPool:
     # -- the server thread ------------------------------------------------------------------------
 
     def _serve(self) -> None:
-        zmq = self._zmq
+        zmq, transport = self._zmq, self._transport
         poller = zmq.Poller()
-        poller.register(self._sock, zmq.POLLIN)
+        poller.register(transport.sock, zmq.POLLIN)
         event_fd = self.core.ext_event_fd
         poller.register(event_fd, zmq.POLLIN)
         poller.register(self._stop_fd, zmq.POLLIN)
         check_every = min(0.25, self.source.client_timeout / 4)
         next_check = time.monotonic() + check_every
-        unpack = self._msgpack.unpackb
         try:
             while True:
                 ready = dict(poller.poll(int(check_every * 1000) + 1))
@@ -319,102 +315,71 @@ class ExternalPool:
                     break
                 if event_fd in ready:
                     self._answer()
-                if self._sock in ready:
-                    for _ in range(BURST):  # then answer the trainer's sends, then read more
-                        try:
-                            frames = self._recv_frames()
-                        except zmq.Again:
-                            break
-                        self._handle(frames, unpack)
+                if transport.sock in ready:  # then answer the trainer's sends, then read more
+                    transport.read(self._handle, self._too_large, BURST)
                 now = time.monotonic()
                 if now >= next_check:
                     next_check = now + check_every
                     self._expire_clients(now)
+                    transport.expire(now, self.source.client_timeout)
         finally:
             self._shutdown()
 
     def _shutdown(self) -> None:
         notice = {"ok": False, "code": "closed", "error": "the server closed"}
-        for ep in list(self._episodes.values()):
-            if ep.reply_to is not None:
-                self._reply(ep.reply_to, notice)
-            for item in ep.queue:
-                if item[1] is not None:
-                    self._reply(item[1], notice)
-        for conn, client in self._conns.items():
-            if client is not None:
-                self._send(conn, {"rid": None, **notice})
-        self._sock.close(linger=500)
-
-    def _recv_frames(self) -> list[bytes]:
-        # Frames, not copies: a Frame carries its RCVMORE flag (read with a raw getsockopt),
-        # where Socket.get(RCVMORE) costs an enum lookup, ~3.5 us a frame.
-        recv, flags = self._sock.recv, self._noblock
-        frame = recv(flags, copy=False)
-        frames = [frame.bytes]
-        while frame.more:
-            frame = recv(flags, copy=False)
-            frames.append(frame.bytes)
-        return frames
-
-    def _send(self, conn: bytes, header: dict | bytes, *frames: bytes) -> None:
-        """``header``: a map to pack, or one packed already."""
-        send, more = self._sock_send, self._more
-        if not isinstance(header, bytes):
-            header = self._pack(header)
-        try:
-            send(conn, more)
-            if frames:
-                send(header, more)
-                for frame in frames[:-1]:
-                    send(frame, more)
-                send(frames[-1], self._noblock)
-            else:
-                send(header, self._noblock)
-        except self._zmq.ZMQError:
-            pass  # the connection is gone (ROUTER drops messages to unknown peers): nobody to tell
+        for client in self._clients.values():
+            for ep in client.episodes.values():
+                if ep.reply_to is not None:
+                    self._reply(ep.reply_to, notice)
+                for item in ep.queue:
+                    if item[1] is not None:
+                        self._reply(item[1], notice)
+        self._transport.shutdown(self._pack({"rid": None, **notice}))
 
     def _reply(self, to: tuple[bytes, Any], header: dict, *frames: bytes) -> None:
-        self._send(to[0], {"rid": to[1], **header}, *frames)
+        self._send(to[0], self._pack({"rid": to[1], **header}), *frames)
 
     def _error(self, to, code: str, message: str) -> None:
+        if len(message) > 300:  # ours are shorter; whatever quotes input stays bounded
+            message = message[:297] + "..."
         self._reply(to, {"ok": False, "code": code, "error": message})
 
-    def _handle(self, frames: list[bytes], unpack) -> None:
-        conn = frames[0]
-        to: tuple[bytes, Any] = (conn, None)
+    def _handle(self, conn: Conn, frames: list[bytes]) -> None:
+        to: tuple[bytes, Any] = (conn.id, None)
         try:
-            header = unpack(frames[1], raw=False) if len(frames) > 1 else None
+            header = self._unpack(frames[0], raw=False)
         except Exception as err:  # msgpack raises several types for malformed data
-            self._error(to, "bad_request", f"the header frame is not msgpack: {type(err).__name__}: {err}")
+            self._error(to, "bad_request", f"the header frame is not msgpack: {type(err).__name__}")
             return
-        if not isinstance(header, dict):
+        if type(header) is not dict:
             self._error(to, "bad_request", "the header frame must be a msgpack map")
             return
-        to = (conn, header.get("rid"))
+        rid = header.get("rid")
+        if not _wire.valid_rid(rid):  # replies echo it: its size is bounded
+            self._error(to, "bad_request",
+                        f"rid must be nil, an integer or a str/bin of at most {_wire.MAX_RID_LEN} items")
+            return
+        to = (conn.id, rid)
         op = header.get("op")
-        client_id = self._conns.get(conn)
-        if op == "hello":
-            self._hello(conn, to, header)
-            return
-        if client_id is None:
-            # Nothing but hello is read before a connection authenticated: no episode,
-            # space or id leaks to it.
-            self._error(to, "unauthenticated", "send hello (with the server's token) first")
-            return
-        client = self._clients.get(client_id)
-        if client is None:
-            client = self._clients[client_id] = _Client(client_id)
-        client.last_seen = time.monotonic()
+        client = conn.client
         try:
-            if op == "get_action" and len(frames) == 3 and header.get("v") == _wire.VERSION:
+            if op == "hello":
+                self._hello(conn, to, header)
+                return
+            if client is None:
+                # Nothing but hello is read before a connection authenticated: no episode,
+                # space or id leaks to it.
+                self._error(to, "unauthenticated", "send hello (with the server's token) first")
+                return
+            client.last_seen = time.monotonic()
+            if op == "get_action" and len(frames) == 2 and header.get("v") == _wire.VERSION:
                 # The hot path (a get_action for an episode whose last row was answered), with
                 # the same checks and errors as the general path below.
                 eid = header.get("episode_id")
-                ep = self._episodes.get(eid) if type(eid) is str else None
-                if ep is not None and ep.client == client_id and ep.state != "trainer" and not ep.queue:
-                    _wire.check_array("obs", header.get("obs"), frames[2], self.obs_spec)
-                    self._complete(ep, frames[2], None, False, False)
+                ep = client.episodes.get(eid) if type(eid) is str else None
+                if ep is not None and ep.state != "trainer" and not ep.queue:
+                    _wire.check_array("obs", header.get("obs"), frames[1], self.obs_spec)
+                    self._complete(ep, frames[1], None, False, False)
                     ep.reply_to = to
                     return
             if op == "ping":
@@ -423,20 +388,20 @@ class ExternalPool:
                 self._drop_client(client)
                 return
             if header.get("v") != _wire.VERSION:
-                raise _Refused("bad_request", f"protocol version {header.get('v')!r} is not {_wire.VERSION}")
+                raise _Refused("bad_request", f"protocol version {brief(header.get('v'))} is not {_wire.VERSION}")
             if op == "start_episode":
                 self._start(client, to, header)
                 return
             if op not in ("get_action", "log_action", "log_returns", "end_episode"):
-                raise _Refused("bad_request", f"unknown op {op!r}")
+                raise _Refused("bad_request", f"unknown op {brief(op)}")
             ep = self._episode(client, header.get("episode_id"))
-            item = self._parse(op, header, frames[2:], to)
+            item = self._parse(op, header, frames[1:], to)
             if ep.state == "trainer" or ep.queue:
                 if op == "log_returns" and not ep.queue:
                     self._apply(ep, item)  # belongs to the next row either way
                     return
                 if len(ep.queue) >= MAX_QUEUED:
-                    raise _Refused("busy", f"episode {ep.id!r} has {MAX_QUEUED} calls waiting for the trainer")
+                    raise _Refused("busy", f"episode {brief(ep.id)} has {MAX_QUEUED} calls waiting for the trainer")
                 ep.queue.append(item)
                 return
             self._apply(ep, item)
@@ -445,26 +410,44 @@ class ExternalPool:
         except ValueError as err:
             self._error(to, "bad_request", str(err))
         except Exception as err:  # a bug of ours: the caller hears of it, the server goes on
-            self._error(to, "internal", f"{type(err).__name__}: {err}")
+            self._error(to, "internal", f"{type(err).__name__}: {brief(str(err))}")
 
-    def _hello(self, conn: bytes, to, header: dict) -> None:
+    def _too_large(self, conn: Conn, item) -> None:
+        """A message over the size bounds, dropped as it arrived: its sender hears why (with its
+        request id when its header frame was within bounds)."""
+        rid = None
+        if item.header is not None:
+            try:
+                header = self._unpack(item.header, raw=False)
+            except Exception:
+                header = None
+            if type(header) is dict and _wire.valid_rid(header.get("rid")):
+                rid = header.get("rid")
+        self._error((conn.id, rid), "too_large", item.reason)
+
+    def _hello(self, conn: Conn, to, header: dict) -> None:
         token = header.get("token")
         expected = self.source.token
         if expected is not None and not (
             isinstance(token, str) and hmac.compare_digest(token.encode(), expected.encode())
         ):
-            self._conns[conn] = None
+            self._detach(conn)
             self._error(to, "auth", "wrong token")
+            return
+        if header.get("v", _wire.VERSION) != _wire.VERSION:
+            self._error(to, "bad_request", f"protocol version {brief(header.get('v'))} is not {_wire.VERSION}")
             return
         client_id = header.get("client")
         if not isinstance(client_id, str) or not client_id or len(client_id) > 256:
-            self._error(to, "bad_request", "hello needs a 'client' id (a non-empty str)")
+            self._error(to, "bad_request", "hello needs a 'client' id (a str of 1 to 256 characters)")
             return
-        key = client_id.encode()
-        self._conns[conn] = key
-        client = self._clients.get(key)
+        client = self._clients.get(client_id)
+        if conn.client is not client:
+            self._detach(conn)
         if client is None:
-            client = self._clients[key] = _Client(key)
+            client = self._clients[client_id] = _Client(client_id, next(self._client_numbers))
+        conn.client = client
+        client.conns.add(conn)
         client.last_seen = time.monotonic()
         self._reply(to, {
             "ok": True,
@@ -472,40 +455,57 @@ class ExternalPool:
             "obs": _wire.describe(self.obs_spec),
             "action": _wire.describe(self.action_spec),
             "max_frame_bytes": self.source.max_frame_bytes,
+            "max_message_bytes": self.source.max_message_bytes,
             "client_timeout": self.source.client_timeout,
         })
+
+    def _detach(self, conn: Conn) -> None:
+        """The connection no longer speaks for its client (it left, or said another hello); a
+        client left with no connection and no episode is forgotten at once."""
+        client, conn.client = conn.client, None
+        conn.since = time.monotonic()  # it has client_timeout to authenticate again
+        if client is None:
+            return
+        client.conns.discard(conn)
+        if not client.conns and not client.episodes and self._clients.get(client.id) is client:
+            del self._clients[client.id]
+
+    def _conn_closed(self, conn: Conn) -> None:
+        self._detach(conn)
 
     def _start(self, client: _Client, to, header: dict) -> None:
         eid = header.get("episode_id")
         if eid is None:
             eid = uuid.uuid4().hex
         if not isinstance(eid, str) or not eid or len(eid) > 256:
-            raise _Refused("bad_request", f"episode_id must be a non-empty str of at most 256 chars, got {eid!r}")
-        if eid in self._episodes or eid in self._ended:
-            raise _Refused("duplicate_episode", f"episode {eid!r} already exists")
+            raise _Refused("bad_request", f"episode_id must be a non-empty str of at most 256 chars, got {brief(eid)}")
+        if eid in client.episodes or (client.id, eid) in self._ended:
+            raise _Refused("duplicate_episode", f"episode {brief(eid)} already exists")
         training = header.get("training_enabled", True)
         if not isinstance(training, bool):
             raise _Refused("bad_request", "training_enabled must be a bool")
+        if len(client.episodes) >= self.source.max_episodes_per_client:
+            raise _Refused("too_many_episodes", f"this client holds max_episodes_per_client="
+                           f"{self.source.max_episodes_per_client} open episodes (end one first)")
         slot = self.core.ext_acquire()
         if slot < 0:
             raise _Refused("too_many_episodes", f"all max_episodes={self.num_envs} slots hold episodes "
                            "(or wait for the trainer to answer their last row)")
-        ep = _Episode(eid, client.id, slot, training)
-        self._episodes[eid] = ep
-        client.episodes.add(eid)
+        ep = _Episode(eid, client, slot, training)
+        client.episodes[eid] = ep
         self._slot_ep[slot] = ep
         self._reply(to, {"ok": True, "episode_id": eid})
 
     def _episode(self, client: _Client, eid: Any) -> _Episode:
+        """The client's own episode ``eid``: other clients' episodes are neither reachable nor
+        told apart from ids that never existed."""
         if not isinstance(eid, str):
-            raise _Refused("bad_request", f"episode_id must be a str, got {eid!r}")
-        ep = self._episodes.get(eid)
+            raise _Refused("bad_request", f"episode_id must be a str, got {brief(eid)}")
+        ep = client.episodes.get(eid)
         if ep is None:
-            if eid in self._ended:
-                raise _Refused("episode_ended", f"episode {eid!r} has ended")
-            raise _Refused("unknown_episode", f"no episode {eid!r} (start_episode first)")
-        if ep.client != client.id:
-            raise _Refused("unknown_episode", f"no episode {eid!r} (start_episode first)")
+            if (client.id, eid) in self._ended:
+                raise _Refused("episode_ended", f"episode {brief(eid)} has ended")
+            raise _Refused("unknown_episode", f"no episode {brief(eid)} (start_episode first)")
         return ep
 
     def _parse(self, op: str, header: dict, arrays: list[bytes], to) -> tuple:
@@ -523,8 +523,8 @@ class ExternalPool:
         reward, info, truncated = 0.0, None, False
         if op == "log_returns":
             reward = header.get("reward")
-            if isinstance(reward, bool) or not isinstance(reward, (int, float)) or not np.isfinite(reward):
-                raise ValueError(f"reward must be a finite number, got {reward!r}")
+            if isinstance(reward, bool) or not isinstance(reward, (int, float)) or not math.isfinite(reward):
+                raise ValueError(f"reward must be a finite number, got {brief(reward)}")
             info = header.get("info")
             if info is not None and not isinstance(info, dict):
                 raise ValueError("info must be a map or nil")
@@ -537,9 +537,7 @@ class ExternalPool:
     def _apply(self, ep: _Episode, item: tuple) -> None:
         op, to, obs, action, reward, info, truncated = item
         if op == "log_returns":
-            ep.reward += reward
-            if info:
-                ep.info = {**(ep.info or {}), **info}
+            self._add_returns(ep, reward, info)
             self._reply(to, {"ok": True})
             return
         if op == "end_episode":
@@ -553,9 +551,26 @@ class ExternalPool:
         else:
             self._reply(to, {"ok": True})
 
+    def _add_returns(self, ep: _Episode, reward: float, info: dict | None) -> None:
+        """Adds a log_returns to the episode's next row, or refuses it whole: the sum must stay
+        finite, and the merged info must pack into ``max_frame_bytes`` (as if sent at once)."""
+        total = ep.reward + reward
+        if not math.isfinite(total):
+            raise _Refused("bad_request", f"the rewards logged since the episode's last row would add up to {total} "
+                           "(the sum must stay finite); nothing was added")
+        if info:
+            merged = {**ep.info, **info} if ep.info else info
+            size = len(self._pack(merged))
+            if size > self.source.max_frame_bytes:
+                raise _Refused("too_large", f"the info logged since the episode's last row would pack into {size} "
+                               f"bytes, over max_frame_bytes={self.source.max_frame_bytes}; nothing was added")
+            ep.info = merged
+        ep.reward = total
+
     def _complete(self, ep: _Episode, obs: bytes, action: bytes | None, terminated: bool, truncated: bool) -> None:
         s = ep.slot
         self._slot_eid[s] = ep.id
+        self._slot_client[s] = ep.client.number
         self._slot_training[s] = ep.training
         self._slot_info[s] = ep.info
         self.core.ext_complete(
@@ -572,13 +587,12 @@ class ExternalPool:
     def _end(self, ep: _Episode, obs: bytes | None, truncated: bool) -> None:
         """Ends an episode whose last row is answered (or that has none): a terminal row, or -
         with no row yet - just its slot back."""
-        del self._episodes[ep.id]
-        self._ended[ep.id] = None
+        client = ep.client
+        del client.episodes[ep.id]
+        ep.open = False
+        self._ended[(client.id, ep.id)] = None
         if len(self._ended) > ENDED_MEMORY:
             self._ended.popitem(last=False)
-        client = self._clients.get(ep.client)
-        if client is not None:
-            client.episodes.discard(ep.id)
         if ep.state == "new":
             self._slot_ep[ep.slot] = None
             self.core.ext_release(ep.slot)
@@ -605,18 +619,21 @@ class ExternalPool:
                 send(conn, head + pack(rid) + tail, rows[i * rb:(i + 1) * rb])
                 ep.reply_to = None
             ep.state = "client"
-            while ep.queue and ep.state != "trainer" and ep.id in self._episodes:
-                self._apply(ep, ep.queue.popleft())
+            while ep.queue and ep.state != "trainer" and ep.open:
+                item = ep.queue.popleft()
+                try:
+                    self._apply(ep, item)
+                except _Refused as err:  # a queued log_returns over its bounds
+                    if item[1] is not None:
+                        self._error(item[1], err.code, err.message)
 
     def _drop_client(self, client: _Client) -> None:
         """A client left (bye) or went silent: its episodes end as truncated."""
-        self._clients.pop(client.id, None)
-        for conn in [c for c, cid in self._conns.items() if cid == client.id]:
-            del self._conns[conn]
-        for eid in list(client.episodes):
-            ep = self._episodes.get(eid)
-            if ep is None:
-                continue
+        if self._clients.get(client.id) is client:
+            del self._clients[client.id]
+        for conn in list(client.conns):
+            self._detach(conn)
+        for ep in list(client.episodes.values()):
             ep.reply_to = None  # nobody waits any more
             ep.queue.clear()
             if ep.state == "trainer":
@@ -641,7 +658,9 @@ class ExternalVectorEnv(EnvPoolVectorEnv):
     ``VectorEnv`` whose envs are client episodes (``num_envs`` = ``max_episodes`` slots).
 
     Use the asynchronous loop: ``recv()`` returns up to ``batch_size`` episodes waiting for an
-    action; ``send(actions, info["env_id"])`` answers them. ``info`` adds ``episode_id``,
+    action; ``send(actions, info["env_id"])`` answers them. ``info`` adds ``episode_id`` and
+    ``client_number`` (episode ids are per client: the pair names an episode; the number is the
+    server's, counting clients from 0 as they first said hello),
     ``training_enabled``, ``logged_action`` / ``_logged_action`` (off-policy actions the
     client took itself, and where) and ``client_info`` (the ``info`` of ``log_returns``).
     ``reset()`` waits for the first batch; ``step(actions)`` answers the last batch and
@@ -656,6 +675,20 @@ class ExternalVectorEnv(EnvPoolVectorEnv):
     def address(self) -> str:
         """The bound address (``"127.0.0.1:PORT"`` for TCP), for ``PolicyClient``."""
         return self._pool.address
+
+    def stats(self) -> dict[str, int]:
+        """What the server holds now: ``connections`` (open), ``authenticated`` (of those),
+        ``clients``, ``episodes`` (open), and ``dropped_replies`` (so far: replies to
+        connections whose send queue was full)."""
+        pool = self._pool
+        conns = list(pool._transport.conns.values())
+        return {
+            "connections": len(conns),
+            "authenticated": sum(c.client is not None for c in conns),
+            "clients": len(pool._clients),
+            "episodes": sum(len(c.episodes) for c in list(pool._clients.values())),
+            "dropped_replies": pool._transport.dropped_replies,
+        }
 
     def reset(self, *, seed=None, options=None):
         if seed is not None or options:
@@ -682,9 +715,9 @@ class ExternalEnv:
     """An environment that runs its own loop and asks for actions, in this process (RLlib's
     ``ExternalEnv`` pattern): subclass it, write :meth:`run` with the same calls a
     :class:`envpool.PolicyClient` makes, and :meth:`open` it as a pool. ``run()`` runs in
-    ``num_runners`` threads; the calls travel over an in-process ZeroMQ transport (no network)
-    to the same server, so the trainer sees the same recv/send, checks and info as with
-    :func:`serve`.
+    ``num_runners`` threads; the calls travel over a Unix socket in a private temporary
+    directory (no network) to the same server, so the trainer sees the same recv/send, checks
+    and info as with :func:`serve`.
 
     >>> import envpool, gymnasium as gym, numpy as np
     >>> class Counter(envpool.ExternalEnv):
@@ -726,11 +759,16 @@ class ExternalEnv:
         if self._client is not None:
             raise RuntimeError("this ExternalEnv is already open")
         num_runners = _check_int("num_runners", num_runners, 1)
-        address = f"inproc://envpool-external-{uuid.uuid4().hex}"
-        pool = serve(self.observation_space, self.action_space, address=address, batch_size=batch_size,
-                     max_episodes=max_episodes, wait_ms=wait_ms)
-        self._client = PolicyClient(address, timeout=timeout)
+        where = tempfile.mkdtemp(prefix="envpool-external-")  # mode 0700: this user's only
+        try:
+            pool = serve(self.observation_space, self.action_space, address=f"ipc://{where}/server",
+                         batch_size=batch_size, max_episodes=max_episodes, wait_ms=wait_ms)
+        except BaseException:
+            shutil.rmtree(where, ignore_errors=True)
+            raise
+        self._client = PolicyClient(pool.address, timeout=timeout)
         pool._pool.after_close.append(self._stop_runners)
+        pool._pool.after_close.append(lambda: shutil.rmtree(where, ignore_errors=True))
         for i in range(num_runners):
             t = threading.Thread(target=self._run, name=f"envpool-external-env-{i}", daemon=True)
             self._runners.append(t)

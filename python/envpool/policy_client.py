@@ -2,9 +2,10 @@
 
 Each thread that calls the client gets its own ZeroMQ DEALER connection (so calls from many
 threads never wait on each other, and none hops to an I/O thread), authenticated by its
-first message. A heartbeat thread keeps the client known to the server while episodes wait
-in the client's own code; when the client stops (close(), or the process dies) the server ends
-its episodes as truncated. ZeroMQ reconnects with exponential backoff when the server restarts;
+first message; the connection of a thread that has ended is closed (by the next thread that
+opens one, or within a heartbeat). A heartbeat thread keeps the client known to the server
+while episodes wait in the client's own code; when the client stops (close(), or the process
+dies) the server ends its episodes as truncated. ZeroMQ reconnects with exponential backoff when the server restarts;
 a connection the new server does not know authenticates again and repeats the call.
 """
 
@@ -24,20 +25,12 @@ from envpool._wire import ExternalError
 __all__ = ["ExternalError", "PolicyClient"]
 
 
-def _endpoint(address: str) -> str:
-    if "://" in address:
-        return address
-    host, sep, port = address.rpartition(":")
-    if not sep or not port.isdigit():
-        raise ValueError(f"address must be 'host:port' or a ZeroMQ endpoint, got {address!r}")
-    return f"tcp://{host}:{port}"
-
-
 class _Conn:
-    """One DEALER connection, used by one thread."""
+    """One DEALER connection, used by one thread (its ``owner``)."""
 
     def __init__(self, client: "PolicyClient"):
         zmq = client._zmq
+        self.owner = threading.current_thread()
         self.sock = client._ctx.socket(zmq.DEALER)
         self.sock.setsockopt(zmq.LINGER, 100)
         self.sock.setsockopt(zmq.RECONNECT_IVL, 50)
@@ -50,7 +43,8 @@ class _Conn:
 class PolicyClient:
     """Drives external episodes on an envpool server: the environment runs its own loop and
     asks the trainer (``envpool.serve``) for actions. Thread-safe; one client may run many
-    episodes at once, from any threads.
+    episodes at once, from any threads. Episode ids are this client's own: another client
+    neither sees them nor can take them.
 
     Args:
         address: the server's ``"host:port"`` (``server.address``) or a ZeroMQ endpoint.
@@ -86,7 +80,7 @@ class PolicyClient:
         self._unpack = msgpack.unpackb
         if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not timeout > 0:
             raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
-        self._endpoint = _endpoint(address)
+        self._endpoint = _wire.endpoint(address)
         self._token = token
         self._timeout = float(timeout)
         self._heartbeat = heartbeat
@@ -169,6 +163,19 @@ class PolicyClient:
             raise ValueError(f"{what} takes {len(frame)} bytes, over the server's max_frame_bytes")
         return desc, frame
 
+    def _packed(self, header: dict, frames: list[bytes]) -> bytes:
+        """The header, packed, once it is known the message is within the server's bounds."""
+        packed = self._pack(header)
+        if self._spaces is not None:
+            limit, total = self._spaces["max_frame_bytes"], len(packed) + sum(map(len, frames))
+            if len(packed) > limit:
+                raise ValueError(f"{header['op']}'s header (its info, ids) packs into {len(packed)} bytes, over the "
+                                 f"server's max_frame_bytes={limit}")
+            if total > self._spaces["max_message_bytes"]:
+                raise ValueError(f"{header['op']} takes {total} bytes, over the server's "
+                                 f"max_message_bytes={self._spaces['max_message_bytes']}")
+        return packed
+
     def _conn(self) -> _Conn:
         if self._closed:
             raise ExternalError("closed", "the client is closed")
@@ -176,6 +183,7 @@ class PolicyClient:
         if conn is None:
             conn = _Conn(self)
             with self._lock:
+                self._release_finished()
                 self._conns.append(conn)
             self._local.conn = conn
         self._drain(conn)
@@ -195,11 +203,23 @@ class PolicyClient:
             if isinstance(reply, dict) and reply.get("rid") is None and reply.get("code") == "closed":
                 conn.authenticated = False
 
+    def _release_finished(self) -> None:
+        """Closes the connections of threads that have ended (called with ``_lock`` held): a
+        dead thread never uses its socket again, and keeping it would cost file descriptors."""
+        finished = [c for c in self._conns if not c.owner.is_alive()]
+        if finished:
+            self._conns = [c for c in self._conns if c.owner.is_alive()]
+            for conn in finished:
+                conn.sock.close()
+
     def _hello(self, conn: _Conn, timeout: float | None = None) -> None:
-        reply, _ = self._roundtrip(conn, {"op": "hello", "token": self._token, "client": self._id}, [], hello=True,
-                                   timeout=timeout)
+        reply, _ = self._roundtrip(conn, {"op": "hello", "v": _wire.VERSION, "token": self._token, "client": self._id},
+                                   [], hello=True, timeout=timeout)
+        if reply.get("v") != _wire.VERSION:
+            raise ExternalError("bad_reply", f"the server at {self._endpoint} speaks protocol version "
+                                f"{reply.get('v')!r}, this client {_wire.VERSION}")
         self._spaces = {"obs": reply["obs"], "action": reply["action"], "max_frame_bytes": reply["max_frame_bytes"],
-                        "client_timeout": reply["client_timeout"]}
+                        "max_message_bytes": reply["max_message_bytes"], "client_timeout": reply["client_timeout"]}
         conn.authenticated = True
 
     def _call(self, header: dict, frames: list[bytes] = ()) -> tuple[dict, list[bytes]]:
@@ -225,7 +245,7 @@ class PolicyClient:
         zmq = self._zmq
         timeout = self._timeout if timeout is None else timeout
         rid = next(conn.rids)
-        conn.sock.send_multipart([self._pack({**header, "rid": rid}), *frames])
+        conn.sock.send_multipart([self._packed({**header, "rid": rid}, frames), *frames])
         deadline = time.monotonic() + timeout
         while True:
             left_ms = max(0, int((deadline - time.monotonic()) * 1000))
@@ -260,6 +280,10 @@ class PolicyClient:
                             conn.sock.close()
                             return
                         self._conns.append(conn)
+                with self._lock:
+                    if self._closed:
+                        return
+                    self._release_finished()
                 if not conn.authenticated:
                     self._hello(conn, timeout=min(self._timeout, 1.0))
                     if self._heartbeat is None:

@@ -40,6 +40,20 @@ def parse_autoreset_mode(mode: AutoresetMode | str) -> AutoresetMode:
     )
 
 
+# Env seeds are 64-bit in the core: env i of a pool seeded with s uses s + i, which must fit.
+SEED_LIMIT = 2**64
+
+
+def _check_env_seeds(name: str, first: int, num_envs: int) -> None:
+    """ValueError unless ``first + i`` (env ``i``'s seed) is below 2**64 for every env."""
+    last = first + num_envs - 1
+    if last >= SEED_LIMIT:
+        raise ValueError(
+            f"{name}={first} is too large: env i is seeded with {name} + i, and env {num_envs - 1}'s seed {last} "
+            f"does not fit in 64 bits (seeds must be < 2**64)"
+        )
+
+
 def _check_int(name: str, value: Any, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
@@ -62,6 +76,10 @@ class OpenedPool:
     autoreset_mode: AutoresetMode
     render_mode: str | None
     config: dict[str, Any]
+    # Python envs: the batched observation space when it is not batch_space(single) (gymnasium's
+    # observation_mode="different" or custom), and the env's own metadata.
+    observation_space: Any = None
+    metadata: dict[str, Any] | None = None
 
 
 class PoolFrontEnd:
@@ -73,6 +91,7 @@ class PoolFrontEnd:
     """
 
     _pool: _core.Pool
+    _env_seeds: list[int] | None = None  # native envs: each env's seed (see _open_pool)
 
     def _open_pool(
         self,
@@ -101,6 +120,7 @@ class PoolFrontEnd:
             num_threads = max(1, min(batch_size, cores if batch_size == num_envs else cores - 1))
         num_threads = _check_int("num_threads", num_threads, 1)
         seed = _check_int("seed", seed, 0)
+        _check_env_seeds("seed", seed, num_envs)
         if max_episode_steps is not None:
             max_episode_steps = _check_int("max_episode_steps", max_episode_steps, 0)
         autoreset_mode = parse_autoreset_mode(autoreset_mode)
@@ -125,6 +145,9 @@ class PoolFrontEnd:
         )
         config = dict(task_spec.config)
         config.update({key: values for key, values in packed.items() if len(values) > 1})
+        # Each native env's seed, as gymnasium's np_random_seed reports it: seed + i at make,
+        # then whatever reset(seed=...) gave it.
+        self._env_seeds = [seed + i for i in range(num_envs)]
         self._attach(
             OpenedPool(
                 pool=pool,
@@ -151,45 +174,109 @@ class PoolFrontEnd:
         self.autoreset_mode = opened.autoreset_mode
         self.render_mode = opened.render_mode
         self.config = opened.config
+        self._opened = opened
 
     # -- resetting -------------------------------------------------------------------------------
 
-    def _send_reset(self, seed, options) -> None:
-        """Start the reset that ``reset(seed=..., options=...)`` asks for (see the front ends)."""
-        options = dict(options or {})
-        mask = options.pop("reset_mask", None)
-        if options:
-            raise ValueError(f"reset() got unsupported options {sorted(options)}; only 'reset_mask' is known")
+    def _send_reset(self, seed, options, env_id=None) -> None:
+        """Start the reset that ``reset(env_id, seed=..., options=...)`` asks for (see the front
+        ends). ``env_id`` (as the reference EnvPool) resets just those envs, whose rows the
+        result holds in that order; ``seed=int`` still seeds env ``i`` with ``seed + i``.
+        ``options`` other than ``reset_mask`` go to each reset env's ``reset`` (Python envs;
+        native envs take none)."""
+        options = dict(options) if options is not None else None
+        mask = options.pop("reset_mask", None) if options is not None else None
+        if options and not self._python_envs:
+            raise ValueError(f"reset() got unsupported options {sorted(options)}; native envs only know 'reset_mask'")
+        extra = {"options": options} if options else {}
+        if env_id is not None and mask is not None:
+            raise ValueError("reset() got both env_id and options['reset_mask']: pass one of them")
+        if env_id is not None:
+            ids = np.asarray(env_id).reshape(-1)
+            subset = self._subset_seeds(seed, ids)
+            self._pool.send_reset(ids, subset, None, True, **extra)
+            if subset is not None and self._env_seeds is not None:
+                for i, s in zip(ids.tolist(), subset):
+                    self._env_seeds[i] = s
+            return
         seeds = self._seeds(seed)
         if mask is None:
-            self._pool.send_reset(None, seeds, None, True)
+            self._pool.send_reset(None, seeds, None, True, **extra)
+            self._note_seeds(range(self.num_envs), seeds)
             return
         mask = self._check_reset_mask(mask)
         if self.batch_size == self.num_envs:
-            self._pool.send_reset(None, seeds, (~mask).tolist(), True)
+            self._pool.send_reset(None, seeds, (~mask).tolist(), True, **extra)
         else:
             ids = np.flatnonzero(mask)
-            self._pool.send_reset(ids, None if seeds is None else [seeds[i] for i in ids], None, True)
+            self._pool.send_reset(ids, None if seeds is None else [seeds[i] for i in ids], None, True, **extra)
+        self._note_seeds(np.flatnonzero(mask).tolist(), seeds)
 
-    def _seeds(self, seed: int | list[int] | None) -> list[int] | None:
+    def _seeds(self, seed: int | list[int | None] | None) -> list[int | None] | None:
+        """One seed per env (None: that env keeps its RNG), as gymnasium's vector envs take them."""
         if seed is None:
             return None
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            return [int(seed) + i for i in range(self.num_envs)]
+            seed = _check_int("seed", seed, 0)
+            _check_env_seeds("seed", seed, self.num_envs)
+            return [seed + i for i in range(self.num_envs)]
         seeds = list(seed)
         if len(seeds) != self.num_envs:
             raise ValueError(f"reset() got {len(seeds)} seeds for {self.num_envs} envs")
+        seeds = [None if s is None else _check_int("seed", s, 0) for s in seeds]
+        for i, s in enumerate(seeds):
+            if s is not None and s >= SEED_LIMIT:
+                raise ValueError(f"seed[{i}]={s} does not fit in 64 bits (seeds must be < 2**64)")
+        return seeds
+
+    def _subset_seeds(self, seed: int | list[int] | None, ids: np.ndarray) -> list[int] | None:
+        """Seeds of a reset of envs ``ids``: ``seed + id`` for an int, a list has one per id."""
+        if seed is None:
+            return None
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            base = _check_int("seed", seed, 0)
+            if ids.dtype.kind not in "iu" or not ((ids >= 0) & (ids < self.num_envs)).all():
+                return None  # the pool refuses these ids, naming them
+            return [base + int(i) for i in ids]
+        seeds = list(seed)
+        if len(seeds) != len(ids):
+            raise ValueError(f"reset() got {len(seeds)} seeds for {len(ids)} env ids")
         return [_check_int("seed", s, 0) for s in seeds]
 
+    def _note_seeds(self, env_ids, seeds) -> None:
+        if seeds is not None and self._env_seeds is not None:
+            for i in env_ids:
+                if seeds[i] is not None:
+                    self._env_seeds[i] = seeds[i]
+
     def _check_reset_mask(self, mask) -> np.ndarray:
+        """Checked as gymnasium's vector envs check it, with their messages."""
         mask = np.asarray(mask)
-        if mask.dtype != np.bool_:
-            raise TypeError(f"options['reset_mask'] must have dtype bool, got {mask.dtype}")
         if mask.shape != (self.num_envs,):
-            raise ValueError(f"options['reset_mask'] must have shape ({self.num_envs},), got {mask.shape}")
+            raise ValueError(f"`options['reset_mask']` must have shape `({self.num_envs},)`, got {mask.shape}")
+        if mask.dtype != np.bool_:
+            raise TypeError(f"`options['reset_mask']` must have `dtype=np.bool_`, got {mask.dtype}")
         if not mask.any():
-            raise ValueError("options['reset_mask'] must select at least one env")
+            raise ValueError(
+                f"`options['reset_mask']` must contain a boolean array with at least one True value, got reset_mask={mask}"
+            )
         return mask
+
+    # -- the reference EnvPool's attributes -------------------------------------------------------
+
+    def __len__(self) -> int:
+        """The number of envs (Tianshou's ``Collector`` reads it)."""
+        return self.num_envs
+
+    @property
+    def is_async(self) -> bool:
+        """True when ``recv()`` returns batches of fewer than ``num_envs`` envs."""
+        return self.batch_size != self.num_envs
+
+    @property
+    def all_env_ids(self) -> np.ndarray:
+        """``np.arange(num_envs)`` as int32, as the reference EnvPool."""
+        return np.arange(self.num_envs, dtype=np.int32)
 
     # -- asynchronous API (as the reference EnvPool) ---------------------------------------------
 
@@ -202,11 +289,15 @@ class PoolFrontEnd:
         """Hand ``actions`` to envs ``env_id`` (all envs when ``None``) and return at once."""
         self._pool.send(actions, env_id)
 
-    def _recv(self, timeout: float | None):
-        return self._pool.recv(-1.0 if timeout is None else float(timeout))
+    def _recv(self, timeout: float | None, with_ids: bool = True):
+        """The next batch; ``with_ids``: its info holds ``env_id`` and ``elapsed_step`` (pools
+        of external episodes always give them, and take no such argument)."""
+        timeout = -1.0 if timeout is None else float(timeout)
+        return self._pool.recv(timeout) if with_ids else self._pool.recv(timeout, False)
 
-    def _step(self, actions, env_id, timeout: float | None = None):
-        return self._pool.step(actions, env_id, -1.0 if timeout is None else float(timeout))
+    def _step(self, actions, env_id, timeout: float | None = None, with_ids: bool = True):
+        timeout = -1.0 if timeout is None else float(timeout)
+        return self._pool.step(actions, env_id, timeout) if with_ids else self._pool.step(actions, env_id, timeout, False)
 
     def xla(self, timeout: float | None = None):
         """``(handle, recv, send, step)``: pure functions that step this pool from inside
@@ -232,12 +323,21 @@ class PoolFrontEnd:
 
     # -- rendering ---------------------------------------------------------------------------------
 
-    def render(self, env_ids=None) -> np.ndarray:
-        """Frames of envs ``env_ids`` (all when ``None``) as one ``(n, H, W, 3)`` uint8 array,
-        drawn in C++ (``render_mode="rgb_array"`` at ``make``). The envs must not be in flight."""
+    def render(self, env_ids=None) -> tuple:
+        """Frames of envs ``env_ids`` (all when ``None``), one per env in a tuple, as gymnasium's
+        vector envs return them. Native envs: ``(H, W, 3)`` uint8 frames drawn in C++ (views of
+        one ``(n, H, W, 3)`` array; ``render_mode="rgb_array"`` at ``make``). Python envs: what
+        each env's ``render()`` returns. The envs must not be in flight."""
+        if self._python_envs:
+            return self._pool.render(env_ids)
         if self.render_mode != "rgb_array":
             raise RuntimeError("render() needs render_mode='rgb_array' at make()")
-        return self._pool.render(env_ids)
+        return tuple(self._pool.render(env_ids))
+
+    @property
+    def _python_envs(self) -> bool:
+        """Whether the envs are Python envs in worker processes (envpool.make_python)."""
+        return hasattr(self._pool, "get_attr")
 
     # -- state access (tests, reproducing situations) --------------------------------------------
 

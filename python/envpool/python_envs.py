@@ -13,11 +13,7 @@ from __future__ import annotations
 import inspect
 import multiprocessing
 import os
-import pickle
-import signal
 import sys
-import threading
-import time
 import weakref
 from typing import Any, Callable, Sequence
 
@@ -28,8 +24,12 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from envpool import _core, _worker, leaves
-from envpool.errors import EnvError
+from envpool import _core, payloads
+from envpool._worker_procs import WorkerProcesses
+from envpool.errors import ClosedError, EnvError
+from envpool.leaves import SpaceLeaves
+from envpool.process_results import ResultAssembler
+from envpool.spaces import check_observation_mode, observation_spaces
 from envpool.pool import CORE_AUTORESET, OpenedPool, _check_int, parse_autoreset_mode
 from envpool.registration import front_end_class
 from envpool.tasks import TaskSpec
@@ -50,6 +50,7 @@ def make_python(
     max_restarts: int = 10,
     context: str | None = None,
     info_bytes: int = 4096,
+    observation_mode: str | tuple = "same",
     **env_kwargs: Any,
 ):
     """A pool of Python (gymnasium) envs stepped in worker processes.
@@ -75,13 +76,18 @@ def make_python(
             (Linux): workers start fast and a script needs no ``if __name__ == "__main__":``
             guard. ``"forkserver"`` and ``"spawn"`` work too (they re-import the main module
             in each worker, so a script needs the guard).
-        info_bytes: room for one env's pickled info dict per step.
+        info_bytes: room for one env's pickled info dict per step (with the values of its
+            variable-size observation spaces, if any), and for one env's pickled values of
+            variable-size action spaces.
+        observation_mode: as gymnasium's vector envs: ``"same"`` (every env's observation
+            space must equal env 0's), ``"different"`` (same shape and dtype, other bounds:
+            ``observation_space`` batches them all) or ``(batched, single)`` spaces.
 
     >>> import envpool
     >>> envs = envpool.make_python("CartPole-v1", num_envs=4, num_workers=2)
     >>> obs, info = envs.reset()
-    >>> obs.shape, info["env_id"].tolist()
-    ((4, 4), [0, 1, 2, 3])
+    >>> obs.shape, info
+    ((4, 4), {})
     >>> obs, reward, terminated, truncated, info = envs.step(envs.action_space.sample())
     >>> reward.tolist()
     [1.0, 1.0, 1.0, 1.0]
@@ -101,6 +107,7 @@ def make_python(
         max_restarts=max_restarts,
         context=context,
         info_bytes=info_bytes,
+        observation_mode=observation_mode,
         env_kwargs=env_kwargs,
     )
     return front_end_class(env_type)(source)
@@ -145,7 +152,7 @@ class PythonEnvSource:
     """Validates ``make_python``'s arguments and opens the pool when a front end asks."""
 
     def __init__(self, env, *, num_envs, batch_size, num_workers, seed, max_episode_steps, autoreset_mode,
-                 step_timeout, max_restarts, context, info_bytes, env_kwargs):
+                 step_timeout, max_restarts, context, info_bytes, observation_mode, env_kwargs):
         self.num_envs = _check_int("num_envs", num_envs, 1)
         self.batch_size = self.num_envs if batch_size is None else _check_int("batch_size", batch_size, 1)
         if self.batch_size > self.num_envs:
@@ -167,6 +174,8 @@ class PythonEnvSource:
         if self.context not in multiprocessing.get_all_start_methods():
             raise ValueError(f"context must be one of {multiprocessing.get_all_start_methods()}, got {context!r}")
         self.info_bytes = _check_int("info_bytes", info_bytes, 0)
+        check_observation_mode(observation_mode)
+        self.observation_mode = observation_mode
         # Worker w hosts envs [worker_start[w], worker_start[w + 1]): contiguous, near-equal blocks.
         split = np.array_split(np.arange(self.num_envs), self.num_workers)
         self.worker_start = [int(ids[0]) for ids in split] + [self.num_envs]
@@ -207,12 +216,17 @@ class PythonEnvSource:
         # One env made here, as gymnasium's AsyncVectorEnv does, tells the spaces.
         probe = self.factories[0]()
         try:
-            obs_space, action_space = probe.observation_space, probe.action_space
+            action_space = probe.action_space
+            obs_space, batched_obs_space = observation_spaces(
+                self.observation_mode, probe.observation_space, self.factories, self.num_envs
+            )
             render_mode = getattr(probe, "render_mode", None)
+            metadata = dict(probe.metadata)  # a copy: the env's (class-level) metadata stays as it is
             spec_max_steps = probe.spec.max_episode_steps if probe.spec is not None else None
         finally:
             probe.close()
-        pool = ProcessPool(self, obs_space, action_space)
+        check_mode = self.observation_mode if isinstance(self.observation_mode, str) else "custom"
+        pool = ProcessPool(self, obs_space, action_space, (check_mode, obs_space, action_space))
         task_spec = TaskSpec(
             task_id=self.name,
             observation_space=obs_space,
@@ -233,63 +247,28 @@ class PythonEnvSource:
             autoreset_mode=self.autoreset_mode,
             render_mode=render_mode,
             config=dict(task_spec.config),
+            observation_space=batched_obs_space,
+            metadata=metadata,
         )
-
-
-def _structure(space: spaces.Space) -> Any:
-    if isinstance(space, spaces.Dict):
-        return ("dict", {key: _structure(sub) for key, sub in space.spaces.items()})
-    if isinstance(space, spaces.Tuple):
-        return ("tuple", [_structure(sub) for sub in space.spaces])
-    return None
-
-
-def batch_infos(infos: list[dict], n: int) -> dict:
-    """Per-row info dicts batched as gymnasium's vector envs batch them: each key an array of
-    ``n`` rows (numbers and arrays typed, anything else an object array) with a ``_key`` mask."""
-    out: dict = {}
-    for row, info in enumerate(infos):
-        if info:
-            _add_info(out, info, row, n)
-    return out
-
-
-def _add_info(out: dict, info: dict, row: int, n: int) -> None:
-    for key, value in info.items():
-        if isinstance(value, dict):
-            sub = out.setdefault(key, {})
-            _add_info(sub, value, row, n)
-        else:
-            if key not in out:
-                if type(value) in (int, float, bool) or isinstance(value, np.number):
-                    out[key] = np.zeros(n, dtype=type(value))
-                elif isinstance(value, np.ndarray):
-                    out[key] = np.zeros((n, *value.shape), dtype=value.dtype)
-                else:
-                    out[key] = np.full(n, fill_value=None, dtype=object)
-            out[key][row] = value
-        mask = out.setdefault(f"_{key}", np.zeros(n, dtype=np.bool_))
-        mask[row] = True
 
 
 class ProcessPool:
     """The ``_core.Pool`` of a Python-env pool plus its worker processes, with the methods
     the front ends call (``send_reset``, ``send``, ``recv``, ``step``, ``render``, ...)."""
 
-    def __init__(self, source: PythonEnvSource, obs_space: spaces.Space, action_space: spaces.Space):
+    def __init__(self, source: PythonEnvSource, obs_space: spaces.Space, action_space: spaces.Space, check: tuple):
+        """``check``: (observation mode, observation space, action space) every env must match."""
         self.source = source
         self.obs_space, self.action_space = obs_space, action_space
         self.num_envs, self.batch_size = source.num_envs, source.batch_size
-        self.obs_leaves = leaves.leaves(obs_space)
-        self.action_leaves = leaves.leaves(action_space)
-        spec = {
-            "obs": [leaves.array_spec(p, s, "obs") for p, s in self.obs_leaves],
-            "action": [leaves.array_spec(p, s, "action") for p, s in self.action_leaves],
-            "info": [],
-            "obs_is_tuple": False,
-        }
-        self.obs_names = [s["name"] for s in spec["obs"]]
-        self.action_names = [s["name"] for s in spec["action"]]
+        # Payloads too big for their info_bytes slot spill to files here (payloads.py).
+        self.spill_dir = payloads.make_spill_dir()
+        self._remove_spill_dir = weakref.finalize(self, payloads.remove_spill_dir, self.spill_dir)
+        self.obs = SpaceLeaves(obs_space, "obs", source.info_bytes)
+        self.action = SpaceLeaves(action_space, "action", source.info_bytes, self.spill_dir)
+        spec = {"obs": self.obs.array_specs(), "action": self.action.array_specs(), "info": [], "obs_is_tuple": False}
+        # For the workers (cloudpickle: spaces of classes defined in a script travel too).
+        self._pickled_spaces = cloudpickle.dumps((obs_space, action_space, check))
         self.worker_start = source.worker_start
         self.core = _core.Pool.for_processes(
             source.name,
@@ -305,255 +284,116 @@ class ProcessPool:
         self.max_episode_steps = self.core.max_episode_steps
         layout = self.core.process_layout
         self.layout = layout
-        buf = np.frombuffer(self.core.shm_buffer(), dtype=np.uint8)
-        fields = layout["env_fields"]
-        # Per env: lengths of its staged info dicts (-1: that half of the op did not happen).
-        stride = layout["env_stride"]
-        i32 = buf[layout["envs"] :].view(np.int32)
-        self._info_step_len = i32[fields["info_step_len"] // 4 :: stride // 4][: self.num_envs]
-        self._info_reset_len = i32[fields["info_reset_len"] // 4 :: stride // 4][: self.num_envs]
-        self._buf = buf
-        self._ctx = multiprocessing.get_context(source.context)
-        self._workers: list[Any] = [None] * source.num_workers
-        self._conns: list[Any] = [None] * source.num_workers
-        self._restarts = [0] * source.num_workers
-        self._kill_reason: list[str | None] = [None] * source.num_workers
-        self._lock = threading.RLock()  # the monitor thread and the user thread start workers
-        self._closed = False
-        self._control_busy = False
+        self._results = ResultAssembler(
+            self.obs, layout, np.frombuffer(self.core.shm_buffer(), dtype=np.uint8), self.num_envs
+        )
         pickled = [cloudpickle.dumps(source.factories[s:e]) for s, e in zip(self.worker_start, self.worker_start[1:])]
-        self._pickled_fns = pickled
-        try:
-            for w in range(source.num_workers):
-                self._start_worker(w, wait=False)
-            for w in range(source.num_workers):
-                self._await_ready(w)
-        except BaseException:
-            self.close()
-            raise
-        self._finalizer = weakref.finalize(self, _shutdown, self.core, self._workers, self._conns)
-        self._monitor = threading.Thread(target=self._watch, name="envpool-worker-monitor", daemon=True)
-        self._monitor.start()
+        self.workers = WorkerProcesses(
+            self.core,
+            source.context,
+            self.worker_start,
+            [self._worker_args(w, pickled[w]) for w in range(source.num_workers)],
+            step_timeout=source.step_timeout,
+            max_restarts=source.max_restarts,
+        )
+        self.workers.start()
+        # A pool dropped without close() (or alive at interpreter exit) is shut down all the
+        # same; the finalizer holds the workers, not the pool.
+        self._finalizer = weakref.finalize(self, self.workers.shutdown)
 
-    # -- workers ------------------------------------------------------------------------------------
-
-    def _worker_args(self, w: int, broken: str | None = None) -> dict:
+    def _worker_args(self, w: int, env_fns: bytes) -> dict:
         s, e = self.worker_start[w], self.worker_start[w + 1]
         seed = self.source.seed
-        obs = [(p, leaves.leaf_dtype(sp), sp.shape, isinstance(sp, spaces.Discrete)) for p, sp in self.obs_leaves]
-        act = [(p, leaves.leaf_dtype(sp), sp.shape, isinstance(sp, spaces.Discrete)) for p, sp in self.action_leaves]
-        restarts = self._restarts[w]
         return {
             "sys_path": list(sys.path),  # so that envs defined in the user's modules unpickle
             "main_pid": os.getpid(),
             "shm_fd": self.core.shm_fd,
             "layout": self.layout,
             "worker": w,
-            "env_fns": self._pickled_fns[w],
-            "seeds": [None if seed is None else seed + i + restarts * self.num_envs for i in range(s, e)],
+            "env_fns": env_fns,
+            "seeds": [None if seed is None else seed + i for i in range(s, e)],
             "autoreset_mode": CORE_AUTORESET[self.source.autoreset_mode],
-            "obs_leaves": obs,
-            "action_leaves": act,
-            "action_structure": _structure(self.action_space),
+            "spaces": self._pickled_spaces,
+            "spill_dir": self.spill_dir,
             "max_restarts": self.source.max_restarts,
             "spin_us": 50.0,
-            "broken": broken,
         }
-
-    def _start_worker(self, w: int, wait: bool = True, broken: str | None = None) -> None:
-        parent, child = self._ctx.Pipe()
-        proc = self._ctx.Process(
-            target=_worker.main, args=(self._worker_args(w, broken), child), name=f"envpool-worker-{w}", daemon=True
-        )
-        proc.start()
-        child.close()
-        self._workers[w], self._conns[w] = proc, parent
-        if wait:
-            self._await_ready(w)
-
-    def _await_ready(self, w: int) -> None:
-        conn, proc = self._conns[w], self._workers[w]
-        deadline = time.monotonic() + 120.0
-        while not conn.poll(0.05):
-            if not proc.is_alive():
-                raise RuntimeError(f"worker process {w} exited with code {proc.exitcode} while starting its envs")
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"worker process {w} did not start its envs within 120 s")
-        try:
-            kind, payload = conn.recv()
-        except EOFError as exc:
-            raise RuntimeError(f"worker process {w} exited with code {proc.exitcode} while starting its envs") from exc
-        if kind != "ready":
-            raise RuntimeError(f"worker process {w} could not make its envs:\n{payload}")
-
-    def _envs_of(self, w: int) -> str:
-        s, e = self.worker_start[w], self.worker_start[w + 1] - 1
-        return f"env {s}" if s == e else f"envs {s}-{e}"
-
-    def _watch(self) -> None:
-        """The monitor thread: reports dead or hung workers and replaces them."""
-        timeout_ns = None if self.source.step_timeout is None else int(self.source.step_timeout * 1e9)
-        while not self._closed:
-            time.sleep(0.01)
-            try:
-                for w, proc in enumerate(self._workers):
-                    if self._closed:
-                        return
-                    if proc is None:
-                        continue
-                    if self.core.death_settled(w):
-                        self._replace(w)
-                        continue
-                    if not proc.is_alive():
-                        self._report_death(w, proc)
-                        continue
-                    if timeout_ns is not None:
-                        env_id, since = self.core.worker_activity(w)
-                        if env_id >= 0 and since > 0 and _core.steady_clock_ns() - since > timeout_ns:
-                            self._kill_reason[w] = (
-                                f"env {env_id} did not finish its reset/step within step_timeout="
-                                f"{self.source.step_timeout} s; its worker process {w} was killed and replaced "
-                                f"(its other envs restart too)"
-                            )
-                            proc.kill()
-            except RuntimeError:  # the pool was closed under us
-                if self._closed:
-                    return
-                raise
-
-    def _report_death(self, w: int, proc) -> None:
-        proc.join(timeout=1.0)
-        code = proc.exitcode
-        reason = self._kill_reason[w]
-        if reason is None:
-            how = f"was killed by {signal.Signals(-code).name}" if code is not None and code < 0 else f"exited with code {code}"
-            reason = f"the worker process {w} hosting {self._envs_of(w)} {how}; its envs restart in a new worker"
-        self._kill_reason[w] = None
-        self.core.worker_died(w, reason)
-
-    def _replace(self, w: int) -> None:
-        with self._lock:
-            if self._closed:
-                return
-            self._restarts[w] += 1
-            broken = None
-            if self._restarts[w] > self.source.max_restarts:
-                broken = (
-                    f"the worker process {w} hosting {self._envs_of(w)} died {self._restarts[w]} times, more than "
-                    f"max_restarts={self.source.max_restarts}; its envs are not restarted again"
-                )
-            if self._conns[w] is not None:
-                self._conns[w].close()
-            self.core.revived(w)
-            self._start_worker(w, wait=False, broken=broken)
-        try:
-            self._await_ready(w)
-        except RuntimeError:
-            # The replacement could not make its envs: reported like a death (it is gone).
-            pass
 
     # -- the pool API the front ends call ---------------------------------------------------------
 
-    def _actions(self, actions):
-        if len(self.action_leaves) == 1 and self.action_leaves[0][0] == ():
-            return actions
+    def _actions(self, actions, env_id):
+        n = self.num_envs if env_id is None else len(np.atleast_1d(env_id))
         try:
-            return {name: leaves.get(actions, path) for name, (path, _) in zip(self.action_names, self.action_leaves)}
+            return self.action.split(actions, n)[0]
         except (KeyError, IndexError, TypeError) as exc:
-            raise ValueError(f"actions must match the batched action space {batch_space(self.action_space, 1)}: {exc!r}") from exc
+            raise ValueError(f"actions must match the batched action space {batch_space(self.action_space, n)}: {exc!r}") from exc
 
-    def send_reset(self, env_id, seeds, keep, wait_follows):
+    def send_reset(self, env_id, seeds, keep, wait_follows, options=None):
+        """As ``_core.Pool.send_reset``; ``options``: the ``reset(options=...)`` each reset env
+        gets (handed to the workers first; every env is idle then)."""
+        self._check_open()
+        if options is not None:
+            ids = range(self.num_envs) if env_id is None else np.atleast_1d(env_id).tolist()
+            resets = [int(i) for k, i in enumerate(ids) if keep is None or not keep[k]]
+            for w in range(self.source.num_workers):
+                s, e = self.worker_start[w], self.worker_start[w + 1]
+                mine = {i: options for i in resets if s <= i < e}
+                if mine:
+                    self._control(w, ("reset_options", mine))
         self.core.send_reset(env_id, seeds, keep, wait_follows)
 
     def send(self, actions, env_id=None):
-        self.core.send(self._actions(actions), env_id)
+        self.core.send(self._actions(actions, env_id), env_id)
 
-    def recv(self, timeout: float = -1.0):
+    def recv(self, timeout: float = -1.0, with_ids: bool = True):
         try:
-            return self._finish(self.core.recv(timeout))
+            return self._results.finish(self.core.recv(timeout, with_ids), with_ids)
         except EnvError as err:
-            raise EnvError(err.env_ids, err.messages, self._finish(err.result)) from None
+            raise EnvError(err.env_ids, err.messages, self._results.finish(err.result, with_ids)) from None
 
-    def step(self, actions, env_id=None, timeout: float = -1.0):
+    def step(self, actions, env_id=None, timeout: float = -1.0, with_ids: bool = True):
         try:
-            return self._finish(self.core.step(self._actions(actions), env_id, timeout))
+            return self._results.finish(self.core.step(self._actions(actions, env_id), env_id, timeout, with_ids), with_ids)
         except EnvError as err:
-            raise EnvError(err.env_ids, err.messages, self._finish(err.result)) from None
+            raise EnvError(err.env_ids, err.messages, self._results.finish(err.result, with_ids)) from None
 
-    def _obs(self, flat):
-        if len(self.obs_leaves) == 1 and self.obs_leaves[0][0] == ():
-            return flat
-        return leaves.build(self.obs_space, {path: flat[name] for name, (path, _) in zip(self.obs_names, self.obs_leaves)})
-
-    def _staged_info(self, env_id: int, reset: bool) -> dict:
-        e = self.layout["envs"] + env_id * self.layout["env_stride"]
-        start = e + (self.layout["info_reset"] if reset else self.layout["info_step"])
-        length = int((self._info_reset_len if reset else self._info_step_len)[env_id])
-        return pickle.loads(self._buf[start : start + length].tobytes()) if length > 0 else {}
-
-    def _finish(self, result):
-        obs, reward, terminated, truncated, info = result
-        ids = info["env_id"]
-        n = len(ids)
-        step_len, reset_len = self._info_step_len[ids], self._info_reset_len[ids]
-        # A row's info is its reset's when it reset (a reset, or a same-step autoreset), else its step's.
-        rows = np.flatnonzero((reset_len > 0) | ((reset_len < 0) & (step_len > 0)))
-        if len(rows):
-            per_row = [{} for _ in range(n)]
-            for r in rows:
-                per_row[r] = self._staged_info(int(ids[r]), reset=bool(reset_len[r] >= 0))
-            for key, value in batch_infos(per_row, n).items():
-                info.setdefault(key, value)
-        if "final_obs" in info:
-            info["final_obs"] = self._obs(info["final_obs"])
-            ended = np.flatnonzero(info["_final_obs"] & (step_len > 0))
-            if len(ended):
-                per_row = [{} for _ in range(n)]
-                for r in ended:
-                    per_row[r] = self._staged_info(int(ids[r]), reset=False)
-                for key, value in batch_infos(per_row, n).items():
-                    info["final_info"].setdefault(key, value)
-        return self._obs(obs), reward, terminated, truncated, info
-
-    def render(self, env_id=None):
+    def render(self, env_id=None) -> tuple:
+        """What each env's ``render()`` returns (frames for ``rgb_array``), in ``env_id`` order."""
         ids = np.arange(self.num_envs) if env_id is None else np.asarray(env_id, dtype=np.int64).reshape(-1)
         if ((ids < 0) | (ids >= self.num_envs)).any():
             raise ValueError(f"env_id must be in [0, {self.num_envs}), got {ids.tolist()}")
         frames = {}
-        for w in range(len(self._workers)):
+        for w in range(self.source.num_workers):
             s, e = self.worker_start[w], self.worker_start[w + 1]
             mine = [int(i) for i in ids if s <= i < e]
             if mine:
                 for i, frame in zip(mine, self._control(w, ("render", mine))):
                     frames[i] = frame
-        return np.stack([frames[int(i)] for i in ids])
+        return tuple(frames[int(i)] for i in ids)
+
+    def _check_open(self) -> None:
+        if self.workers.closed:
+            raise ClosedError("the pool is closed")
 
     def _control(self, w: int, message: tuple) -> Any:
+        self._check_open()
         if self.core.in_flight:
             raise RuntimeError(
                 f"{message[0]}() needs every env idle, but {self.core.in_flight} are in flight; recv() them first"
             )
-        with self._lock:
-            conn = self._conns[w]
-            conn.send(message)
-            self.core.wake_worker(w)
-            while not conn.poll(0.05):
-                if self._closed or not self._workers[w].is_alive():
-                    raise RuntimeError(f"worker process {w} died while answering {message[0]}()")
-            kind, payload = conn.recv()
-        if kind != "ok":
-            raise RuntimeError(f"{message[0]}() failed in worker process {w}:\n{payload}")
-        return payload
+        return self.workers.control(w, message)
 
     def call(self, name: str, *args, **kwargs) -> tuple:
+        if name in ("reset", "step", "close"):
+            raise ValueError(f"Trying to call function `{name}` with `call`, use `{name}` directly instead.")
         out: list = []
-        for w in range(len(self._workers)):
+        for w in range(self.source.num_workers):
             out.extend(self._control(w, ("call", name, args, kwargs)))
         return tuple(out)
 
     def get_attr(self, name: str) -> tuple:
         out: list = []
-        for w in range(len(self._workers)):
+        for w in range(self.source.num_workers):
             out.extend(self._control(w, ("get_attr", name)))
         return tuple(out)
 
@@ -561,8 +401,11 @@ class ProcessPool:
         if not isinstance(values, (list, tuple)):
             values = [values] * self.num_envs
         if len(values) != self.num_envs:
-            raise ValueError(f"set_attr() got {len(values)} values for {self.num_envs} envs")
-        for w in range(len(self._workers)):
+            raise ValueError(
+                "Values must be a list or tuple with length equal to the number of environments. "
+                f"Got `{len(values)}` values for {self.num_envs} environments."
+            )
+        for w in range(self.source.num_workers):
             s, e = self.worker_start[w], self.worker_start[w + 1]
             self._control(w, ("set_attr", name, list(values[s:e])))
 
@@ -577,37 +420,17 @@ class ProcessPool:
 
     @property
     def closed(self) -> bool:
-        return self._closed
+        return self.workers.closed
 
     @property
     def worker_pids(self) -> list[int]:
-        return [p.pid for p in self._workers if p is not None]
+        return [p.pid for p in self.workers.procs if p is not None]
 
     def close(self) -> None:
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-        _shutdown(self.core, self._workers, self._conns)
-        finalizer = getattr(self, "_finalizer", None)
+        workers = getattr(self, "workers", None)  # none if the core failed to open
+        if workers is not None:
+            workers.shutdown()
+        self._remove_spill_dir()
+        finalizer = getattr(self, "_finalizer", None)  # none if the workers failed to start
         if finalizer is not None:
             finalizer.detach()
-
-
-def _shutdown(core, workers: list, conns: list) -> None:
-    """Stops the workers (asked, then terminated, then killed) and closes the pool; never hangs."""
-    try:
-        core.close()  # sets the shutdown flag and wakes every worker
-    except RuntimeError:
-        pass
-    deadline = time.monotonic() + 2.0
-    for proc in workers:
-        if proc is not None:
-            proc.join(timeout=max(0.0, deadline - time.monotonic()))
-    for proc in workers:
-        if proc is not None and proc.is_alive():
-            proc.kill()
-            proc.join(timeout=2.0)
-    for conn in conns:
-        if conn is not None:
-            conn.close()

@@ -14,7 +14,8 @@ from gymnasium.vector import AutoresetMode
 from envpool.pool import parse_autoreset_mode
 from envpool.single_env import SingleEnvEntryPoint
 from envpool.tasks import _tasks
-from envpool.vector_env import EnvPoolGymEnv, EnvPoolVectorEnv
+from envpool.gym_env import EnvPoolGymEnv
+from envpool.vector_env import EnvPoolVectorEnv
 
 ENV_TYPES = ("gymnasium", "gym", "dm")
 
@@ -47,9 +48,10 @@ def make(
     Args:
         task_id: a registered task, see :func:`list_all_envs`.
         env_type: the front end: ``"gymnasium"`` a :class:`gymnasium.vector.VectorEnv`;
-            ``"gym"`` the same with a single env's ``action_space`` / ``observation_space``, as
-            the reference EnvPool; ``"dm"`` a ``dm_env.Environment`` returning ``TimeStep``
-            batches (needs the ``dm-env`` package: ``pip install envpool-ng[dm]``).
+            ``"gym"`` the reference EnvPool's front end (:class:`envpool.EnvPoolGymEnv`: a
+            single env's spaces, float32 rewards, its info keys; see docs/compat.md); ``"dm"`` a
+            ``dm_env.Environment`` returning ``TimeStep`` batches (needs the ``dm-env`` package:
+            ``pip install envpool-ng[dm]``).
         num_envs: number of envs in the pool.
         batch_size: envs returned per ``recv()``; ``None`` means ``num_envs`` (full batch).
             Smaller values give the asynchronous ``send``/``recv`` mode.
@@ -60,8 +62,8 @@ def make(
             ``0`` disables it.
         autoreset_mode: a ``gymnasium.vector.AutoresetMode`` (or ``"next_step"``,
             ``"same_step"``, ``"disabled"``): what happens when an episode ends.
-        render_mode: ``"rgb_array"`` enables ``render()``, which returns a ``(n, H, W, 3)``
-            uint8 batch of frames drawn in C++.
+        render_mode: ``"rgb_array"`` enables ``render()``, which returns a tuple of
+            ``(H, W, 3)`` uint8 frames drawn in C++, one per env.
         **kwargs: the env's own kwargs (e.g. ``g=9.81`` for Pendulum-v1); a sequence of
             ``num_envs`` values gives each env its own value.
 
@@ -73,7 +75,13 @@ def make(
     >>> envs.close()
     """
     front_end = front_end_class(env_type)
-
+    # The reference EnvPool's make takes it for every env_type and refuses False (its reset
+    # always returns (obs, info), as ours).
+    if not kwargs.pop("gym_reset_return_info", True):
+        raise ValueError(
+            "gym_reset_return_info=False is not supported: reset() always returns (obs, info), as "
+            "gymnasium's reset and the reference EnvPool 1.x (which refuses False too)"
+        )
     return front_end(
         task_id,
         num_envs=num_envs,

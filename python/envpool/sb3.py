@@ -81,8 +81,8 @@ def _replace(tree: Any, new: Any, mask: np.ndarray) -> Any:
 
 class VecEnvAdapter(VecEnv):
     """An SB3 ``VecEnv`` over a full-batch envpool pool (gymnasium front end) in same-step or
-    disabled autoreset mode. ``step_async`` sends the actions to the pool (the envs step in
-    C++ threads or worker processes while the caller goes on), ``step_wait`` collects them.
+    disabled autoreset mode. ``step_async`` keeps the actions, ``step_wait`` steps the pool with
+    them (C++ threads or worker processes; the calling thread takes a share of quick envs).
 
     ``get_attr`` / ``set_attr`` / ``env_method`` reach the env objects of ``make_python``
     pools; native envs have none, except ``render_mode``. ``env_is_wrapped`` compares wrapper
@@ -114,9 +114,7 @@ class VecEnvAdapter(VecEnv):
     # -- stepping --------------------------------------------------------------------------
 
     def reset(self):
-        if self._actions is not None:  # a step_async() without its step_wait(): drop its results
-            self.envs.recv()
-            self._actions = None
+        self._actions = None  # a step_async() without its step_wait() is dropped
         seeds = self._seeds
         if all(s is None for s in seeds):
             seed = None
@@ -134,14 +132,21 @@ class VecEnvAdapter(VecEnv):
         return obs
 
     def step_async(self, actions: np.ndarray) -> None:
-        self.envs.send(actions)
+        # Kept for step_wait: SB3 calls the two back to back (VecEnv.step, its wrappers), so
+        # sending here would overlap nothing, and the pool's step() lets the calling thread step
+        # quick envs itself instead of handing them to a worker thread and waiting (with one
+        # env, that hand-off was most of a step: bench/sb3_adapter.py).
         self._actions = actions
 
     def step_wait(self):
         if self._actions is None:
             raise RuntimeError("step_wait() without step_async()")
-        self._actions = None
-        obs, rewards, terminated, truncated, info = self.envs.recv()
+        actions, self._actions = self._actions, None
+        return self._sb3_result(self.envs.step(actions))
+
+    def _sb3_result(self, result):
+        """A pool result as SB3's (obs, rewards, dones, infos), the ended envs reset."""
+        obs, rewards, terminated, truncated, info = result
         dones = terminated | truncated
         infos = [_row_dict(info, i) for i in range(self.num_envs)]
         if dones.any():

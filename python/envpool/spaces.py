@@ -35,3 +35,40 @@ def specs_to_space(specs: list[dict[str, Any]], as_tuple: bool = False) -> space
     if as_tuple:
         return spaces.Tuple([array_spec_to_space(s) for s in specs])
     return spaces.Dict({s["name"]: array_spec_to_space(s) for s in specs})
+
+
+OBSERVATION_MODE_ERROR = (
+    "Invalid `observation_mode`, expected: 'same' or 'different' or tuple of single and batch observation space, "
+    "actual got {mode}"
+)
+
+
+def check_observation_mode(mode: Any) -> None:
+    """``observation_mode`` as gymnasium's vector envs take it (errors worded as theirs)."""
+    if isinstance(mode, tuple) and len(mode) == 2:
+        if not isinstance(mode[0], spaces.Space) or not isinstance(mode[1], spaces.Space):
+            raise TypeError(f"Expected both elements of observation_mode to be Spaces, got {type(mode[0])} and {type(mode[1])}")
+    elif not (isinstance(mode, str) and mode in ("same", "different")):
+        raise ValueError(OBSERVATION_MODE_ERROR.format(mode=mode))
+
+
+def observation_spaces(mode: Any, first: spaces.Space, env_fns, num_envs: int) -> tuple[spaces.Space, spaces.Space]:
+    """(single, batched) observation spaces for ``observation_mode``, as gymnasium's vector envs
+    set them: ``"same"``: env 0's space, batched; ``"different"``: env 0's, and every env's
+    batched together (``batch_differing_spaces``: same shape and dtype, bounds per env; each env
+    is made once to read its space); a tuple: ``(batched, single)`` as given."""
+    from gymnasium.vector.utils import batch_differing_spaces, batch_space
+
+    check_observation_mode(mode)
+    if isinstance(mode, tuple):
+        return mode[1], mode[0]
+    if mode == "same":
+        return first, batch_space(first, num_envs)
+    found = []
+    for fn in env_fns:
+        env = fn()
+        try:
+            found.append(env.observation_space)
+        finally:
+            env.close()
+    return found[0], batch_differing_spaces(found)

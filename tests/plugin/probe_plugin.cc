@@ -6,6 +6,7 @@
 //   action       Discrete(2); reward = action; terminated after `terminate_at` steps
 //   fail_in      "ctor", "reset" or "step": throw there ("": never); reset / step throw on the
 //                `fail_at`-th call of the env's life (and every fail_at-th after it)
+//   info "seed"  the last seed the pool gave the env through Env::Seed (-1: none yet)
 #include <stdexcept>
 #include <string>
 
@@ -21,7 +22,7 @@ class Probe : public envpool::Env {
   static envpool::EnvSpec Spec(const envpool::Config& /*config*/) {
     return {{envpool::ArraySpec::Box("obs", envpool::DType::kFloat32, {2}, {0.0}, {1e9})},
             {envpool::ArraySpec::Discrete("action", 2)},
-            {}};
+            {envpool::ArraySpec::Box("seed", envpool::DType::kInt64, {}, {}, {})}};
   }
   explicit Probe(const envpool::Config& config)
       : fail_in_(config.Get<std::string>("fail_in")),
@@ -30,6 +31,7 @@ class Probe : public envpool::Env {
     if (fail_in_ == "ctor") throw std::runtime_error("Probe failed on purpose in its constructor");
     if (fail_at_ < 1) throw std::invalid_argument("Probe: fail_at must be >= 1");
   }
+  void Seed(uint64_t seed) override { seed_ = static_cast<int64_t>(seed); }
   void Reset(envpool::Rng& rng, envpool::Output& out) override {
     if (fail_in_ == "reset" && ++resets_ % fail_at_ == 0) {
       throw std::runtime_error("Probe failed on purpose in reset " + std::to_string(resets_));
@@ -53,11 +55,13 @@ class Probe : public envpool::Env {
     float* obs = out.Obs<float>();
     obs[0] = static_cast<float>(steps_);
     obs[1] = draw_;
+    *out.Info<int64_t>(0) = seed_;
   }
   std::string fail_in_;
   int64_t fail_at_, terminate_at_;
   int64_t steps_ = 0, resets_ = 0, step_calls_ = 0;
   float draw_ = 0.0f;
+  int64_t seed_ = -1;
 };
 
 }  // namespace probe

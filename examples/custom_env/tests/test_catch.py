@@ -70,8 +70,8 @@ def test_full_batch_matches_the_twin(mode):
             if "final_obs" in ref_info:
                 mask = ref_info["_final_obs"]
                 np.testing.assert_array_equal(info["_final_obs"], mask)
-                np.testing.assert_array_equal(info["final_obs"][mask], np.stack(ref_info["final_obs"][mask]))
-            np.testing.assert_array_equal(envs.render(), np.stack(ref.render()))
+                np.testing.assert_array_equal(np.stack(info["final_obs"][mask]), np.stack(ref_info["final_obs"][mask]))
+            np.testing.assert_array_equal(np.stack(envs.render()), np.stack(ref.render()))
             done = term | trunc
             ends += int(done.sum())
             if mode == AutoresetMode.DISABLED and done.any():

@@ -1,0 +1,360 @@
+#include "atari_env.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <tuple>
+#include <utility>
+
+#include "state_bytes.h"
+
+namespace envpool_atari {
+
+using envpool::ArraySpec;
+using envpool::Config;
+using envpool::DType;
+using envpool::EnvSpec;
+
+namespace {
+
+void Require(bool ok, const std::string& what) {
+  if (!ok) throw std::invalid_argument("Atari: " + what);
+}
+
+int IntOption(const Config& c, const char* key) {
+  const int64_t v = c.Get<int64_t>(key);
+  Require(v >= INT32_MIN && v <= INT32_MAX, std::string(key) + " is out of range: " + std::to_string(v));
+  return static_cast<int>(v);
+}
+
+void ApplyModeAndDifficulty(ale::ALEInterface& ale, const AtariOptions& o) {
+  if (o.mode >= 0) {
+    const auto modes = ale.getAvailableModes();
+    Require(std::find(modes.begin(), modes.end(), static_cast<ale::game_mode_t>(o.mode)) != modes.end(),
+            "mode=" + std::to_string(o.mode) + " is not a mode of " + o.task);
+    ale.setMode(static_cast<ale::game_mode_t>(o.mode));
+  }
+  if (o.difficulty >= 0) {
+    const auto levels = ale.getAvailableDifficulties();
+    Require(std::find(levels.begin(), levels.end(), static_cast<ale::difficulty_t>(o.difficulty)) != levels.end(),
+            "difficulty=" + std::to_string(o.difficulty) + " is not a difficulty of " + o.task);
+    ale.setDifficulty(static_cast<ale::difficulty_t>(o.difficulty));
+  }
+}
+
+// What a spec needs from the ROM (its action set and screen), loaded once per kind of env.
+struct RomFacts {
+  int num_actions, height, width;
+};
+
+RomFacts LoadRomFacts(const AtariOptions& o) {
+  static std::mutex mutex;
+  static std::map<std::tuple<std::string, bool, int, int>, RomFacts> cache;
+  const auto key = std::make_tuple(o.task, o.full_action_space, o.mode, o.difficulty);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+  }
+  ale::ALEInterface ale;
+  ale.setInt("random_seed", 0);
+  ale.loadROM(RomPath(o.task));
+  ApplyModeAndDifficulty(ale, o);
+  const auto actions = o.full_action_space ? ale.getLegalActionSet() : ale.getMinimalActionSet();
+  const RomFacts facts{static_cast<int>(actions.size()), static_cast<int>(ale.getScreen().height()),
+                       static_cast<int>(ale.getScreen().width())};
+  std::lock_guard<std::mutex> lock(mutex);
+  cache.emplace(key, facts);
+  return facts;
+}
+
+}  // namespace
+
+AtariOptions AtariOptions::Read(const Config& c) {
+  AtariOptions o;
+  o.task = c.Get<std::string>("task");
+  o.stack_num = IntOption(c, "stack_num");
+  o.frame_skip = IntOption(c, "frame_skip");
+  o.noop_max = IntOption(c, "noop_max");
+  o.img_height = IntOption(c, "img_height");
+  o.img_width = IntOption(c, "img_width");
+  o.mode = IntOption(c, "mode");
+  o.difficulty = IntOption(c, "difficulty");
+  o.max_num_frames_per_episode = IntOption(c, "max_num_frames_per_episode");
+  o.episodic_life = c.Get<bool>("episodic_life");
+  o.terminal_on_life_loss = c.Get<bool>("terminal_on_life_loss");
+  o.zero_discount_on_life_loss = c.Get<bool>("zero_discount_on_life_loss");
+  o.reward_clip = c.Get<bool>("reward_clip");
+  o.use_fire_reset = c.Get<bool>("use_fire_reset");
+  o.gray_scale = c.Get<bool>("gray_scale");
+  o.use_inter_area_resize = c.Get<bool>("use_inter_area_resize");
+  o.maxpool = c.Get<bool>("maxpool");
+  o.full_action_space = c.Get<bool>("full_action_space");
+  const double p = c.Get<double>("repeat_action_probability");
+  o.repeat_action_probability = static_cast<float>(p);
+  const auto padding = c.Get<std::string>("frame_stack_padding");
+
+  Require(o.stack_num >= 1 && o.stack_num <= 64, "stack_num must be in [1, 64], got " + std::to_string(o.stack_num));
+  Require(o.frame_skip >= 1, "frame_skip must be >= 1, got " + std::to_string(o.frame_skip));
+  Require(o.noop_max >= 0, "noop_max must be >= 0, got " + std::to_string(o.noop_max));
+  Require(o.max_num_frames_per_episode >= 0,
+          "max_num_frames_per_episode must be >= 0 (0: no limit), got " + std::to_string(o.max_num_frames_per_episode));
+  Require(p >= 0.0 && p <= 1.0, "repeat_action_probability must be in [0, 1], got " + std::to_string(p));
+  Require(o.mode >= -1 && o.difficulty >= -1, "mode and difficulty are -1 (the game's default) or a valid value");
+  Require(!(o.episodic_life && o.terminal_on_life_loss),
+          "episodic_life and terminal_on_life_loss exclude each other (the next reset either continues the game "
+          "or restarts it)");
+  Require(padding == "zero" || padding == "reset",
+          "frame_stack_padding must be 'zero' or 'reset', got '" + padding + "'");
+  o.zero_stack_padding = padding == "zero";
+  return o;
+}
+
+Config AtariEnv::DefaultConfig() {
+  return {{"task", std::string("pong")},
+          {"stack_num", int64_t{4}},
+          {"frame_skip", int64_t{4}},
+          {"noop_max", int64_t{30}},
+          {"episodic_life", false},
+          {"terminal_on_life_loss", false},
+          {"zero_discount_on_life_loss", false},
+          {"reward_clip", false},
+          {"use_fire_reset", true},
+          {"img_height", int64_t{84}},
+          {"img_width", int64_t{84}},
+          {"gray_scale", true},
+          {"use_inter_area_resize", true},
+          {"maxpool", true},
+          {"frame_stack_padding", std::string("zero")},
+          {"repeat_action_probability", 0.0},
+          {"full_action_space", false},
+          {"mode", int64_t{-1}},
+          {"difficulty", int64_t{-1}},
+          {"max_num_frames_per_episode", int64_t{108000}}};
+}
+
+EnvSpec AtariEnv::Spec(const Config& config) {
+  const AtariOptions o = AtariOptions::Read(config);
+  const RomFacts rom = LoadRomFacts(o);
+  Require(o.img_height <= rom.height && o.img_width <= rom.width && o.img_height >= 1 && o.img_width >= 1,
+          "img_height x img_width must be within the screen (" + std::to_string(rom.height) + " x " +
+              std::to_string(rom.width) + "), got " + std::to_string(o.img_height) + " x " +
+              std::to_string(o.img_width));
+  Require(o.use_inter_area_resize || (o.img_height == rom.height && o.img_width == rom.width),
+          "use_inter_area_resize=False (bilinear shrinking) is not implemented; keep True or use the full "
+          "screen size");
+  std::vector<int> shape{o.stack_num, o.img_height, o.img_width};
+  if (!o.gray_scale) shape.push_back(3);
+  EnvSpec spec{{ArraySpec::Box("obs", DType::kUInt8, shape, {0.0}, {255.0})},
+               {ArraySpec::Discrete("action", rom.num_actions)},
+               {ArraySpec::Box("lives", DType::kInt32, {}, {}, {}),
+                ArraySpec::Box("reward", DType::kFloat64, {}, {}, {}),
+                ArraySpec::Box("terminated", DType::kInt32, {}, {0.0}, {1.0}),
+                ArraySpec::Box("frame_number", DType::kInt32, {}, {}, {}),
+                ArraySpec::Box("episode_frame_number", DType::kInt32, {}, {}, {})}};
+  // The reference's dm discount: 0 at a step that lost a life (the dm front end reads it).
+  if (o.zero_discount_on_life_loss) spec.info.push_back(ArraySpec::Box("discount", DType::kFloat64, {}, {0.0}, {1.0}));
+  spec.render_height = rom.height;
+  spec.render_width = rom.width;
+  return spec;
+}
+
+AtariEnv::AtariEnv(const Config& config)
+    : opt_(AtariOptions::Read(config)),
+      rom_path_(RomPath(opt_.task)),
+      ale_(std::make_unique<ale::ALEInterface>()),
+      noop_dist_(0, opt_.noop_max > 0 ? opt_.noop_max - 1 : 0) {
+  ale_->setFloat("repeat_action_probability", opt_.repeat_action_probability);
+  ale_->setInt("random_seed", 0);
+  LoadRom();
+  action_set_ = opt_.full_action_space ? ale_->getLegalActionSet() : ale_->getMinimalActionSet();
+  fire_on_reset_ = opt_.use_fire_reset &&
+                   std::find(action_set_.begin(), action_set_.end(), ale::PLAYER_A_FIRE) != action_set_.end();
+  const ale::ALEScreen& screen = ale_->getScreen();
+  raw_h_ = static_cast<int>(screen.height());
+  raw_w_ = static_cast<int>(screen.width());
+  channels_ = opt_.gray_scale ? 1 : 3;
+  raw_size_ = static_cast<std::size_t>(raw_h_ * raw_w_ * channels_);
+  frame_size_ = static_cast<std::size_t>(opt_.img_height * opt_.img_width * channels_);
+  if (opt_.img_height != raw_h_ || opt_.img_width != raw_w_) {
+    resize_ = AreaResizer(raw_h_, raw_w_, opt_.img_height, opt_.img_width, channels_);
+  }
+  for (auto& frame : raw_) frame.assign(raw_size_, 0);
+  stack_.assign(frame_size_ * static_cast<std::size_t>(opt_.stack_num), 0);
+}
+
+void AtariEnv::LoadRom() {
+  ale_->loadROM(rom_path_);
+  ApplyModeAndDifficulty(*ale_, opt_);
+}
+
+void AtariEnv::Seed(uint64_t seed) {
+  // The ALE takes a non-negative int32 seed; seeds below 2^31 are used as they are (as
+  // AtariVectorEnv's reset(seed=s) does for env i: s + i).
+  pending_seed_ = static_cast<uint32_t>(seed & 0x7fffffffu);
+}
+
+bool AtariEnv::EpisodeOver() const {
+  const bool time_up = opt_.max_num_frames_per_episode > 0 && elapsed_frames_ >= opt_.max_num_frames_per_episode;
+  return game_over_ || time_up || ((opt_.episodic_life || opt_.terminal_on_life_loss) && life_lost_);
+}
+
+void AtariEnv::Reset(envpool::Rng& /*rng*/, envpool::Output& out) {
+  // episodic_life: an episode that ended at a life loss goes on in the same game.
+  bool continue_game = opt_.episodic_life && life_lost_ && !game_over_ &&
+                       !(opt_.max_num_frames_per_episode > 0 && elapsed_frames_ >= opt_.max_num_frames_per_episode);
+  if (pending_seed_) {
+    ale_->setInt("random_seed", static_cast<int>(*pending_seed_));
+    noop_rng_.seed(*pending_seed_);
+    LoadRom();
+    pending_seed_.reset();
+    continue_game = false;
+  }
+  if (!continue_game) {
+    ale_->reset_game();
+    elapsed_frames_ = 0;
+  }
+  if (fire_on_reset_) ale_->act(ale::PLAYER_A_FIRE);
+  for (int noops = noop_dist_(noop_rng_) - static_cast<int>(fire_on_reset_); noops > 0; --noops) {
+    ale_->act(ale::PLAYER_A_NOOP);
+    if (ale_->game_over()) {
+      ale_->reset_game();
+      elapsed_frames_ = 0;
+    }
+  }
+  CaptureScreen(raw_[0].data());
+  std::fill(raw_[1].begin(), raw_[1].end(), 0);
+  if (opt_.zero_stack_padding) std::fill(stack_.begin(), stack_.end(), 0);
+  stack_pos_ = 0;
+  PushFrame(!opt_.zero_stack_padding);
+  game_over_ = false;
+  life_lost_ = false;
+  discount_ = 1.0;
+  lives_ = ale_->lives();
+  // Only obs and info: in same-step autoreset the row still holds the ended step's reward and flags.
+  Write(out, 0);
+}
+
+void AtariEnv::Step(const envpool::Action& action, envpool::Rng& /*rng*/, envpool::Output& out) {
+  // The pool has checked the index against the action space.
+  const ale::Action a = action_set_[static_cast<std::size_t>(action.Get<int64_t>()[0])];
+  const int lives_at_start = lives_;
+  int reward = 0;
+  for (int skip = opt_.frame_skip; skip > 0; --skip) {
+    reward += ale_->act(a, 1.0f);
+    game_over_ = ale_->game_over();
+    ++elapsed_frames_;
+    const int lives = ale_->lives();
+    life_lost_ = lives < lives_ && lives > 0;
+    // As AtariVectorEnv (and gymnasium's AtariPreprocessing): an ending frame is not captured,
+    // so the last observation pools the frames captured before it.
+    if (EpisodeOver()) break;
+    if (skip <= 2) CaptureScreen(raw_[skip - 1].data());
+  }
+  PushFrame(false);
+  lives_ = ale_->lives();
+  discount_ = lives_ < lives_at_start ? 0.0 : 1.0;
+  const bool terminated = game_over_ || ((opt_.episodic_life || opt_.terminal_on_life_loss) && life_lost_);
+  out.terminated() = terminated;
+  out.truncated() = !terminated && EpisodeOver();
+  out.reward() = opt_.reward_clip ? static_cast<double>(std::clamp(reward, -1, 1)) : static_cast<double>(reward);
+  Write(out, reward);
+}
+
+void AtariEnv::CaptureScreen(uint8_t* dst) const {
+  uint8_t* screen = ale_->getScreen().getArray();
+  const auto pixels = static_cast<std::size_t>(raw_h_ * raw_w_);
+  if (opt_.gray_scale) {
+    ale_->theOSystem->colourPalette().applyPaletteGrayscale(dst, screen, pixels);
+  } else {
+    ale_->theOSystem->colourPalette().applyPaletteRGB(dst, screen, pixels);
+  }
+}
+
+void AtariEnv::PushFrame(bool fill_stack) {
+  uint8_t* last = raw_[0].data();
+  if (opt_.maxpool) {
+    const uint8_t* before = raw_[1].data();
+    for (std::size_t i = 0; i < raw_size_; ++i) last[i] = std::max(last[i], before[i]);
+  }
+  uint8_t* slot = stack_.data() + static_cast<std::size_t>(stack_pos_) * frame_size_;
+  if (frame_size_ == raw_size_) {
+    std::memcpy(slot, last, raw_size_);
+  } else {
+    resize_(last, slot);
+  }
+  if (fill_stack) {
+    for (int i = 0; i < opt_.stack_num; ++i) {
+      if (i != stack_pos_) std::memcpy(stack_.data() + static_cast<std::size_t>(i) * frame_size_, slot, frame_size_);
+    }
+  }
+  stack_pos_ = (stack_pos_ + 1) % opt_.stack_num;
+}
+
+void AtariEnv::Write(envpool::Output& out, int unclipped_reward) const {
+  // Oldest frame first: the ring from stack_pos_ on.
+  auto* obs = out.Obs<uint8_t>();
+  const std::size_t tail = static_cast<std::size_t>(opt_.stack_num - stack_pos_) * frame_size_;
+  std::memcpy(obs, stack_.data() + static_cast<std::size_t>(stack_pos_) * frame_size_, tail);
+  std::memcpy(obs + tail, stack_.data(), stack_.size() - tail);
+  *out.Info<int32_t>(0) = lives_;
+  *out.Info<double>(1) = static_cast<double>(unclipped_reward);
+  *out.Info<int32_t>(2) = game_over_ ? 1 : 0;
+  *out.Info<int32_t>(3) = ale_->getFrameNumber();
+  *out.Info<int32_t>(4) = ale_->getEpisodeFrameNumber();
+  if (opt_.zero_discount_on_life_loss) *out.Info<double>(5) = discount_;
+}
+
+void AtariEnv::Render(uint8_t* rgb) const {
+  ale_->theOSystem->colourPalette().applyPaletteRGB(rgb, ale_->getScreen().getArray(),
+                                                    static_cast<std::size_t>(raw_h_ * raw_w_));
+}
+
+std::vector<double> AtariEnv::GetState() const {
+  StateWriter w;
+  w.Text(ale_->cloneState(/*include_rng=*/true).serialize());
+  std::ostringstream rng;
+  rng << noop_rng_;
+  w.Text(rng.str());
+  w.Int(pending_seed_ ? static_cast<int64_t>(*pending_seed_) : -1);
+  w.Int(elapsed_frames_);
+  w.Int(lives_);
+  w.Int(game_over_);
+  w.Int(life_lost_);
+  w.Int(stack_pos_);
+  w.Bytes(raw_[0]);
+  w.Bytes(raw_[1]);
+  w.Bytes(stack_);
+  return w.Finish();
+}
+
+void AtariEnv::SetState(const std::vector<double>& state) {
+  StateReader r(state);
+  const std::string ale_state = r.Text();
+  std::istringstream rng(r.Text());
+  std::mt19937 noop_rng;
+  rng >> noop_rng;
+  if (!rng) throw std::invalid_argument("Atari state: the no-op RNG state is malformed");
+  const int64_t pending = r.Int();
+  const int64_t elapsed = r.Int(), lives = r.Int(), game_over = r.Int(), life_lost = r.Int(), pos = r.Int();
+  auto raw0 = r.Bytes(raw_size_), raw1 = r.Bytes(raw_size_), stack = r.Bytes(stack_.size());
+  r.End();
+  if (pos < 0 || pos >= opt_.stack_num || pending < -1 || pending > INT32_MAX || elapsed < 0 || elapsed > INT32_MAX) {
+    throw std::invalid_argument("Atari state: counters out of range (a state of another configuration?)");
+  }
+  ale_->restoreState(ale::ALEState(ale_state));
+  noop_rng_ = noop_rng;
+  pending_seed_ = pending < 0 ? std::nullopt : std::optional<uint32_t>(static_cast<uint32_t>(pending));
+  elapsed_frames_ = static_cast<int>(elapsed);
+  lives_ = static_cast<int>(lives);
+  game_over_ = game_over != 0;
+  life_lost_ = life_lost != 0;
+  stack_pos_ = static_cast<int>(pos);
+  raw_[0] = std::move(raw0);
+  raw_[1] = std::move(raw1);
+  stack_ = std::move(stack);
+}
+
+}  // namespace envpool_atari

@@ -1,0 +1,144 @@
+// The envpool-ng-atari plugin: every game of ale-py's ROM set as `<Game>-v5`, and the ROM lookup.
+//
+// Besides the ENVPOOL_PLUGIN entry points it exports three C functions, called through ctypes:
+//   envpool_atari_set_roms_dir  by envpool_atari/__init__.py when envpool loads the plugin
+//                               (the installed ale-py's ROM folder);
+//   envpool_atari_area_resize   by the tests, to compare the resize with OpenCV's;
+//   envpool_atari_raw_steps     by bench/atari.py: a bare loop of ALE act() calls (the emulator
+//                               limit the pool is measured against).
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "ale_interface.hpp"
+#include "area_resize.h"
+#include "atari_env.h"
+#include "games.h"
+
+namespace envpool_atari {
+
+namespace {
+std::mutex roms_mutex;
+std::string default_roms_dir;  // guarded by roms_mutex
+
+bool TurnOffAleLogging() {
+  ale::Logger::setMode(ale::Logger::Error);
+  return true;
+}
+const bool ale_logging_off = TurnOffAleLogging();
+}  // namespace
+
+void SetDefaultRomsDir(std::string dir) {
+  std::lock_guard<std::mutex> lock(roms_mutex);
+  default_roms_dir = std::move(dir);
+}
+
+std::string RomPath(const std::string& rom) {
+  namespace fs = std::filesystem;
+  std::string dir, source;
+  if (const char* env = std::getenv("ALE_ROMS_DIR"); env != nullptr && *env != '\0') {
+    dir = env;
+    source = "ALE_ROMS_DIR";
+  } else {
+    std::lock_guard<std::mutex> lock(roms_mutex);
+    dir = default_roms_dir;
+    source = "the installed ale-py";
+  }
+  if (dir.empty()) {
+    throw std::runtime_error("Atari ROM '" + rom +
+                             "': no ROM folder known: install ale-py 0.12.1 (`pip install ale-py==0.12.1`, a "
+                             "dependency of envpool-ng-atari) or set ALE_ROMS_DIR to a folder of <game>.bin files");
+  }
+  const fs::path path = fs::path(dir) / (rom + ".bin");
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    throw std::runtime_error("Atari ROM '" + rom + "' not found: " + path.string() + " (ROM folder from " + source +
+                             ") does not exist");
+  }
+  // Checked here because the ALE ends the process (std::exit) on a ROM it does not know.
+  if (!ale::ALEInterface::isSupportedROM(path)) {
+    throw std::runtime_error("Atari ROM '" + rom + "': " + path.string() +
+                             " is not a ROM the ALE supports (its MD5 does not match the game's)");
+  }
+  return path.string();
+}
+
+}  // namespace envpool_atari
+
+ENVPOOL_PLUGIN_EXPORT void envpool_atari_set_roms_dir(const char* dir) {
+  envpool_atari::SetDefaultRomsDir(dir == nullptr ? std::string() : std::string(dir));
+}
+
+// Returns 0, or -1 when the sizes are not supported (see AreaResizer).
+ENVPOOL_PLUGIN_EXPORT int envpool_atari_area_resize(const uint8_t* src, int src_h, int src_w, int channels,
+                                                    uint8_t* dst, int dst_h, int dst_w) {
+  try {
+    envpool_atari::AreaResizer resize(src_h, src_w, dst_h, dst_w, channels);
+    resize(src, dst);
+    return 0;
+  } catch (const std::exception&) {
+    return -1;
+  }
+}
+
+// `threads` threads each step their own ALE of `rom_path` `steps` times by `frame_skip` frames of
+// a uniformly random minimal-set action (reset_game at game over), fetching the grayscale
+// screens of the last two frames as an env step does; returns the wall seconds of the stepping
+// (ROM loading excluded), or -1 on an error.
+ENVPOOL_PLUGIN_EXPORT double envpool_atari_raw_steps(const char* rom_path, int threads, int64_t steps,
+                                                      int frame_skip) {
+  std::atomic<bool> failed{false}, go{false};
+  std::atomic<int> ready{0};
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      try {
+        ale::ALEInterface ale;
+        ale.setInt("random_seed", t);
+        ale.loadROM(rom_path);
+        const auto actions = ale.getMinimalActionSet();
+        std::mt19937 gen(static_cast<unsigned>(t));
+        std::uniform_int_distribution<std::size_t> pick(0, actions.size() - 1);
+        std::vector<uint8_t> screen(static_cast<std::size_t>(ale.getScreen().height() * ale.getScreen().width()));
+        ++ready;
+        while (!go) std::this_thread::yield();
+        for (int64_t i = 0; i < steps; ++i) {
+          const ale::Action a = actions[pick(gen)];
+          for (int f = frame_skip; f > 0; --f) {
+            ale.act(a);
+            if (f <= 2) {
+              ale.theOSystem->colourPalette().applyPaletteGrayscale(screen.data(), ale.getScreen().getArray(),
+                                                                    screen.size());
+            }
+          }
+          if (ale.game_over()) ale.reset_game();
+        }
+      } catch (...) {
+        failed = true;
+        ++ready;
+      }
+    });
+  }
+  while (ready < threads) std::this_thread::yield();
+  const auto t0 = std::chrono::steady_clock::now();
+  go = true;
+  for (auto& th : pool) th.join();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return failed ? -1.0 : seconds;
+}
+
+ENVPOOL_PLUGIN("atari") {
+  for (const auto& game : envpool_atari::kGames) {
+    // 27000 steps = the 108000 frames (30 minutes of play) of ale-py's v5 games at frame_skip 4.
+    registry.Add(envpool::Task<envpool_atari::AtariEnv>(std::string(game.task) + "-v5", 27000, NAN,
+                                                        {{"task", std::string(game.rom)}}));
+  }
+}

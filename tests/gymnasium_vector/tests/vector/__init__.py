@@ -1,0 +1,1 @@
+"""Testing for `gymnasium.vector`."""

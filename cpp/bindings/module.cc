@@ -9,11 +9,13 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
 #include <cstring>
 #include <deque>
 #include <string>
 #include <vector>
 
+#include "bindings/xla_bridge.h"
 #include "core/external_executor.h"
 #include "core/plugin_loader.h"
 #include "core/pool.h"
@@ -255,7 +257,7 @@ ProcessLayout LayoutFromDict(const py::dict& d) {
   return l;
 }
 
-class PyPool {
+class PyPool : public xla::Port {
  public:
   explicit PyPool(std::unique_ptr<EnvPool> pool) : pool_(std::move(pool)) {
     const auto& layout = pool_->layout();
@@ -391,12 +393,13 @@ class PyPool {
     return *p;
   }
 
-  ~PyPool() {
+  ~PyPool() override {
+    if (xla_id_ != 0) xla::Unregister(xla_id_);  // waits for a jitted call inside to leave
     // Join the workers before the arrays they write into are released.
     if (pool_) pool_->Close();
   }
 
-  EnvPool& pool() {
+  EnvPool& pool() override {
     if (!pool_ || pool_->closed()) throw PoolClosedError("the pool is closed");
     return *pool_;
   }
@@ -472,23 +475,78 @@ class PyPool {
   }
 
   void Close() {
-    if (busy_) throw ProtocolError("close() called while another thread is using the pool");
+    if (owner_.load() == kPython) throw ProtocolError("close() called while another thread is using the pool");
+    if (xla_id_ != 0) xla::Unregister(xla_id_);  // waits for a jitted call inside to leave
     if (pool_) pool_->Close();
   }
   bool closed() const { return !pool_ || pool_->closed(); }
+
+  // -- envs.xla(): the pool as the XLA handlers reach it (bindings/xla_bridge.h) -------------
+  // The id the handlers name this pool by (registered at the first call).
+  int64_t XlaId() {
+    Guard guard(this);
+    EnvPool& p = pool();
+    if (p.executor().PartialBatches() || dynamic_cast<ProcessExecutor*>(&p.executor()) != nullptr) {
+      throw std::invalid_argument("xla() steps native and plugin pools (envpool.make); this pool's batches come from " +
+                                  std::string(p.executor().PartialBatches() ? "external episodes and may be partial"
+                                                                            : "Python envs with Python info dicts"));
+    }
+    if (xla_id_ == 0) {
+      xla_spare_ = NewSet();
+      for (const auto& a : action_specs_) {
+        const std::size_t row = a.NumElements() * DTypeSize(a.discrete ? DType::kInt64 : a.dtype);
+        xla_actions_.emplace_back(static_cast<std::size_t>(p.num_envs()) * row);
+      }
+      xla_id_ = xla::Register(this, p.name() + ", " + std::to_string(p.num_envs()) + " envs");
+    }
+    return xla_id_;
+  }
+  bool TryEnter() override {
+    int owner = kFree;
+    return owner_.compare_exchange_strong(owner, kXla);
+  }
+  void Leave() override { owner_.store(kFree); }
+  const BatchBuffers& TakeBatch() override {
+    // The batch lands in the spare set, whose arrays re-arm its ring position: no GIL needed.
+    const int pos = pool_->TakeBatch(BuffersOf(xla_spare_));
+    ring_sets_[static_cast<std::size_t>(pos)].swap(xla_spare_);
+    xla_taken_ = BuffersOf(xla_spare_);
+    return xla_taken_;
+  }
+  char* ActionScratch(std::size_t field, std::size_t bytes) override {
+    std::vector<char>& staged = xla_actions_.at(field);
+    if (bytes > staged.size()) throw std::invalid_argument("more action rows than the pool has envs");
+    return staged.data();
+  }
+  // The batch's fields in the layout's order: what recv fills, [{name, dtype, shape}].
+  py::list BatchFields() const {
+    py::list out;
+    for (const auto& f : pool_->layout().fields) {
+      py::dict d;
+      d["name"] = f.name;
+      d["dtype"] = DTypeName(f.dtype);
+      d["shape"] = py::tuple(py::cast(f.shape));
+      out.append(d);
+    }
+    return out;
+  }
   int in_flight() const { return pool_ ? pool_->in_flight() : 0; }
   const EnvPool& core() const { return *pool_; }
 
  private:
-  // Rejects a second Python thread entering while the first waits without the GIL.
+  // Rejects a second Python thread entering while the first waits without the GIL, and a
+  // Python call while a jitted function's call (envs.xla()) is inside.
   struct Guard {
     explicit Guard(PyPool* p) : pool(p) {
-      if (pool->busy_) {
-        throw ProtocolError("the pool is being used by another thread; calls on one pool must not overlap");
+      int owner = kFree;
+      if (!pool->owner_.compare_exchange_strong(owner, kPython)) {
+        throw ProtocolError(owner == kXla ? "the pool is being used by a jitted function (envs.xla()); jax dispatches "
+                                            "asynchronously: jax.block_until_ready its results before calling the pool "
+                                            "from Python"
+                                          : "the pool is being used by another thread; calls on one pool must not overlap");
       }
-      pool->busy_ = true;
     }
-    ~Guard() { pool->busy_ = false; }
+    ~Guard() { pool->owner_.store(kFree); }
     PyPool* pool;
   };
 
@@ -767,7 +825,15 @@ class PyPool {
   std::vector<int32_t> answer_slots_;    // external pools: answers taken by the serving thread
   std::vector<uint8_t> answer_stepped_;
   std::vector<std::vector<char>> answer_actions_;
-  bool busy_ = false;
+  // Who is inside the pool: nobody, a Python call (Guard) or an XLA handler (TryEnter).
+  static constexpr int kFree = 0, kPython = 1, kXla = 2;
+  std::atomic<int> owner_{kFree};
+  // envs.xla(): the registry id (0: none yet), the set a taken batch lands in, the buffers of
+  // that batch, and the staged actions (all kept past pool_, which reads them until it stops).
+  int64_t xla_id_ = 0;
+  ArraySet xla_spare_;
+  BatchBuffers xla_taken_;
+  std::vector<std::vector<char>> xla_actions_;
   bool final_obs_objects_ = false;  // final_obs as gymnasium's object array (native pools)
   std::unique_ptr<EnvPool> pool_;  // last: destroyed (workers joined) before the arrays
 };
@@ -864,6 +930,8 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("num_threads", [](PyPool& p) { return p.pool().executor().parallelism(); })
       .def_property_readonly("max_episode_steps", [](const PyPool& p) { return p.core().max_episode_steps(); })
       .def_property_readonly("spec", [](const PyPool& p) { return EnvSpecToDict(p.core().spec()); })
+      .def("xla_id", &PyPool::XlaId, "This pool's id for the XLA handlers (envs.xla()), registered at the first call.")
+      .def_property_readonly("batch_fields", &PyPool::BatchFields)
       // Pools of worker processes (envpool.make_python).
       .def_static("for_processes", &PyPool::Processes, py::arg("name"), py::arg("spec"), py::arg("num_envs"),
                   py::arg("batch_size"), py::arg("max_episode_steps"), py::arg("autoreset_mode"),
@@ -900,6 +968,9 @@ PYBIND11_MODULE(_core, m) {
         return py::make_tuple(map.Atomic<int32_t>(block + ProcessLayout::kBusyEnv).load(),
                               map.Atomic<int64_t>(block + ProcessLayout::kBusySince).load());
       });
+
+  m.def("xla_api", [] { return py::capsule(xla::Api(), ENVPOOL_XLA_CAPSULE); },
+        "The C function table the XLA FFI handlers call (xla_ffi/envpool_xla_api.h), in a PyCapsule.");
 
   m.def("steady_clock_ns", [] {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())

@@ -97,9 +97,7 @@ class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
         return specs.BoundedArray(shape=(), dtype=np.float64, minimum=0.0, maximum=1.0, name="discount")
 
     def close(self) -> None:
-        pool = getattr(self, "_pool", None)  # None: __init__ raised before the pool was built
-        if pool is not None:
-            pool.close()
+        self._close_pool()  # no pool when __init__ raised before building it
 
     # -- helpers -----------------------------------------------------------------------------------
 

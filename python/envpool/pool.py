@@ -299,6 +299,28 @@ class PoolFrontEnd:
         timeout = -1.0 if timeout is None else float(timeout)
         return self._pool.step(actions, env_id, timeout) if with_ids else self._pool.step(actions, env_id, timeout, False)
 
+    def xla(self, timeout: float | None = None):
+        """``(handle, recv, send, step)``: pure functions that step this pool from inside
+        ``jax.jit`` / ``lax.scan``, as the reference EnvPool's ``xla()`` (needs the ``jax`` extra;
+        see envpool.xla and docs/jax.md). ``timeout`` bounds each recv's wait, in seconds."""
+        from envpool.xla import make_xla
+
+        self._xla_used = True
+        return make_xla(self, timeout)
+
+    def _close_pool(self) -> None:
+        """Close the pool (if ``__init__`` got as far as making one). After ``xla()``, first let
+        jitted calls jax has dispatched but not yet run finish: jax dispatches asynchronously,
+        so ``rollout(handle); envs.close()`` would otherwise close the pool under them."""
+        pool = getattr(self, "_pool", None)
+        if pool is None:
+            return
+        if getattr(self, "_xla_used", False):
+            from envpool.xla import wait_for_dispatched_calls
+
+            wait_for_dispatched_calls()
+        pool.close()
+
     # -- rendering ---------------------------------------------------------------------------------
 
     def render(self, env_ids=None) -> tuple:

@@ -155,10 +155,9 @@ class EnvPoolVectorEnv(SplitCalls, PoolFrontEnd, gymnasium.vector.VectorEnv):
         arguments, change nothing: the workers are asked to stop, then killed)."""
         # No pool when __init__ raised before building it; gymnasium < 1.3 still closes such a
         # half-built env from VectorEnv.__del__, which must not raise over make()'s own error.
-        pool = getattr(self, "_pool", None)
-        if pool is not None:
+        if getattr(self, "_pool", None) is not None:
             self._warn_if_pending()
-            pool.close()
+        self._close_pool()
 
     def __del__(self) -> None:
         # As gymnasium's AsyncVectorEnv (and its VectorEnv before 1.3): dropped unclosed, it closes.

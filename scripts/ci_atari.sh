@@ -40,7 +40,7 @@ cleanup() {
 if [[ -z $wheel ]]; then
   echo "== building the envpool wheel"
   "$PY" -m pip wheel -q --no-deps -w "$work/wheels" . >"$work/wheel.log" 2>&1 || { tail -40 "$work/wheel.log"; exit 1; }
-  wheel=$(ls "$work"/wheels/envpool*.whl)
+  wheel=$(ls "$work"/wheels/envpool_ng-*.whl)
 fi
 wheel=$(realpath "$wheel")
 echo "wheel: $wheel ($((SECONDS - t0)) s)"
@@ -54,18 +54,10 @@ echo "== pip install --no-build-isolation plugins/atari ($((SECONDS - t0)) s)"
 # A copy: the build must not leave files in the checkout.
 cp -r plugins/atari "$work/atari"
 rm -rf "$work/atari/build"  # a local in-place build's folder (not in a clean checkout)
-deps=()
-if ! "$vpy" -m pip show -q envpool-ng >/dev/null 2>&1; then
-  # The main distribution is still named `envpool` (before its rename to envpool-ng): the
-  # plugin's requirement envpool-ng==<version> cannot be met by name, its other requirements
-  # are installed above.
-  echo "(the envpool wheel is not named envpool-ng yet: installing the plugin with --no-deps)"
-  deps=(--no-deps)
-fi
 t_build=$SECONDS
-"$vpy" -m pip install -q --no-build-isolation "${deps[@]}" "$work/atari"
+"$vpy" -m pip install -q --no-build-isolation "$work/atari"
 echo "plugin built and installed in $((SECONDS - t_build)) s"
-[[ ${#deps[@]} -eq 0 ]] && "$vpy" -m pip check
+"$vpy" -m pip check
 
 echo "== tests ($((SECONDS - t0)) s)"
 cd "$work"  # envpool must come from the venv, not from the checkout's python/

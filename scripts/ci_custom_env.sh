@@ -10,32 +10,8 @@
 # 76 s venv and installs, 19 s the example's build, 86 s tests). `--wheel PATH` skips the build.
 # Usage: scripts/ci_custom_env.sh [--wheel PATH] [--keep]
 set -euo pipefail
-cd "$(dirname "$0")/.."
-repo=$(pwd)
-PY=${PYTHON:-python3}
-wheel=""
-keep=0
-while [[ $# -gt 0 ]]; do
-  case "$1" in
-    --wheel) wheel=$2; shift 2 ;;
-    --keep) keep=1; shift ;;
-    *) echo "usage: $0 [--wheel PATH] [--keep]" >&2; exit 2 ;;
-  esac
-done
-t0=$SECONDS
-work=$(mktemp -d "${TMPDIR:-/tmp}/envpool-custom-env.XXXXXX")
-cleanup() {
-  rm -rf "$work"
-  echo "ci_custom_env: $((SECONDS - t0)) s in all"
-}
-[[ $keep == 1 ]] && echo "keeping $work" || trap cleanup EXIT
-
-if [[ -z $wheel ]]; then
-  echo "== building the envpool wheel"
-  "$PY" -m pip wheel -q --no-deps -w "$work/wheels" . >"$work/wheel.log" 2>&1 || { tail -40 "$work/wheel.log"; exit 1; }
-  wheel=$(ls "$work"/wheels/envpool_ng-*.whl)
-fi
-wheel=$(realpath "$wheel")
+source "$(dirname "$0")/lib/ci_common.sh"
+ci_setup ci_custom_env "$@"
 echo "wheel: $wheel ($((SECONDS - t0)) s)"
 
 echo "== fresh venv: envpool wheel, build tools, test deps"

@@ -10,32 +10,9 @@
 # each ~1-2 min install + 2-3 min suite) on this 2-core machine while other jobs loaded it; the
 # wheel build adds ~3-4 min without --wheel. Usage: scripts/ci_gym_matrix.sh [--wheel PATH] [--keep]
 set -euo pipefail
-cd "$(dirname "$0")/.."
-PY=${PYTHON:-python3}
+source "$(dirname "$0")/lib/ci_common.sh"
 versions=${GYM_VERSIONS:-"1.1.1 1.2.2"}
-wheel=""
-keep=0
-while [[ $# -gt 0 ]]; do
-  case "$1" in
-    --wheel) wheel=$2; shift 2 ;;
-    --keep) keep=1; shift ;;
-    *) echo "usage: $0 [--wheel PATH] [--keep]" >&2; exit 2 ;;
-  esac
-done
-t0=$SECONDS
-work=$(mktemp -d "${TMPDIR:-/tmp}/envpool-gym-matrix.XXXXXX")
-cleanup() {
-  rm -rf "$work"
-  echo "ci_gym_matrix: $((SECONDS - t0)) s in all"
-}
-[[ $keep == 1 ]] && echo "keeping $work" || trap cleanup EXIT
-
-if [[ -z $wheel ]]; then
-  echo "== building the envpool wheel"
-  "$PY" -m pip wheel -q --no-deps -w "$work/wheels" . >"$work/wheel.log" 2>&1 || { tail -40 "$work/wheel.log"; exit 1; }
-  wheel=$(ls "$work"/wheels/envpool_ng-*.whl)
-fi
-wheel=$(realpath "$wheel")
+ci_setup ci_gym_matrix "$@"
 tests=$(realpath tests)
 echo "wheel: $wheel ($((SECONDS - t0)) s)"
 

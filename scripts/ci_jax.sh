@@ -16,32 +16,8 @@
 # library, 12 s the tests, 15 s the PPO run. `--wheel PATH` skips building the wheel.
 # Usage: scripts/ci_jax.sh [--wheel PATH] [--keep]   (PYTHON=... picks the base interpreter)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-repo=$(pwd)
-PY=${PYTHON:-python3}
-wheel=""
-keep=0
-while [[ $# -gt 0 ]]; do
-  case "$1" in
-    --wheel) wheel=$2; shift 2 ;;
-    --keep) keep=1; shift ;;
-    *) echo "usage: $0 [--wheel PATH] [--keep]" >&2; exit 2 ;;
-  esac
-done
-t0=$SECONDS
-work=$(mktemp -d "${TMPDIR:-/tmp}/envpool-jax.XXXXXX")
-cleanup() {
-  rm -rf "$work"
-  echo "ci_jax: $((SECONDS - t0)) s in all"
-}
-[[ $keep == 1 ]] && echo "keeping $work" || trap cleanup EXIT
-
-if [[ -z $wheel ]]; then
-  echo "== building the envpool wheel"
-  "$PY" -m pip wheel -q --no-deps -w "$work/wheels" . >"$work/wheel.log" 2>&1 || { tail -40 "$work/wheel.log"; exit 1; }
-  wheel=$(ls "$work"/wheels/envpool_ng-*.whl)
-fi
-wheel=$(realpath "$wheel")
+source "$(dirname "$0")/lib/ci_common.sh"
+ci_setup ci_jax "$@"
 echo "wheel: $wheel ($((SECONDS - t0)) s)"
 
 echo "== fresh venv: envpool[jax-train,mujoco], pytest, dm-env"

@@ -13,32 +13,8 @@
 # target venv, so building it in each venv would give the same wheel. The venvs reuse pip's
 # cache. Usage: scripts/ci_mujoco_venvs.sh [--wheel PATH] [--keep]
 set -euo pipefail
-cd "$(dirname "$0")/.."
-PY=${PYTHON:-python3}
-wheel=""
-keep=0
-while [[ $# -gt 0 ]]; do
-  case "$1" in
-    --wheel) wheel=$2; shift 2 ;;
-    --keep) keep=1; shift ;;
-    *) echo "usage: $0 [--wheel PATH] [--keep]" >&2; exit 2 ;;
-  esac
-done
-t0=$SECONDS
-work=$(mktemp -d "${TMPDIR:-/tmp}/envpool-mujoco-venvs.XXXXXX")
-cleanup() {
-  local t=$SECONDS
-  rm -rf "$work"
-  echo "ci_mujoco_venvs: removed the venvs ($((SECONDS - t)) s); $((SECONDS - t0)) s in all"
-}
-[[ $keep == 1 ]] && echo "keeping $work" || trap cleanup EXIT
-
-if [[ -z $wheel ]]; then
-  echo "== building the envpool wheel"
-  "$PY" -m pip wheel -q --no-deps -w "$work/wheels" . >"$work/wheel.log" 2>&1 || { tail -40 "$work/wheel.log"; exit 1; }
-  wheel=$(ls "$work"/wheels/envpool_ng-*.whl)
-fi
-wheel=$(realpath "$wheel")
+source "$(dirname "$0")/lib/ci_common.sh"
+ci_setup ci_mujoco_venvs "$@"
 echo "wheel: $wheel ($((SECONDS - t0)) s)"
 
 # Makes every MuJoCo task, resets it and steps it with random actions (some outside the box).

@@ -14,31 +14,8 @@
 # wheel ~240 s (skipped with --wheel, as .ci/run does), installs ~370 s, tests 515 s. Budget: 20 min.
 # Usage: scripts/ci_ray.sh [--wheel PATH] [--keep]
 set -euo pipefail
-cd "$(dirname "$0")/.."
-PY=${PYTHON:-python3}
-wheel=""
-keep=0
-while [[ $# -gt 0 ]]; do
-  case "$1" in
-    --wheel) wheel=$2; shift 2 ;;
-    --keep) keep=1; shift ;;
-    *) echo "usage: $0 [--wheel PATH] [--keep]" >&2; exit 2 ;;
-  esac
-done
-t0=$SECONDS
-work=$(mktemp -d "${TMPDIR:-/tmp}/envpool-ci-ray.XXXXXX")
-cleanup() {
-  rm -rf "$work"
-  echo "ci_ray: $((SECONDS - t0)) s in all"
-}
-[[ $keep == 1 ]] && echo "keeping $work" || trap cleanup EXIT
-
-if [[ -z $wheel ]]; then
-  echo "== building the envpool wheel"
-  "$PY" -m pip wheel -q --no-deps -w "$work/wheels" . >"$work/wheel.log" 2>&1 || { tail -40 "$work/wheel.log"; exit 1; }
-  wheel=$(ls "$work"/wheels/envpool_ng-*.whl)
-fi
-wheel=$(realpath "$wheel")
+source "$(dirname "$0")/lib/ci_common.sh"
+ci_setup ci_ray "$@"
 echo "wheel: $wheel ($((SECONDS - t0)) s)"
 
 "$PY" -m venv "$work/venv"

@@ -18,7 +18,7 @@ contenders of one row are interleaved (A B C ... A B C ...) over --rounds rounds
 of each is reported with the ratios ours/other, and the machine's load average before and after.
 
 Usage (the reference runs under --peer-python, default $PEER_PYTHON):
-  python bench/atari.py --peer-python /root/.cache/peer-envpool/bin/python
+  python bench/atari.py --peer-python "$(bench/peers/envpool.sh)"
   python bench/atari.py --quick            # one size, one round
 Outputs in --out (default bench/results): atari.json, atari.md, atari.png (if matplotlib).
 """

@@ -18,8 +18,8 @@ actions for a fixed wall time):
     ``send(actions, info["env_id"])`` loop;
   * gymnasium-sync x8: ``gymnasium.make_vec(task, 8, vectorization_mode="sync")``;
   * ref async 16/8 2T and ref N=8 2T: the reference EnvPool release (``--peer-python``, its
-    interpreter, default /root/.cache/peer-envpool/bin/python; it imports as ``envpool`` too,
-    hence a subprocess without PYTHONPATH).
+    interpreter, default: the venv bench/peers/envpool.sh makes (created on first use); it imports
+    as ``envpool`` too, hence a subprocess without PYTHONPATH).
 
 Rounds interleave all peers (in a rotated order each round); the table shows medians. Ratios:
 ours / raw-2T (the physics limit on 2 threads) and ours / ref.
@@ -44,7 +44,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 MARK = "@@MJ_BENCH@@ "
 TASKS = ["HalfCheetah-v5", "Hopper-v5", "Ant-v5", "Humanoid-v5"]
-PEER_PYTHON = "/root/.cache/peer-envpool/bin/python"
+PEER_SCRIPT = REPO_ROOT / "bench" / "peers" / "envpool.sh"
 
 WORKER = r'''
 import json, sys, time
@@ -216,8 +216,8 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=3.0)
     p.add_argument("--warmup", type=float, default=0.5)
     p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--peer-python", default=PEER_PYTHON if Path(PEER_PYTHON).exists() else None,
-                   help="interpreter of the reference EnvPool release ('' to skip)")
+    p.add_argument("--peer-python", default=None,
+                   help="interpreter of the reference EnvPool release (default: made by bench/peers/envpool.sh; '' to skip)")
     p.add_argument("--no-gym", action="store_true", help="skip gymnasium's SyncVectorEnv")
     p.add_argument("--verbose", action="store_true", help="print every sample")
     p.add_argument("--peers", nargs="+", default=None, help="only peers whose name contains one of these")
@@ -228,6 +228,8 @@ def main() -> None:
     p.add_argument("--out", default=str(REPO_ROOT / "bench" / "results" / "mujoco.md"))
     p.add_argument("--json", default=None, help="also write all samples here")
     a = p.parse_args()
+    if a.peer_python is None:  # the reference's venv, made once by the repo's own script
+        a.peer_python = subprocess.run([str(PEER_SCRIPT)], check=True, capture_output=True, text=True).stdout.strip()
 
     env = dict(os.environ)
     peer_env = {k: v for k, v in env.items() if k != "PYTHONPATH"}  # keep our package off the peer's path

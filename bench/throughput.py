@@ -5,7 +5,7 @@ Run from the repository root::
 
     python bench/throughput.py                      # full default sweep
     python bench/throughput.py --quick              # tiny smoke run
-    python bench/throughput.py --peer-python "$(../shared/tools/peer-envpool.sh)"
+    python bench/throughput.py --peer-python "$(bench/peers/envpool.sh)"
 
 Every single measurement runs in a fresh subprocess that executes the same timing
 script (``WORKER_SOURCE`` below): build the env, reset, warm up, then step with
@@ -595,7 +595,7 @@ def main(argv: list[str] | None = None) -> int:
     peers = list(args.peers)
     if REF in peers and not args.peer_python:
         print("note: no --peer-python / $PEER_PYTHON given; skipping envpool-ref "
-              "(create one with ../shared/tools/peer-envpool.sh)")
+              "(create one with bench/peers/envpool.sh)")
         peers.remove(REF)
     args.out.mkdir(parents=True, exist_ok=True)
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Creates (once) a separate virtual environment holding the reference EnvPool release and jax, as
 # the peer of bench/xla.py (the reference's `xla()`). A second venv rather than jax added to the
-# main peer venv (/work/shared/tools/peer-envpool.sh), so that venv stays as every other bench
+# main peer venv (bench/peers/envpool.sh), so that venv stays as every other bench
 # expects it. The reference imports as `envpool` too, so it never shares an interpreter with this
 # project. Prints the path of that environment's python.
 #   usage: PY=$(bench/peers/envpool_jax.sh) && "$PY" -c 'import envpool, jax'

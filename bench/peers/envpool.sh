@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Creates (once) a separate virtual environment holding the reference EnvPool release from the
+# package index, the peer of the side-by-side benches (bench/throughput.py, mujoco_throughput.py,
+# atari.py, bounds.py). It imports as `envpool` too, so it never shares an interpreter with this
+# project. Prints the path of that environment's python.
+#   usage: PY=$(bench/peers/envpool.sh) && python bench/throughput.py --peer-python "$PY"
+#   env: PEER_ENVPOOL_VENV (default ~/.cache/peer-envpool), PEER_ENVPOOL_VERSION (1.2.5)
+set -euo pipefail
+dir=${PEER_ENVPOOL_VENV:-$HOME/.cache/peer-envpool}
+version=${PEER_ENVPOOL_VERSION:-1.2.5}
+check() {
+  "$dir/bin/python" -c "import envpool, sys; sys.exit(envpool.__version__ != sys.argv[1])" "$version" 2>/dev/null
+}
+if [[ -x $dir/bin/python ]] && check; then
+  echo "$dir/bin/python"
+  exit 0
+fi
+python3 -m venv "$dir" >&2
+"$dir/bin/python" -m pip install -q --upgrade pip >&2 2> >(grep -v '^WARNING: Location' >&2)
+"$dir/bin/python" -m pip install -q "envpool==$version" gymnasium numpy >&2 2> >(grep -v '^WARNING: Location' >&2)
+check || { echo "peers/envpool.sh: envpool $version installed but does not import" >&2; exit 1; }
+echo "$dir/bin/python"

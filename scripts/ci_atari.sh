@@ -38,7 +38,8 @@ echo "plugin built and installed in $((SECONDS - t_build)) s"
 echo "== tests ($((SECONDS - t0)) s)"
 cd "$work"  # envpool must come from the venv, not from the checkout's python/
 "$vpy" -c "import envpool; assert 'Pong-v5' in envpool.list_all_envs(); print(envpool.make_spec('Pong-v5').origin)"
-"$work/venv/bin/envpool" info Pong-v5 | grep -q "origin:  *plugin atari"
+info=$("$work/venv/bin/envpool" info Pong-v5)  # whole, then grep: `| grep -q` may leave the writer a broken pipe
+grep -q "origin:  *plugin atari" <<<"$info"
 "$vpy" -m pytest -q -rs -p no:cacheprovider "$work/atari/tests" | tee "$work/pytest.log"
 if grep -qiE "[0-9]+ skipped" "$work/pytest.log"; then
   echo "ci_atari: tests were skipped (see above); every test must run here" >&2

@@ -27,7 +27,8 @@ cp -r examples/custom_env "$work/custom_env"
 echo "== tests ($((SECONDS - t0)) s)"
 cd "$work"  # envpool must come from the venv, not from the checkout's python/
 "$vpy" -c "import envpool, mysim; assert 'Catch-v0' in envpool.list_all_envs(); print(envpool.make_spec('Catch-v0').origin)"
-"$work/venv/bin/envpool" info Catch-v0 | grep -q "origin:  *plugin mysim"
+info=$("$work/venv/bin/envpool" info Catch-v0)  # whole, then grep: `| grep -q` may leave the writer a broken pipe
+grep -q "origin:  *plugin mysim" <<<"$info"
 "$vpy" -m pytest -q -rs -p no:cacheprovider "$work/custom_env/tests" "$repo/tests/test_plugins.py" | tee "$work/pytest.log"
 if grep -qiE "[0-9]+ skipped" "$work/pytest.log"; then
   echo "ci_custom_env: tests were skipped (see above); every test must run here" >&2

@@ -49,3 +49,13 @@ def test_python_dash_m_and_console_script_entry():
     result = subprocess.run([sys.executable, "-m", "envpool", "info", "CartPole-v1"], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "Discrete(2)" in result.stdout
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback():
+    """`envpool list | head -1`, or `| grep -q`: the reader closed the pipe, the command ends
+    quietly (exit 1) instead of printing a BrokenPipeError traceback."""
+    proc = subprocess.Popen([sys.executable, "-m", "envpool", "list"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # before the child writes: its first flush meets a closed pipe
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 1
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import ast
 import math
+import os
 import sys
 import time
 from typing import Any, Sequence
@@ -296,6 +297,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--record-steps and --record-fps must be positive")
     try:
         return args.func(args)
+    except BrokenPipeError:
+        # The reader left early (`envpool list | head`): no traceback, as other commands. Python
+        # flushes stdout again at exit, so point it at /dev/null first.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except (ValueError, TypeError, RuntimeError) as exc:
         print(f"envpool: error: {exc}", file=sys.stderr)
         return 2

@@ -12,7 +12,7 @@ cost per env (ns, slope), for each peer; the ratio ours/ref at one batch size is
 (ref fixed + B ref per-env) / (ours fixed + B ours per-env).
 
 Every sample is a fresh subprocess running ``throughput.py``'s timing script, so the loops are
-the ones the README's rows come from::
+the ones bench/README.md's throughput rows come from::
 
     PYTHONPATH=pkg python bench/bounds.py --peer-python "$(bench/peers/envpool.sh)"
     python bench/bounds.py --only scaling --rounds 9

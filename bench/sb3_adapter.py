@@ -5,7 +5,7 @@ average, since the machine may be shared.
 
     python bench/sb3_adapter.py [--rounds 5] [--steps 5000]
 
-Needs stable-baselines3 (and torch): see README's SB3 paragraph.
+Needs stable-baselines3 (and torch): see docs/runner.md, Stable-Baselines3.
 """
 
 from __future__ import annotations

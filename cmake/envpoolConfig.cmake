@@ -1,4 +1,4 @@
-# CMake package of envpool's env SDK (README, "Write your own C++ env").
+# CMake package of envpool's env SDK (docs/cpp_sdk.md).
 #
 #   execute_process(COMMAND "${Python_EXECUTABLE}" -m envpool --cmake-dir
 #                   OUTPUT_VARIABLE envpool_DIR OUTPUT_STRIP_TRAILING_WHITESPACE)

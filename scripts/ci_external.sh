@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # External episodes (envpool.serve / PolicyClient / ExternalEnv) run for real: the tests with
 # pyzmq and msgpack present (a skip fails the step), the one-command demo, and a short load test.
-# Budget: about 1-2 minutes on a 2-core machine (measured: see the README's external section).
+# Budget: about 1-2 minutes on a 2-core machine (its load test's numbers: bench/README.md, "External episodes").
 # Expects envpool installed with the `test` extra (the main CI step does it).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -239,7 +239,7 @@ def external_episodes() -> None:
         return
     if "libtsan" in os.environ.get("LD_PRELOAD", ""):
         # libzmq is not instrumented: TSan reads its lock-free queues as races. Checked with
-        # `race:libzmq` suppressed instead (see the README's external-episodes section).
+        # `race:libzmq` suppressed instead (see docs/external.md, Guarantees).
         return
     import gymnasium
 

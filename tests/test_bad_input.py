@@ -232,7 +232,7 @@ def test_none_kwargs_mean_not_given():
 
 
 def test_pendulum_per_env_gravity():
-    """The example from the README: different g per env changes the dynamics of those envs."""
+    """The example of docs/api.md (per-env kwargs): different g per env changes the dynamics of those envs."""
     envs = envpool.make("Pendulum-v1", num_envs=4, g=[9.81, 9.81, 1.62, 1.62])
     assert envs.config["g"] == [9.81, 9.81, 1.62, 1.62]
     envs.reset()

@@ -1,6 +1,6 @@
 """What users read when they get something wrong or look something up: CLI help, the unknown-task
 hint, the PPO example without its extra, the documented dm_env TimeStep layout and the rule
-the README states for gymnasium's NormalizeObservation."""
+docs/api.md states for gymnasium's NormalizeObservation."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def test_dm_env_doc_examples_run():
 
 
 def test_normalize_observation_needs_next_step_autoreset():
-    """The README says so where it lists the vector wrappers next to a same-step example."""
+    """docs/api.md says so where it lists the vector wrappers (gymnasium registration)."""
     wrapper = gymnasium.wrappers.vector.NormalizeObservation
     with envpool.make("CartPole-v1", num_envs=2, autoreset_mode="same_step") as envs:
         with pytest.raises(ValueError, match="NEXT_STEP"):

@@ -1,6 +1,6 @@
 // Writing an env plugin: a shared library, built outside this repository against the installed
 // SDK headers, that adds tasks to envpool's registry when loaded (envpool.load_plugin or the
-// `envpool.envs` entry-point group; see README, "Write your own C++ env").
+// `envpool.envs` entry-point group; see docs/cpp_sdk.md).
 //
 //   #include "core/plugin.h"
 //   class Catch : public envpool::Env { ... };           // as any env in cpp/envs/
@@ -8,7 +8,7 @@
 //     registry.Add(envpool::Task<Catch>("Catch-v0", 0));  // id, max_episode_steps, ...
 //   }
 //
-// The ABI boundary (a decision, written down here and in the README): same-toolchain C++ with a
+// The ABI boundary (a decision, written down here and in docs/cpp_sdk.md): same-toolchain C++ with a
 // version check. The plugin and the core exchange C++ objects (TaskSpec with std::string,
 // std::function and Config; Env objects through their vtable; exceptions), so a plugin must be
 // built with the same envpool version and a compiler / standard library with the same C++ ABI

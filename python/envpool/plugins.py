@@ -5,7 +5,7 @@ A plugin is found in one of two ways:
 * explicitly, ``envpool.load_plugin("/path/to/mysim.so")``;
 * installed, through an entry point in the group ``envpool.envs`` of any installed package,
   loaded at ``import envpool`` (it costs one scan of the installed packages' entry points, a few
-  milliseconds; see README, "Write your own C++ env"). The entry point names an object that is
+  milliseconds; see docs/cpp_sdk.md). The entry point names an object that is
   the plugin file's path (a ``str`` or ``os.PathLike``), or a list of such paths, e.g. in the
   plugin package's pyproject.toml::
 

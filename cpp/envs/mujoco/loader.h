@@ -36,7 +36,7 @@ struct MjApi {
 // is compiled with. Checked by diffing the include/ folders of the mujoco-core wheels (4.0.0 ->
 // 4.0.1: only mjVERSION_HEADER, a new mjs_getInStringVec and the Filament renderer's structs
 // differ); MuJoCo 3.x lays out mjModel and mjData differently. Keep in step with the
-// mujoco-core range in pyproject.toml and the README.
+// mujoco-core range in pyproject.toml, README.md and docs/tasks.md.
 inline constexpr int kMinMujocoVersion = 4000000;  // 4.0.0 (mj_version()'s encoding)
 inline constexpr int kMaxMujocoVersion = 4000001;  // 4.0.1
 static_assert(mjVERSION_HEADER >= kMinMujocoVersion && mjVERSION_HEADER <= kMaxMujocoVersion,

@@ -163,6 +163,10 @@ def test_passes_gymnasiums_env_checker(task):
         env.close()
         return {str(w.message) for w in caught}
 
+    try:
+        gymnasium.spec(task)
+    except gymnasium.error.Error:
+        pytest.skip(f"gymnasium {gymnasium.__version__} has no {task} to compare with")
     ours = warnings_of(gymnasium.make(f"envpool/{task}"))
     # gymnasium's render check would open a "human" window: skipped for the reference only.
     reference = warnings_of(gymnasium.make(task), skip_render_check=True)

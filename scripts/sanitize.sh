@@ -15,6 +15,7 @@ for arg in "$@"; do
 done
 [[ ${#modes[@]} -gt 0 ]] || modes=(address thread)
 pybind11_dir=$(python3 -m pybind11 --cmakedir)
+mkdir -p build  # its logs sit beside the build folders
 for mode in "${modes[@]}"; do
   build=build/sanitize-$mode
   pkg=$build/pkg

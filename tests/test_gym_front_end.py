@@ -33,13 +33,23 @@ def test_without_the_gym_package_env_type_gym_is_the_reference_front_end():
 
 def test_a_gym_package_that_cannot_be_imported_is_an_import_error_naming_it(monkeypatch):
     broken = types.ModuleType("gym")
-    broken.__spec__ = importlib.machinery.ModuleSpec("gym", None)
+    broken.__spec__ = importlib.machinery.ModuleSpec("gym", None, origin="/site-packages/gym/__init__.py")
     broken.__version__ = "unknown"
     monkeypatch.setitem(sys.modules, "gym", broken)
     with pytest.raises(ImportError, match="follows the installed gym package's API, but importing gym failed"):
         envpool.make_gym("CartPole-v1")
     monkeypatch.setitem(sys.modules, "gym", None)
     envpool.make_gym("CartPole-v1").close()  # nothing stays broken
+
+
+def test_a_folder_named_gym_is_not_the_gym_package(monkeypatch, tmp_path):
+    from envpool.installed_gym import gym_front_end, gym_version
+
+    monkeypatch.delitem(sys.modules, "gym")
+    (tmp_path / "gym").mkdir()  # importable as a namespace package, but not gym
+    # Only that folder where gym could be (a gym in site-packages would win over a namespace).
+    monkeypatch.setattr(sys, "path", [str(tmp_path)] + [p for p in sys.path if "-packages" not in p])
+    assert gym_version() is None and gym_front_end() is envpool.EnvPoolGymEnv
 
 
 def test_gym_front_end_is_an_env_and_a_vector_env_with_single_env_spaces():

@@ -28,7 +28,8 @@ def gym_version() -> tuple[int, int] | None:
     Raises ImportError when ``gym`` is installed but cannot be imported: the API of
     ``env_type="gym"`` depends on it, so it is never guessed.
     """
-    if importlib.util.find_spec("gym") is None:
+    spec = importlib.util.find_spec("gym")
+    if spec is None or spec.origin is None:  # origin None: a folder named gym (namespace package), not gym
         return None
     try:
         gym = importlib.import_module("gym")

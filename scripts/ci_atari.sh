@@ -18,9 +18,10 @@
 # negative: the xla script's average must be below 0, so the episode statistics it builds from
 # info["reward"], info["terminated"] and info["TimeLimit.truncated"] inside jit were non-empty).
 # Measured (2026-11-23, the shared 2-core machine, load average 1.3-4.1, warm ALE and xla caches,
-# with --wheel): this CleanRL part 186 s, installs included (installs ~65 s, test_legacy_gym.py
-# 15 passed in 3 s, ppo_atari_envpool.py ~35 s, ppo_atari_envpool_xla_jax.py ~80 s, most of it
-# jit compilation); the whole step 387 s (plugin tests 75 passed in 84 s).
+# with --wheel): this CleanRL part 186 s, installs included (test_legacy_gym.py: 15 passed in 3 s;
+# in separate runs the installs took 67 s, ppo_atari_envpool.py ~35 s and
+# ppo_atari_envpool_xla_jax.py ~80 s, most of that jit compilation); the whole step 387 s
+# (plugin tests: 75 passed in 84 s).
 #
 # The ALE emulator is compiled once per compiler into the user cache
 # (${XDG_CACHE_HOME:-~/.cache}/envpool-ng-atari/ale-<sdist sha256>-<compiler>/, see

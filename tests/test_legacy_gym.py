@@ -11,6 +11,7 @@ version's API.
 
 from __future__ import annotations
 
+import doctest
 import sys
 import warnings
 
@@ -334,6 +335,13 @@ def test_without_gym_it_is_the_reference_front_end(monkeypatch):
         assert len(envs.reset()) == 2 and len(envs.step(np.array([0, 1]))) == 5
     finally:
         envs.close()
+
+
+def test_docstring_examples():
+    import envpool.legacy_gym
+
+    result = doctest.testmod(envpool.legacy_gym, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0
 
 
 def test_xla_step_returns_the_installed_gyms_shape_inside_jit():

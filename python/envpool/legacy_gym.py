@@ -71,8 +71,10 @@ class GymEnvPool(EnvPoolGymEnv, gym.Env):
 class LegacyGymEnvPool(GymEnvPool):
     """``env_type="gym"`` with gym 0.21-0.25 installed: that gym's reset and four-value step.
 
-    >>> import envpool, numpy as np
-    >>> envs = envpool.make_gym("CartPole-v1", num_envs=2, seed=0)
+    ``envpool.make_gym(task, ...)`` makes one where gym 0.21-0.25 is installed:
+
+    >>> import numpy as np
+    >>> envs = LegacyGymEnvPool("CartPole-v1", num_envs=2, seed=0)
     >>> envs.reset().shape  # obs only (gym_reset_return_info=True at make: (obs, info))
     (2, 4)
     >>> obs, reward, done, info = envs.step(np.array([0, 1]))

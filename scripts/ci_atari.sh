@@ -6,6 +6,23 @@
 # AtariVectorEnv and gymnasium's AtariPreprocessing, the resize against OpenCV, the API.
 # Any failure or skipped test fails the step; `pip check` must pass.
 #
+# Then, in the same venv, CleanRL's two Atari scripts, vendored unmodified in tests/peers/cleanrl/
+# (SOURCES.md), written for the reference EnvPool 0.6 and gym 0.23.1: gym==0.23.1 (CleanRL's pin;
+# it installs and imports with numpy 2), torch==2.13.0 (the CPU build from local disk),
+# tensorboard, tyro, jax/jaxlib 0.10.2, flax, optax; tests/test_legacy_gym.py (env_type="gym" with
+# that gym: no skip allowed); then short runs of ppo_atari_envpool.py and, through
+# tests/peers/run_cleanrl_jax.py (one flax incompatibility of CleanRL's own, see there),
+# ppo_atari_envpool_xla_jax.py, on Pong-v5 (the plugin's id, as the scripts name it), only
+# command-line arguments chosen to keep them short (7168 steps: Pong's first games end after
+# ~760-850 steps per env). Each must exit 0 and print the return of finished games (Pong's are
+# negative: the xla script's average must be below 0, so the episode statistics it builds from
+# info["reward"], info["terminated"] and info["TimeLimit.truncated"] inside jit were non-empty).
+# Measured (2026-11-23, the shared 2-core machine, load average 1.3-4.1, warm ALE and xla caches,
+# with --wheel): this CleanRL part 186 s, installs included (test_legacy_gym.py: 15 passed in 3 s;
+# in separate runs the installs took 67 s, ppo_atari_envpool.py ~35 s and
+# ppo_atari_envpool_xla_jax.py ~80 s, most of that jit compilation); the whole step 387 s
+# (plugin tests: 75 passed in 84 s).
+#
 # The ALE emulator is compiled once per compiler into the user cache
 # (${XDG_CACHE_HOME:-~/.cache}/envpool-ng-atari/ale-<sdist sha256>-<compiler>/, see
 # plugins/atari/cmake/ale.cmake); with it warm the plugin builds in well under a minute.
@@ -45,3 +62,29 @@ if grep -qiE "[0-9]+ skipped" "$work/pytest.log"; then
   echo "ci_atari: tests were skipped (see above); every test must run here" >&2
   exit 1
 fi
+
+echo "== CleanRL's Atari scripts on env_type='gym' with gym 0.23.1 ($((SECONDS - t0)) s)"
+t_cleanrl=$SECONDS
+"$vpy" -m pip install -q "gym==0.23.1" "torch==2.13.0" tensorboard tyro "jax==0.10.2" "jaxlib==0.10.2" flax optax
+"$vpy" -m pip check
+mkdir "$work/legacy_gym" && cp "$repo/tests/test_legacy_gym.py" "$work/legacy_gym/"
+"$vpy" -m pytest -q -rs -p no:cacheprovider "$work/legacy_gym" | tee "$work/legacy_gym.log"
+if grep -qiE "[0-9]+ skipped" "$work/legacy_gym.log"; then
+  echo "ci_atari: tests/test_legacy_gym.py skipped tests (see above); with gym and jax installed all must run" >&2
+  exit 1
+fi
+peers=$repo/tests/peers
+short=(--env-id Pong-v5 --total-timesteps 7168 --num-envs 8 --update-epochs 1 --num-minibatches 1)
+OMP_NUM_THREADS=1 "$vpy" "$peers/cleanrl/ppo_atari_envpool.py" "${short[@]}" --num-steps 128 --no-cuda \
+  2>&1 | tee "$work/ppo_atari_envpool.log"
+grep -qE "^global_step=[0-9]+, episodic_return=-[0-9.]+$" "$work/ppo_atari_envpool.log" || {
+  echo "ci_atari: ppo_atari_envpool.py printed no episodic return" >&2
+  exit 1
+}
+"$vpy" "$peers/run_cleanrl_jax.py" "$peers/cleanrl/ppo_atari_envpool_xla_jax.py" "${short[@]}" --num-steps 16 \
+  2>&1 | tee "$work/ppo_atari_envpool_xla_jax.log"
+grep -qE "^global_step=7168, avg_episodic_return=-[0-9.]+$" "$work/ppo_atari_envpool_xla_jax.log" || {
+  echo "ci_atari: ppo_atari_envpool_xla_jax.py ended without a (negative) average episodic return" >&2
+  exit 1
+}
+echo "CleanRL's Atari scripts (installs included) in $((SECONDS - t_cleanrl)) s"

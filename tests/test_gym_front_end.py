@@ -2,16 +2,54 @@
 front ends: __len__, is_async, reset(env_id) and a full-batch step of a subset of envs.
 
 Expected values are the reference EnvPool 1.2.5's (its gym front end with gymnasium 1.4, and
-unchanged with gym 0.26 installed); docs/compat.md lists what is deliberately not copied.
+unchanged with gym 0.26 installed); docs/compat.md lists what is deliberately not copied. That
+is env_type="gym" where the gym package is not installed, as these tests make it wherever they
+run; with gym installed it follows gym's API (tests/test_legacy_gym.py).
 """
 
 from __future__ import annotations
+
+import importlib.machinery
+import sys
+import types
 
 import gymnasium
 import numpy as np
 import pytest
 
 import envpool
+
+
+@pytest.fixture(autouse=True)
+def _without_the_gym_package(monkeypatch):
+    monkeypatch.setitem(sys.modules, "gym", None)  # find_spec("gym") is None: as if not installed
+
+
+def test_without_the_gym_package_env_type_gym_is_the_reference_front_end():
+    for envs in (envpool.make_gym("CartPole-v1", num_envs=2), envpool.make_python("CartPole-v1", env_type="gym")):
+        assert type(envs) is envpool.EnvPoolGymEnv
+        envs.close()
+
+
+def test_a_gym_package_that_cannot_be_imported_is_an_import_error_naming_it(monkeypatch):
+    broken = types.ModuleType("gym")
+    broken.__spec__ = importlib.machinery.ModuleSpec("gym", None, origin="/site-packages/gym/__init__.py")
+    broken.__version__ = "unknown"
+    monkeypatch.setitem(sys.modules, "gym", broken)
+    with pytest.raises(ImportError, match="follows the installed gym package's API, but importing gym failed"):
+        envpool.make_gym("CartPole-v1")
+    monkeypatch.setitem(sys.modules, "gym", None)
+    envpool.make_gym("CartPole-v1").close()  # nothing stays broken
+
+
+def test_a_folder_named_gym_is_not_the_gym_package(monkeypatch, tmp_path):
+    from envpool.installed_gym import gym_front_end, gym_version
+
+    monkeypatch.delitem(sys.modules, "gym")
+    (tmp_path / "gym").mkdir()  # importable as a namespace package, but not gym
+    # Only that folder where gym could be (a gym in site-packages would win over a namespace).
+    monkeypatch.setattr(sys, "path", [str(tmp_path)] + [p for p in sys.path if "-packages" not in p])
+    assert gym_version() is None and gym_front_end() is envpool.EnvPoolGymEnv
 
 
 def test_gym_front_end_is_an_env_and_a_vector_env_with_single_env_spaces():

@@ -89,7 +89,7 @@ class EnvPoolGymEnv(EnvPoolVectorEnv, gymnasium.Env):
         if sent is None or self.is_async:
             return result
         # Full batch: rows come in send order (envs started first); put them in the asked order.
-        got = result[4]["env_id"].tolist()
+        got = result[-1]["env_id"].tolist()  # info: last of 5 values (4 on gym < 0.26's front end)
         where = {env: row for row, env in enumerate(got)}
         return _take_rows(result, np.array([where[int(i)] for i in sent]))
 

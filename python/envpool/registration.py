@@ -14,21 +14,22 @@ from gymnasium.vector import AutoresetMode
 from envpool.pool import parse_autoreset_mode
 from envpool.single_env import SingleEnvEntryPoint
 from envpool.tasks import _tasks
-from envpool.gym_env import EnvPoolGymEnv
+from envpool.installed_gym import gym_front_end
 from envpool.vector_env import EnvPoolVectorEnv
 
 ENV_TYPES = ("gymnasium", "gym", "dm")
 
 
 def front_end_class(env_type: str) -> type:
-    """The front end for ``env_type`` (``"dm"`` needs the ``dm-env`` package: imported only then)."""
+    """The front end for ``env_type`` (``"dm"`` needs the ``dm-env`` package: imported only then;
+    ``"gym"``'s depends on the installed ``gym`` package, see envpool.installed_gym)."""
     if env_type not in ENV_TYPES:
         raise ValueError(f"env_type must be one of {ENV_TYPES}, got {env_type!r}")
     if env_type == "dm":
         from envpool.dm import EnvPoolDmEnv
 
         return EnvPoolDmEnv
-    return EnvPoolGymEnv if env_type == "gym" else EnvPoolVectorEnv
+    return gym_front_end() if env_type == "gym" else EnvPoolVectorEnv
 
 
 def make(
@@ -49,7 +50,9 @@ def make(
         task_id: a registered task, see :func:`list_all_envs`.
         env_type: the front end: ``"gymnasium"`` a :class:`gymnasium.vector.VectorEnv`;
             ``"gym"`` the reference EnvPool's front end (:class:`envpool.EnvPoolGymEnv`: a
-            single env's spaces, float32 rewards, its info keys; see docs/compat.md); ``"dm"`` a
+            single env's spaces, float32 rewards, its info keys; where the ``gym`` package is
+            installed, its spaces and its API: four-value ``step`` for gym < 0.26, see
+            envpool.installed_gym and docs/compat.md); ``"dm"`` a
             ``dm_env.Environment`` returning ``TimeStep`` batches (needs the ``dm-env`` package:
             ``pip install envpool-ng[dm]``).
         num_envs: number of envs in the pool.
@@ -75,12 +78,15 @@ def make(
     >>> envs.close()
     """
     front_end = front_end_class(env_type)
-    # The reference EnvPool's make takes it for every env_type and refuses False (its reset
-    # always returns (obs, info), as ours).
-    if not kwargs.pop("gym_reset_return_info", True):
+    # The reference EnvPool 1.x's make takes gym_reset_return_info for every env_type and refuses
+    # False (its reset always returns (obs, info), as ours); the front end for gym < 0.26 takes
+    # it (False by default: reset returns obs alone).
+    takes_it = getattr(front_end, "takes_gym_reset_return_info", False)
+    if not takes_it and not kwargs.pop("gym_reset_return_info", True):
         raise ValueError(
             "gym_reset_return_info=False is not supported: reset() always returns (obs, info), as "
-            "gymnasium's reset and the reference EnvPool 1.x (which refuses False too)"
+            "gymnasium's reset, gym 0.26's and the reference EnvPool 1.x's (which refuses False too); "
+            "reset() returning obs alone is gym 0.21-0.25's API, which env_type='gym' has where that gym is installed"
         )
     return front_end(
         task_id,

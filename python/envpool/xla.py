@@ -7,7 +7,8 @@
 - ``step(handle, action, env_id=None) -> (handle, result)``: both in one call.
 
 ``result`` is what the front end's ``recv()`` returns (``(obs, reward, terminated, truncated,
-info)`` for ``env_type="gymnasium"``, a ``TimeStep`` for ``"dm"``) as jax arrays. Each function
+info)`` for ``env_type="gymnasium"``; ``(obs, reward, done, info)`` for ``"gym"`` with gym
+0.21-0.25 installed; a ``TimeStep`` for ``"dm"``) as jax arrays. Each function
 is one XLA FFI custom call (``jax.ffi.ffi_call``) into the C++ pool: no Python runs per step.
 Threading ``handle`` (an int32[1] naming the pool) through the calls orders them: every call
 takes the handle the previous one returned (an input aliased to its output) and is marked

@@ -120,7 +120,9 @@ def test_render_is_the_raw_rgb_screen():
     try:
         envs.reset()
         ref.reset(seed=0)
-        frames = envs.render()
+        frames = envs.render()  # one frame per env in a tuple, as gymnasium's vector envs
+        assert isinstance(frames, tuple) and len(frames) == 2
+        frames = np.stack(frames)
         assert frames.shape == (2, 210, 160, 3) and frames.dtype == np.uint8
         # The screen right after reset_game does not depend on the seed without no-ops.
         np.testing.assert_array_equal(frames[0], ref.unwrapped.ale.getScreenRGB())

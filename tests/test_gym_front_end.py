@@ -256,3 +256,18 @@ def test_seed_method_warns_and_does_nothing():
     with pytest.warns(UserWarning, match="seed"):
         envs.seed(1)
     envs.close()
+
+
+def test_render_is_one_array_as_the_reference():
+    """The reference's render(env_ids) returns one (n, H, W, 3) uint8 array (env 0 alone by
+    default); gymnasium's front end returns a tuple of frames, this one must not."""
+    envs = envpool.make("CartPole-v1", env_type="gym", num_envs=3, render_mode="rgb_array")
+    try:
+        envs.reset()
+        one = envs.render()
+        assert isinstance(one, np.ndarray) and one.dtype == np.uint8 and one.shape[0] == 1 and one.shape[-1] == 3
+        two = envs.render(env_ids=[2, 0])
+        assert isinstance(two, np.ndarray) and two.shape == (2, *one.shape[1:])
+        np.testing.assert_array_equal(two[1], one[0])
+    finally:
+        envs.close()

@@ -132,7 +132,8 @@ class EnvPoolGymEnv(EnvPoolVectorEnv, gymnasium.Env):
         reference. Native envs have one camera: ``camera_id`` must be None (or -1, the default one)."""
         if camera_id not in (None, -1):
             raise ValueError(f"camera_id={camera_id!r}: these envs have only their default camera")
-        return super().render([0] if env_ids is None else env_ids)
+        # One array, as the reference (gymnasium's front end returns a tuple of frames).
+        return np.stack(super().render([0] if env_ids is None else env_ids))
 
     def seed(self, seed: int | list[int] | None = None) -> None:
         """Ignored, with a warning, as the reference: seed at ``make(seed=...)`` or ``reset(seed=...)``."""

@@ -69,9 +69,9 @@ class PoolMachine(RuleBasedStateMachine):
 
     def check_result(self, result, expected_rows, full_batch=False):
         obs, rew, term, trunc, info = result
-        if full_batch:  # step(): rows in env order, gymnasium's info
-            assert "env_id" not in info and "elapsed_step" not in info, sorted(info)
+        if full_batch:  # step(): rows in env order; native pools' info names them too (as the reference's)
             ids = list(range(expected_rows))
+            assert info["env_id"].tolist() == ids, sorted(info)
         else:
             ids = info["env_id"].tolist()
         assert len(ids) == expected_rows, (ids, expected_rows)

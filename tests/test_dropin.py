@@ -289,22 +289,28 @@ def test_native_np_random_seed_and_render_as_gymnasium():
 # -- results as SyncVectorEnv's -------------------------------------------------------------------
 
 
-def test_native_full_batch_info_and_final_obs_equal_sync_vector_envs():
-    """CartPole's info is empty; same-step final_obs an object array of the last observations."""
+def test_native_full_batch_info_is_sync_vector_envs_plus_env_ids():
+    """Native pools stand in for the reference EnvPool too, whose info always names its rows
+    (Tianshou's EnvPoolFactory reads them): SyncVectorEnv's keys plus env_id and elapsed_step.
+    CartPole's own info is empty; same-step final_obs an object array of the last observations."""
     envs = envpool.make("CartPole-v1", num_envs=4, seed=0, autoreset_mode="same_step")
+    ids = ["elapsed_step", "env_id"]
     try:
         obs, info = envs.reset()
-        assert info == {}
+        assert sorted(info) == ids and info["env_id"].tolist() == [0, 1, 2, 3]
+        assert info["elapsed_step"].tolist() == [0, 0, 0, 0]
         ended = False
         for _ in range(100):
             obs, _, term, trunc, info = envs.step(np.ones(4, np.int64))  # push right: falls fast
             done = term | trunc
             if not done.any():
-                assert info == {}
+                assert sorted(info) == ids
                 continue
             ended = True
-            assert sorted(info) == ["_final_info", "_final_obs", "final_info", "final_obs"]
-            assert info["final_obs"].dtype == object and info["final_info"] == {}
+            assert sorted(info) == ["_final_info", "_final_obs", *ids, "final_info", "final_obs"]
+            assert info["final_obs"].dtype == object
+            assert sorted(info["final_info"]) == ["_elapsed_step", "_env_id", "elapsed_step", "env_id"]
+            np.testing.assert_array_equal(info["final_info"]["_env_id"], done)
             np.testing.assert_array_equal(info["_final_obs"], done)
             for i in range(4):
                 final = info["final_obs"][i]
@@ -312,9 +318,19 @@ def test_native_full_batch_info_and_final_obs_equal_sync_vector_envs():
                 if done[i]:
                     assert final.shape == (4,) and final.dtype == np.float32 and abs(final[2]) > 0.2  # fell over
         assert ended
-        envs.send(np.ones(4, np.int64))  # the async API still names each row's env
+        envs.send(np.ones(4, np.int64))  # the async API names each row's env as well
         info = envs.recv()[4]
         assert info["env_id"].tolist() == [0, 1, 2, 3] and "elapsed_step" in info
+    finally:
+        envs.close()
+
+
+def test_python_full_batch_info_is_sync_vector_envs_exactly():
+    """make_python stands in for AsyncVectorEnv: a full batch's info has SyncVectorEnv's keys only."""
+    envs = envpool.make_python("CartPole-v1", num_envs=2, num_workers=1, seed=0)
+    try:
+        assert envs.reset()[1] == {}
+        assert envs.step(np.ones(2, np.int64))[4] == {}
     finally:
         envs.close()
 
@@ -377,12 +393,14 @@ def test_split_calls_and_their_errors_as_async_vector_env(python):
     with pytest.raises(AlreadyPendingCallError, match="pending call to `reset`"):
         envs.step(np.zeros(2, np.int64))
     obs, info = envs.reset_wait()
-    assert obs.shape == (2, 4) and info == {}
+    # make_python's info is SyncVectorEnv's; native pools' also names the rows (as the reference's).
+    assert obs.shape == (2, 4) and {k: v for k, v in info.items() if k not in ("env_id", "elapsed_step")} == {}
+    assert ("env_id" in info) != python
     envs.step_async(np.zeros(2, np.int64))
     with pytest.raises(AlreadyPendingCallError, match="`reset_async` while waiting for a pending call to `step`"):
         envs.reset()
     obs, rew, term, trunc, info = envs.step_wait()
-    assert rew.tolist() == [1.0, 1.0] and info == {}
+    assert rew.tolist() == [1.0, 1.0] and {k: v for k, v in info.items() if k not in ("env_id", "elapsed_step")} == {}
     envs.step_async(np.zeros(2, np.int64))
     with pytest.warns(UserWarning, match="Calling `close` while waiting for a pending call to `step`"):
         envs.close(terminate=True)

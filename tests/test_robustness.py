@@ -125,7 +125,7 @@ def test_env_error_names_the_env_keeps_the_batch_and_the_env_restarts():
     with pytest.raises(envpool.EnvError, match="env 1: std::runtime_error: StepCounter failed on purpose") as exc_info:
         envs.step(np.zeros(4, dtype=np.int64))
         envs.step(np.zeros(4, dtype=np.int64))
-    assert "env_id" not in exc_info.value.result[4]  # a full batch's info, as gymnasium's (no env ids)
+    assert exc_info.value.result[4]["env_id"].tolist() == [0, 1, 2, 3]  # a full batch, in env order
     envs.close()
 
     # The same through the async API, whose info counts each env's steps.

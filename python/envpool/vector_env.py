@@ -31,8 +31,8 @@ class EnvPoolVectorEnv(SplitCalls, PoolFrontEnd, gymnasium.vector.VectorEnv):
     >>> envs = envpool.make("CartPole-v1", num_envs=3, seed=0)
     >>> obs, info = envs.reset()
     >>> obs, rew, term, trunc, info = envs.step(np.array([0, 1, 0]))
-    >>> rew, info
-    (array([1., 1., 1.]), {})
+    >>> rew, info["env_id"]
+    (array([1., 1., 1.]), array([0, 1, 2], dtype=int32))
     >>> envs.send(np.array([0, 1, 0])); envs.recv()[4]["elapsed_step"]
     array([2, 2, 2], dtype=int32)
     >>> envs.close()
@@ -60,9 +60,12 @@ class EnvPoolVectorEnv(SplitCalls, PoolFrontEnd, gymnasium.vector.VectorEnv):
         self.single_action_space = self.task_spec.action_space
         self.observation_space = opened.observation_space or batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        # Whether step() and *_wait() results carry env_id and elapsed_step: not for gymnasium's
-        # full batches (rows in env order, info as SyncVectorEnv's), yes for async batches.
-        self._batch_ids = self._full_batch_ids or self.batch_size < self.num_envs
+        # Whether step() and *_wait() results carry env_id and elapsed_step. Async batches: yes.
+        # Full batches of Python envs (make_python, standing in for AsyncVectorEnv): no, their
+        # info is SyncVectorEnv's exactly. Full batches of native envs (standing in for the
+        # reference EnvPool, whose info always names its rows; Tianshou's EnvPoolFactory reads
+        # them): yes, beside SyncVectorEnv's keys.
+        self._batch_ids = self._full_batch_ids or self.batch_size < self.num_envs or not self._python_envs
 
     def reset(self, env_id=None, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None):
         """Start new episodes in all envs (or in envs ``env_id``) and return ``(obs, info)``.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gymnasium
 import numpy as np
 import pytest
 
@@ -152,7 +153,7 @@ def test_unknown_task_suggests_close_names():
         ({"num_threads": 0}, ValueError, "num_threads must be >= 1"),
         ({"seed": -1}, ValueError, "seed must be >= 0"),
         ({"max_episode_steps": -5}, ValueError, "max_episode_steps must be >= 0"),
-        ({"gravity": 3.0}, ValueError, "unknown keyword argument 'gravity' for CartPole-v1 .*sutton_barto_reward"),
+        ({"gravity": 3.0}, ValueError, "unexpected keyword argument 'gravity' for CartPole-v1 .*sutton_barto_reward"),
         ({"sutton_barto_reward": "yes"}, ValueError, "'sutton_barto_reward' must be bool, got str"),
         ({"num_envs": 2, "sutton_barto_reward": [True, False, True]}, ValueError, "3 per-env values but num_envs is 2"),
         ({"env_type": "atari"}, ValueError, "env_type must be one of"),
@@ -187,7 +188,7 @@ def no_pool_allowed(monkeypatch):
         ("StepCounter-v0", {"render_mode": "rgb_array"}, "StepCounter-v0 does not render"),
         ("CartPole-v1", {"env_type": "dm", "autoreset_mode": "same_step"}, "not supported"),
         ("CartPole-v1", {"autoreset_mode": "sometimes"}, "autoreset_mode must be"),
-        ("CartPole-v1", {"gravity": 3.0}, "unknown keyword argument 'gravity'"),
+        ("CartPole-v1", {"gravity": 3.0}, "unexpected keyword argument 'gravity'"),
     ],
 )
 def test_bad_arguments_are_rejected_before_the_pool_is_built(no_pool_allowed, task_id, kwargs, match):
@@ -246,3 +247,13 @@ def test_pendulum_per_env_gravity():
         envpool.make("Pendulum-v1", num_envs=4, g=[9.81, 1.62, 3.0])
     with pytest.raises(ValueError, match="'g' must be float, got str"):
         envpool.make("Pendulum-v1", num_envs=2, g=["a", "b"])
+
+
+def test_an_unexpected_kwarg_is_a_type_error_as_python_raises_it():
+    """TorchRL's GymEnv passes frameskip= and drops it on a TypeError saying "unexpected keyword
+    argument 'frameskip'" (Python's own wording); it used to be a ValueError only."""
+    with pytest.raises(TypeError, match="unexpected keyword argument 'frameskip'") as info:
+        envpool.make("CartPole-v1", num_envs=1, frameskip=4)
+    assert isinstance(info.value, ValueError)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'frameskip'"):
+        gymnasium.make("envpool/CartPole-v1", frameskip=4)

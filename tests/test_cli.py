@@ -42,7 +42,7 @@ def test_errors_exit_2_with_a_message(capsys):
     assert cli.main(["run", "CartPole-v1", "--num-envs", "0"]) == 2
     assert "num_envs must be >= 1" in capsys.readouterr().err
     assert cli.main(["info", "CartPole-v1", "-k", "gravity=3"]) == 2
-    assert "unknown keyword argument 'gravity'" in capsys.readouterr().err
+    assert "unexpected keyword argument 'gravity'" in capsys.readouterr().err
 
 
 def test_python_dash_m_and_console_script_entry():

@@ -652,7 +652,7 @@ def test_per_env_kwargs():
         ("FrozenLake-v1", {"success_rate": 1.5}, "success_rate must be in"),
         ("FrozenLake-v1", {"reward_schedule": [1, 0]}, "reward_schedule must have 3 values"),
         ("FrozenLake-v1", {"is_slippery": "yes"}, "'is_slippery' must be bool"),
-        ("CliffWalking-v1", {"slippery": True}, "unknown keyword argument 'slippery'.*is_slippery"),
+        ("CliffWalking-v1", {"slippery": True}, "unexpected keyword argument 'slippery'.*is_slippery"),
         ("Taxi-v4", {"rainy_probability": -0.1}, "rainy_probability must be in"),
         ("Taxi-v4", {"fickle_probability": 2}, "fickle_probability must be in"),
         ("Blackjack-v1", {"natural": 1.5}, "'natural' must be bool"),

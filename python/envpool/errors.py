@@ -41,3 +41,9 @@ class PoolTimeoutError(TimeoutError, multiprocessing.TimeoutError):
     Nothing is lost: the envs keep running and the next wait returns the batch. Both Python's
     ``TimeoutError`` and ``multiprocessing.TimeoutError`` (what gymnasium's ``AsyncVectorEnv``
     raises)."""
+
+
+class UnexpectedKwargError(TypeError, ValueError):
+    """A keyword argument the task does not take. A ``TypeError``, as Python raises for an
+    unexpected keyword argument (libraries such as TorchRL probe kwargs by it), and a
+    ``ValueError``, as envpool raised it before."""

@@ -94,7 +94,14 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
     """
     task = _task(task_id)
     max_episode_steps = kwargs.pop("max_episode_steps", None)
-    raw = _core.env_spec(task_id, pack_env_kwargs(task_id, kwargs, 1))
+    try:
+        raw = _core.env_spec(task_id, pack_env_kwargs(task_id, kwargs, 1))
+    except ValueError as exc:
+        if str(exc).startswith("unknown keyword argument"):
+            from envpool.errors import UnexpectedKwargError
+
+            raise UnexpectedKwargError(str(exc).replace("unknown", "unexpected", 1)) from None
+        raise
     steps = task["max_episode_steps"] if max_episode_steps is None else max_episode_steps
     return TaskSpec(
         task_id=task_id,

@@ -156,6 +156,7 @@ def test_torchrl_gym_env_by_id():
     from torchrl.envs import GymEnv
 
     assert gym.spec("envpool/CartPole-v1").entry_point is not None  # the single-env entry point
-    env = GymEnv("envpool/CartPole-v1", num_envs=2)
+    # "envpool:" makes gymnasium import envpool (its registrations) in the vector env's fresh worker processes.
+    env = GymEnv("envpool:envpool/CartPole-v1", num_envs=2)
     assert env.rollout(20, break_when_any_done=False).batch_size == (2, 20)
     env.close()

@@ -151,7 +151,7 @@ def test_state_round_trip_and_time_limit():
 def test_bad_input_is_refused_and_the_pool_stays_usable():
     with pytest.raises(ValueError, match="rows must be in"):
         envpool.make("Catch-v0", rows=1)
-    with pytest.raises(ValueError, match="unknown keyword argument 'colls'.*cols"):
+    with pytest.raises(ValueError, match="unexpected keyword argument 'colls'.*cols"):
         envpool.make("Catch-v0", colls=3)
     with pytest.raises(ValueError, match="'rows' must be int, got str"):
         envpool.make("Catch-v0", rows="ten")

@@ -252,7 +252,9 @@ def test_create_destroy_cycles_leave_threads_and_fds_flat():
             envs.close()
         del envs
     after = _threads_and_fds()
-    assert after == before, (before, after)
+    # Not more: a leak over 1000 cycles would show as many. (Fewer happens: a thread an earlier
+    # test left, e.g. a dropped pool's finalizer, may end meanwhile; it failed CI once as 5 -> 4.)
+    assert after[0] <= before[0] and after[1] <= before[1], (before, after)
 
 
 # -- threads ----------------------------------------------------------------------------------

@@ -219,6 +219,13 @@ def test_seeds_beyond_64_bits_are_refused():
             env.reset(seed=2**64 - 1)
         with pytest.raises(ValueError, match=r"seed\[1\]=18446744073709551616 does not fit in 64 bits"):
             env.reset(seed=[0, 2**64])
+        # The same for a reset of some envs by id (it raised pybind11's "Unable to cast" before).
+        with pytest.raises(ValueError, match=r"env 1's seed 18446744073709551616 does not fit in 64 bits"):
+            env.reset(np.array([1]), seed=2**64 - 1)
+        with pytest.raises(ValueError, match=r"seed\[0\]=18446744073709551616 does not fit in 64 bits"):
+            env.reset(np.array([1]), seed=[2**64])
+        with pytest.raises(TypeError, match="seed must be an int"):
+            env.reset(np.array([1]), seed=[None])
         env.reset(seed=[2**64 - 1, 2**64 - 2])  # the pool stays usable
         env.step(np.zeros(2, dtype=np.int64))
     finally:

@@ -54,6 +54,19 @@ def _check_env_seeds(name: str, first: int, num_envs: int) -> None:
         )
 
 
+def _seed_list(seed, count: int, what: str, *, allow_none: bool) -> list[int | None]:
+    """A list of one seed per env (``None``: that env keeps its stream, where allowed), each a
+    non-negative int below 2**64."""
+    seeds = list(seed)
+    if len(seeds) != count:
+        raise ValueError(f"reset() got {len(seeds)} seeds for {count} {what}")
+    seeds = [None if s is None and allow_none else _check_int("seed", s, 0) for s in seeds]
+    for i, s in enumerate(seeds):
+        if s is not None and s >= SEED_LIMIT:
+            raise ValueError(f"seed[{i}]={s} does not fit in 64 bits (seeds must be < 2**64)")
+    return seeds
+
+
 def _check_int(name: str, value: Any, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
@@ -220,14 +233,7 @@ class PoolFrontEnd:
             seed = _check_int("seed", seed, 0)
             _check_env_seeds("seed", seed, self.num_envs)
             return [seed + i for i in range(self.num_envs)]
-        seeds = list(seed)
-        if len(seeds) != self.num_envs:
-            raise ValueError(f"reset() got {len(seeds)} seeds for {self.num_envs} envs")
-        seeds = [None if s is None else _check_int("seed", s, 0) for s in seeds]
-        for i, s in enumerate(seeds):
-            if s is not None and s >= SEED_LIMIT:
-                raise ValueError(f"seed[{i}]={s} does not fit in 64 bits (seeds must be < 2**64)")
-        return seeds
+        return _seed_list(seed, self.num_envs, "envs", allow_none=True)
 
     def _subset_seeds(self, seed: int | list[int] | None, ids: np.ndarray) -> list[int] | None:
         """Seeds of a reset of envs ``ids``: ``seed + id`` for an int, a list has one per id."""
@@ -237,11 +243,10 @@ class PoolFrontEnd:
             base = _check_int("seed", seed, 0)
             if ids.dtype.kind not in "iu" or not ((ids >= 0) & (ids < self.num_envs)).all():
                 return None  # the pool refuses these ids, naming them
+            if len(ids):
+                _check_env_seeds("seed", base, int(ids.max()) + 1)
             return [base + int(i) for i in ids]
-        seeds = list(seed)
-        if len(seeds) != len(ids):
-            raise ValueError(f"reset() got {len(seeds)} seeds for {len(ids)} env ids")
-        return [_check_int("seed", s, 0) for s in seeds]
+        return _seed_list(seed, len(ids), "env ids", allow_none=False)
 
     def _note_seeds(self, env_ids, seeds) -> None:
         if seeds is not None and self._env_seeds is not None:

@@ -273,13 +273,16 @@ class Worker:
         except ENV_FAILURES as exc:  # reported to the caller
             self.leave_if_forked(-1)
             text = f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"
-            try:  # the exception itself when it survives pickling (the caller raises it), else its text
-                if not isinstance(exc, Exception):
-                    raise TypeError("a KeyboardInterrupt of the env's own is not re-raised as the user's")
-                pickle.loads(pickle.dumps(exc))
-                conn.send(("raised", (exc, text)))
-            except Exception:  # noqa: BLE001
-                conn.send(("error", text))
+            reply = ("error", text)
+            # The exception itself when it survives pickling (the caller raises it), else its text;
+            # a KeyboardInterrupt of the env's own is never re-raised as the user's.
+            if isinstance(exc, Exception):
+                try:
+                    pickle.loads(pickle.dumps(exc))
+                    reply = ("raised", (exc, text))
+                except Exception:  # noqa: BLE001
+                    pass
+            conn.send(reply)
         return True
 
     def loop(self, conn) -> None:

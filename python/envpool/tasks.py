@@ -15,6 +15,7 @@ import numpy as np
 from gymnasium import spaces
 
 from envpool import _core
+from envpool.errors import UnexpectedKwargError
 from envpool.spaces import specs_to_space
 
 
@@ -98,8 +99,6 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
         raw = _core.env_spec(task_id, pack_env_kwargs(task_id, kwargs, 1))
     except ValueError as exc:
         if str(exc).startswith("unknown keyword argument"):
-            from envpool.errors import UnexpectedKwargError
-
             raise UnexpectedKwargError(str(exc).replace("unknown", "unexpected", 1)) from None
         raise
     steps = task["max_episode_steps"] if max_episode_steps is None else max_episode_steps

@@ -125,9 +125,12 @@ def make_samplers(
 ):
     """name -> callable(seconds) -> steps/s, each built once (and closed by the caller)."""
     import envpool
+    import envpool.testing
     import gymnasium
     from gymnasium.vector.utils import batch_space
 
+    if task == "StepCounter-v0":  # a test plugin, registered on request
+        envpool.testing.load_step_counter()
     samplers, closers = {}, []
     spec = envpool.make_spec(task, **(env_kwargs or {}))
     policy = MLP(spec.observation_space, spec.action_space) if policy_kind == "mlp" else None

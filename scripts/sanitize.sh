@@ -28,6 +28,7 @@ for mode in "${modes[@]}"; do
   rm -rf "$pkg" && mkdir -p "$pkg"
   cp -r python/envpool "$pkg/"
   cp "$build"/_core*.so "$pkg/envpool/"
+  cp "$build"/_step_counter.so "$pkg/envpool/testing/"  # the StepCounter-v0 test plugin
   log=$build/stress.log
   if [[ $mode == address ]]; then
     # libstdc++ too: ASan's __cxa_throw interceptor must find it when the runtime starts, and

@@ -24,6 +24,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 import envpool
+import envpool.testing
+
+envpool.testing.load_step_counter()  # StepCounter-v0 is a test plugin
 
 ALLOWED = (ValueError, TypeError, RuntimeError, TimeoutError)
 TASKS = ["CartPole-v1", "Pendulum-v1", "StepCounter-v0"]

@@ -23,6 +23,9 @@ import gymnasium
 import numpy as np
 
 import envpool
+import envpool.testing
+
+envpool.testing.load_step_counter()  # StepCounter-v0 is a test plugin
 
 QUICK = "--quick" in sys.argv
 STEPS = 200 if QUICK else 2000

@@ -324,3 +324,20 @@ def test_docstring_examples():
 
     result = doctest.testmod(plugins, optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_step_counter_is_a_test_plugin_not_a_public_task():
+    """StepCounter-v0 is registered only by envpool.testing.load_step_counter(), as a plugin."""
+    code = textwrap.dedent(
+        """
+        import envpool, envpool.testing
+        assert "StepCounter-v0" not in envpool.list_all_envs()
+        assert envpool.testing.load_step_counter() == ["StepCounter-v0"]
+        assert envpool.testing.load_step_counter() == ["StepCounter-v0"]  # loading again: the same
+        assert "StepCounter-v0" in envpool.list_all_envs()
+        print(envpool.make_spec("StepCounter-v0").origin)
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().startswith("plugin envpool-testing"), out.stdout

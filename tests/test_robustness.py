@@ -77,7 +77,8 @@ def test_ctrl_c_interrupts_a_blocking_call_quickly(call):
     """SIGINT during a blocking recv()/step() raises KeyboardInterrupt within 100 ms; the pool
     stays usable and the interrupted batch is returned by the next recv()."""
     code = f"""
-        import sys, time, numpy as np, envpool
+        import sys, time, numpy as np, envpool, envpool.testing
+        envpool.testing.load_step_counter()
         envs = envpool.make("StepCounter-v0", num_envs=2, batch_size=2, num_threads=2, terminate_at=0,
                             step_sleep_us=1_500_000)
         envs.reset()
@@ -188,7 +189,8 @@ def test_close_with_steps_in_flight_and_twice():
 def test_dropping_pools_and_exiting_with_live_pools_does_not_hang():
     result = run_python(
         """
-        import numpy as np, envpool
+        import numpy as np, envpool, envpool.testing
+        envpool.testing.load_step_counter()
         a = envpool.make("CartPole-v1", num_envs=8, num_threads=2)
         a.reset()
         b = envpool.make("StepCounter-v0", num_envs=4, batch_size=2, num_threads=2, step_sleep_us=100_000)

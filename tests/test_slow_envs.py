@@ -88,7 +88,8 @@ def test_ctrl_c_interrupts_the_first_step_of_slow_envs(how, ids):
     raises KeyboardInterrupt at once, not when a step or the batch ends; the batch is returned
     by the next recv() and the pool steps on."""
     code = f"""
-        import time, numpy as np, envpool
+        import time, numpy as np, envpool, envpool.testing
+        envpool.testing.load_step_counter()
         envs = envpool.make("StepCounter-v0", num_envs=4, batch_size=4, num_threads=2, terminate_at=0,
                             step_sleep_us=1_000_000)
         envs.async_reset()

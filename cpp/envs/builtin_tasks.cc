@@ -12,7 +12,6 @@
 #include "envs/mountain_car.h"
 #include "envs/mountain_car_continuous.h"
 #include "envs/pendulum.h"
-#include "envs/step_counter.h"
 #include "envs/taxi.h"
 
 #ifdef ENVPOOL_WITH_MUJOCO
@@ -47,8 +46,6 @@ void RegisterBuiltinTasks() {
       Task<CliffWalking>("CliffWalkingSlippery-v1", 0, NAN, {{"is_slippery", true}}),
       Task<Taxi>("Taxi-v4", 200, 8.0),
       Task<Blackjack>("Blackjack-v1", 0, NAN, {{"sab", true}}),
-      // Deterministic env for testing the pool itself (see step_counter.h).
-      Task<StepCounter>("StepCounter-v0", 0),
 #ifdef ENVPOOL_WITH_MUJOCO
       // MuJoCo (gymnasium v5; libmujoco is loaded when one is made, see envs/mujoco/loader.h)
       Task<mujoco::Reacher>("Reacher-v5", 50, -3.75),

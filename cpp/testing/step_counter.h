@@ -1,5 +1,7 @@
 // StepCounter-v0: a deterministic env for testing the pool itself (autoreset modes, batching,
 // error handling), with a Python twin in tests/twin_envs.py that gymnasium's SyncVectorEnv runs.
+// Not a public task: it ships as the test plugin cpp/testing/step_counter_plugin.cc, which
+// `envpool.testing.load_step_counter()` registers (the tests, stress runs and benches do).
 //
 //   observation  float32 [steps in this episode, episodes started, last action, 1.0]
 //   action       Discrete(4)

@@ -10,6 +10,9 @@ no-op max 30, fire reset, no sticky actions) and all stepping random actions:
                 ale-py's AtariEnv (frameskip=1), one process per env (only up to --gym-max envs)
   emulator      a bare C++ loop of ALE act() calls with the same frame skip (and the two screen
                 fetches per step an env needs), one ALE per thread: the emulator limit
+  emulator-n    the same loop over num_envs ALEs (each thread steps its share in turn, as a pool
+                thread steps its envs): the limit for num_envs emulators, whose states no longer
+                all fit in a core's caches
 
 Modes: sync (full-batch step(), batch = num_envs) and async (recv/send with batch = num_envs/2);
 each contender with `--threads` threads (AsyncVectorEnv: processes). Each sample is a fresh
@@ -46,17 +49,18 @@ kind, n, threads, mode = a["kind"], a["num_envs"], a["threads"], a["mode"]
 batch = n if mode == "sync" else n // 2
 out = {}
 
-if kind == "emulator":
+if kind in ("emulator", "emulator-n"):
     import ctypes, envpool_atari
     roms = envpool_atari.ale_py_roms_dir()
     lib = ctypes.CDLL(envpool_atari.PLUGIN_PATH)
-    lib.envpool_atari_raw_steps.restype = ctypes.c_double
-    lib.envpool_atari_raw_steps.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_int64, ctypes.c_int]
+    lib.envpool_atari_raw_steps_n.restype = ctypes.c_double
+    lib.envpool_atari_raw_steps_n.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int]
     rom = os.path.join(roms, "pong.bin").encode()
-    lib.envpool_atari_raw_steps(rom, threads, 500, 4)  # warm up
+    emulators = threads if kind == "emulator" else n
+    lib.envpool_atari_raw_steps_n(rom, threads, emulators, 500, 4)  # warm up
     steps = 4000
     while True:
-        sec = lib.envpool_atari_raw_steps(rom, threads, steps, 4)
+        sec = lib.envpool_atari_raw_steps_n(rom, threads, emulators, steps, 4)
         if sec < 0:
             raise SystemExit("raw loop failed")
         if sec >= a["seconds"] or steps > 10**8:
@@ -141,7 +145,7 @@ def contenders(num_envs: int, mode: str, args) -> list[str]:
     if mode == "sync" and num_envs <= args.gym_max:
         kinds.append("gym-async")
     if mode == "sync":
-        kinds.append("emulator")
+        kinds += ["emulator", "emulator-n"]
     return kinds
 
 
@@ -195,15 +199,15 @@ def main() -> None:
 
 
 def markdown(result) -> str:
-    kinds = ["ours", "reference", "ale-vector", "gym-async", "emulator"]
+    kinds = ["ours", "reference", "ale-vector", "gym-async", "emulator", "emulator-n"]
     lines = [f"Pong-v5, {result['threads']} threads, env steps/s (medians of {result['rounds']} rounds); "
              f"load average {result['load_before']:.1f} before, {result['load_after']:.1f} after",
-             "", "| mode | envs | " + " | ".join(kinds) + " | ours/ref | ours/ale-vector | ours/emulator |",
-             "|---|---|" + "---|" * (len(kinds) + 3)]
+             "", "| mode | envs | " + " | ".join(kinds) + " | ours/ref | ours/ale-vector | ours/emulator | ours/emulator-n |",
+             "|---|---|" + "---|" * (len(kinds) + 4)]
     for row in result["rows"]:
         med, ratio = row["median"], row["ratio"]
         cells = [f"{med[k]:.0f}" if k in med else "" for k in kinds]
-        rcells = [f"{ratio[k]:.2f}" if k in ratio else "" for k in ("reference", "ale-vector", "emulator")]
+        rcells = [f"{ratio[k]:.2f}" if k in ratio else "" for k in ("reference", "ale-vector", "emulator", "emulator-n")]
         lines.append(f"| {row['mode']} | {row['num_envs']} | " + " | ".join(cells) + " | " + " | ".join(rcells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -220,7 +224,7 @@ def plot(result, path: Path) -> None:
     fig, axes = plt.subplots(1, len(modes), figsize=(6 * len(modes), 4), squeeze=False)
     for ax, mode in zip(axes[0], modes):
         rows = [r for r in result["rows"] if r["mode"] == mode]
-        for kind in ["ours", "reference", "ale-vector", "gym-async", "emulator"]:
+        for kind in ["ours", "reference", "ale-vector", "gym-async", "emulator", "emulator-n"]:
             pts = [(r["num_envs"], r["median"][kind]) for r in rows if kind in r["median"]]
             if pts:
                 ax.plot(*zip(*pts), marker="o", label=kind)

@@ -12,8 +12,9 @@
 //  * each contributing source row is first reduced along x into a float row (buf += pixel *
 //    weight, in table order), then rows are summed along y (sum += weight * buf, in table
 //    order); a finished destination row is rounded to nearest (ties to even) and clamped.
-// Only the order of the additions into one value matters for the bits; here the x reduction is
-// laid out per destination element so that it runs as plain vectorizable loops.
+// Only the order of the additions into one value matters for the bits; here each destination
+// element sums its taps in a register, and each source row is reduced along x only when the y
+// pass reaches it (a working set of two float rows, not the whole reduced image).
 // Integer scales take another path in OpenCV (a plain mean); the resizer refuses them (and
 // enlargement) rather than differ.
 #pragma once
@@ -25,6 +26,10 @@
 #include <string>
 #include <vector>
 
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
+
 namespace envpool_atari {
 
 class AreaResizer {
@@ -32,7 +37,7 @@ class AreaResizer {
   AreaResizer() = default;
   // `channels` interleaved channels per pixel (1 gray, 3 RGB).
   AreaResizer(int src_height, int src_width, int dst_height, int dst_width, int channels)
-      : src_h_(src_height), src_row_(src_width * channels), dst_row_(dst_width * channels) {
+      : src_row_(src_width * channels), dst_row_(dst_width * channels) {
     if (dst_height <= 0 || dst_width <= 0 || dst_height > src_height || dst_width > src_width) {
       throw std::invalid_argument("area resize shrinks only: " + std::to_string(src_height) + "x" +
                                   std::to_string(src_width) + " -> " + std::to_string(dst_height) + "x" +
@@ -65,34 +70,40 @@ class AreaResizer {
         tap_weight_[at] = w.alpha;
       }
     }
-    rows_.assign(static_cast<std::size_t>(src_height) * static_cast<std::size_t>(dst_row_), 0.0f);
+    reduced_.assign(static_cast<std::size_t>(dst_row_), 0.0f);
     sum_.assign(static_cast<std::size_t>(dst_row_), 0.0f);
+    reduce_row_ = taps_ == 2 ? &AreaResizer::ReduceRow<2> : taps_ == 3 ? &AreaResizer::ReduceRow<3> : &AreaResizer::ReduceRow<0>;
   }
 
   // src: src_height x src_width x channels bytes; dst: dst_height x dst_width x channels.
   void operator()(const uint8_t* src, uint8_t* dst) {
     const auto row = static_cast<std::size_t>(dst_row_);
-    // Along x, once per source row (a source row straddling two destination rows is used twice).
-    for (int r = 0; r < src_h_; ++r) ReduceRow(src + static_cast<std::size_t>(r) * static_cast<std::size_t>(src_row_),
-                                               rows_.data() + static_cast<std::size_t>(r) * row);
-    // Along y, in table order.
-    std::fill(sum_.begin(), sum_.end(), 0.0f);
+    const auto src_row = static_cast<std::size_t>(src_row_);
+    float* __restrict reduced = reduced_.data();
+    float* __restrict sum = sum_.data();
+    // Along y, in table order; each source row is reduced along x when the table reaches it.
+    // The table's source rows never decrease and a row straddling two destination rows comes
+    // twice in a row, so one reduced row suffices (a small working set: many envs per core).
+    std::fill(sum, sum + row, 0.0f);
     int prev_dy = y_tab_.front().dst;
+    int reduced_src = -1;
     for (const Weight& y : y_tab_) {
-      const float* buf = rows_.data() + static_cast<std::size_t>(y.src) * row;
+      if (y.src != reduced_src) {
+        (this->*reduce_row_)(src + static_cast<std::size_t>(y.src) * src_row, reduced);
+        reduced_src = y.src;
+      }
+      const float alpha = y.alpha;
       if (y.dst != prev_dy) {
-        uint8_t* d = dst + static_cast<std::size_t>(prev_dy) * row;
-        for (std::size_t i = 0; i < row; ++i) {
-          d[i] = Saturate(sum_[i]);
-          sum_[i] = y.alpha * buf[i];
-        }
+        uint8_t* __restrict d = dst + static_cast<std::size_t>(prev_dy) * row;
+        for (std::size_t i = 0; i < row; ++i) d[i] = Saturate(sum[i]);
+        for (std::size_t i = 0; i < row; ++i) sum[i] = alpha * reduced[i];
         prev_dy = y.dst;
       } else {
-        for (std::size_t i = 0; i < row; ++i) sum_[i] += y.alpha * buf[i];
+        for (std::size_t i = 0; i < row; ++i) sum[i] += alpha * reduced[i];
       }
     }
-    uint8_t* d = dst + static_cast<std::size_t>(prev_dy) * row;
-    for (std::size_t i = 0; i < row; ++i) d[i] = Saturate(sum_[i]);
+    uint8_t* __restrict d = dst + static_cast<std::size_t>(prev_dy) * row;
+    for (std::size_t i = 0; i < row; ++i) d[i] = Saturate(sum[i]);
   }
 
  private:
@@ -102,21 +113,35 @@ class AreaResizer {
     float alpha;
   };
 
-  void ReduceRow(const uint8_t* s, float* out) const {
+  // One element's taps are summed in a register (the same additions in the same order as
+  // `out[e] += ...` per tap; starting from the first product instead of 0.0f + it is exact).
+  // __restrict and local bounds: a uint8_t or float store could otherwise alias the tables and
+  // members, which keeps the compiler from keeping anything in registers. kTaps > 0 unrolls the
+  // taps (the Atari widths have 2 or 3); 0 is any count.
+  template <int kTaps>
+  void ReduceRow(const uint8_t* __restrict s, float* __restrict out) const {
     const auto row = static_cast<std::size_t>(dst_row_);
-    for (std::size_t e = 0; e < row; ++e) out[e] = 0.0f;
-    for (int t = 0; t < taps_; ++t) {
-      const int* idx = tap_src_.data() + static_cast<std::size_t>(t) * row;
-      const float* w = tap_weight_.data() + static_cast<std::size_t>(t) * row;
-      for (std::size_t e = 0; e < row; ++e) out[e] += static_cast<float>(s[idx[e]]) * w[e];
+    const std::size_t taps = kTaps > 0 ? static_cast<std::size_t>(kTaps) : static_cast<std::size_t>(taps_);
+    const int* __restrict idx = tap_src_.data();
+    const float* __restrict w = tap_weight_.data();
+    for (std::size_t e = 0; e < row; ++e) {
+      float acc = static_cast<float>(s[idx[e]]) * w[e];
+      for (std::size_t t = 1; t < taps; ++t) acc += static_cast<float>(s[idx[t * row + e]]) * w[t * row + e];
+      out[e] = acc;
     }
   }
 
   static bool IsInteger(double v) { return std::abs(v - std::round(v)) < 2.220446049250313e-16; }
 
   static uint8_t Saturate(float v) {
+#if defined(__SSE__)
+    // cvtss2si rounds in the current mode (to nearest, ties to even: what lrint does), inline
+    // (lrintf is a library call unless math errno is off).
+    const int r = _mm_cvtss_si32(_mm_set_ss(v));
+#else
     const long r = std::lrint(v);  // round to nearest, ties to even (the default FP mode)
-    return static_cast<uint8_t>(std::clamp(r, 0L, 255L));
+#endif
+    return static_cast<uint8_t>(r < 0 ? 0 : (r > 255 ? 255 : r));
   }
 
   static std::vector<Weight> Table(int src_size, int dst_size, int cn, double scale) {
@@ -139,13 +164,14 @@ class AreaResizer {
     return tab;
   }
 
-  int src_h_ = 0, src_row_ = 0, dst_row_ = 0;  // rows in elements (pixels * channels)
+  int src_row_ = 0, dst_row_ = 0;  // rows in elements (pixels * channels)
   int taps_ = 0;                               // source elements per destination element
   std::vector<int> tap_src_;                   // taps_ x dst_row_: source element of each tap
   std::vector<float> tap_weight_;              // taps_ x dst_row_: its weight (0: unused)
   std::vector<Weight> y_tab_;
-  std::vector<float> rows_;  // every source row reduced along x (src_height x dst_row_)
-  std::vector<float> sum_;   // the destination row being summed along y
+  std::vector<float> reduced_;  // the current source row reduced along x (dst_row_ floats)
+  std::vector<float> sum_;      // the destination row being summed along y
+  void (AreaResizer::*reduce_row_)(const uint8_t*, float*) const = &AreaResizer::ReduceRow<0>;
 };
 
 }  // namespace envpool_atari

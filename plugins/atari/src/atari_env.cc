@@ -276,8 +276,12 @@ void AtariEnv::CaptureScreen(uint8_t* dst) const {
 void AtariEnv::PushFrame(bool fill_stack) {
   uint8_t* last = raw_[0].data();
   if (opt_.maxpool) {
-    const uint8_t* before = raw_[1].data();
-    for (std::size_t i = 0; i < raw_size_; ++i) last[i] = std::max(last[i], before[i]);
+    // Local bound and __restrict: else every byte store might change raw_size_ (a uint8_t
+    // store may alias anything) and the loop stays scalar.
+    const std::size_t n = raw_size_;
+    uint8_t* __restrict newer = last;
+    const uint8_t* __restrict before = raw_[1].data();
+    for (std::size_t i = 0; i < n; ++i) newer[i] = std::max(newer[i], before[i]);
   }
   uint8_t* slot = stack_.data() + static_cast<std::size_t>(stack_pos_) * frame_size_;
   if (frame_size_ == raw_size_) {

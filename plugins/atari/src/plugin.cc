@@ -4,14 +4,15 @@
 //   envpool_atari_set_roms_dir  by envpool_atari/__init__.py when envpool loads the plugin
 //                               (the installed ale-py's ROM folder);
 //   envpool_atari_area_resize   by the tests, to compare the resize with OpenCV's;
-//   envpool_atari_raw_steps     by bench/atari.py: a bare loop of ALE act() calls (the emulator
-//                               limit the pool is measured against).
+//   envpool_atari_raw_steps(_n) by bench/atari.py: a bare loop of ALE act() calls (the emulator
+//                               limit the pool is measured against), one ALE per thread or n.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <string>
@@ -89,28 +90,37 @@ ENVPOOL_PLUGIN_EXPORT int envpool_atari_area_resize(const uint8_t* src, int src_
   }
 }
 
-// `threads` threads each step their own ALE of `rom_path` `steps` times by `frame_skip` frames of
-// a uniformly random minimal-set action (reset_game at game over), fetching the grayscale
-// screens of the last two frames as an env step does; returns the wall seconds of the stepping
-// (ROM loading excluded), or -1 on an error.
-ENVPOOL_PLUGIN_EXPORT double envpool_atari_raw_steps(const char* rom_path, int threads, int64_t steps,
-                                                      int frame_skip) {
+// `threads` threads step `envs` ALEs of `rom_path` (each thread its own share, in turn, as a
+// pool's thread steps its envs) `steps` times each thread by `frame_skip` frames of a uniformly
+// random minimal-set action (reset_game at game over), fetching the grayscale screens of the last
+// two frames as an env step does; returns the wall seconds of the stepping (ROM loading
+// excluded), or -1 on an error. envs == threads is the one-emulator-per-core limit; envs ==
+// num_envs adds what many emulators per core cost in caches, which a pool of num_envs pays too.
+ENVPOOL_PLUGIN_EXPORT double envpool_atari_raw_steps_n(const char* rom_path, int threads, int envs, int64_t steps,
+                                                        int frame_skip) {
+  if (threads < 1 || envs < threads) return -1.0;
   std::atomic<bool> failed{false}, go{false};
   std::atomic<int> ready{0};
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) {
     pool.emplace_back([&, t] {
       try {
-        ale::ALEInterface ale;
-        ale.setInt("random_seed", t);
-        ale.loadROM(rom_path);
-        const auto actions = ale.getMinimalActionSet();
+        const int own = envs / threads + (t < envs % threads ? 1 : 0);
+        std::vector<std::unique_ptr<ale::ALEInterface>> ales;
+        for (int e = 0; e < own; ++e) {
+          ales.push_back(std::make_unique<ale::ALEInterface>());
+          ales.back()->setInt("random_seed", t * envs + e);
+          ales.back()->loadROM(rom_path);
+        }
+        const auto actions = ales.front()->getMinimalActionSet();
         std::mt19937 gen(static_cast<unsigned>(t));
         std::uniform_int_distribution<std::size_t> pick(0, actions.size() - 1);
-        std::vector<uint8_t> screen(static_cast<std::size_t>(ale.getScreen().height() * ale.getScreen().width()));
+        std::vector<uint8_t> screen(
+            static_cast<std::size_t>(ales.front()->getScreen().height() * ales.front()->getScreen().width()));
         ++ready;
         while (!go) std::this_thread::yield();
         for (int64_t i = 0; i < steps; ++i) {
+          ale::ALEInterface& ale = *ales[static_cast<std::size_t>(i % own)];
           const ale::Action a = actions[pick(gen)];
           for (int f = frame_skip; f > 0; --f) {
             ale.act(a);
@@ -133,6 +143,12 @@ ENVPOOL_PLUGIN_EXPORT double envpool_atari_raw_steps(const char* rom_path, int t
   for (auto& th : pool) th.join();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return failed ? -1.0 : seconds;
+}
+
+// One ALE per thread: envpool_atari_raw_steps_n with envs == threads.
+ENVPOOL_PLUGIN_EXPORT double envpool_atari_raw_steps(const char* rom_path, int threads, int64_t steps,
+                                                      int frame_skip) {
+  return envpool_atari_raw_steps_n(rom_path, threads, threads, steps, frame_skip);
 }
 
 ENVPOOL_PLUGIN("atari") {

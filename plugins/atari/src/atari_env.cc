@@ -45,8 +45,11 @@ void ApplyModeAndDifficulty(ale::ALEInterface& ale, const AtariOptions& o) {
   }
 }
 
-// What a spec needs from the ROM (its action set and screen), loaded once per kind of env.
+// What a spec and a new env need from the ROM (its action set and screen), loaded once per kind
+// of env: a new env need not load the ROM before its first (seeded) reset loads it, and each
+// ROM load costs tens of milliseconds (the ALE builds its colour-averaging tables).
 struct RomFacts {
+  ale::ActionVect actions;
   int num_actions, height, width;
 };
 
@@ -63,7 +66,7 @@ RomFacts LoadRomFacts(const AtariOptions& o) {
   ale.loadROM(RomPath(o.task));
   ApplyModeAndDifficulty(ale, o);
   const auto actions = o.full_action_space ? ale.getLegalActionSet() : ale.getMinimalActionSet();
-  const RomFacts facts{static_cast<int>(actions.size()), static_cast<int>(ale.getScreen().height()),
+  const RomFacts facts{actions, static_cast<int>(actions.size()), static_cast<int>(ale.getScreen().height()),
                        static_cast<int>(ale.getScreen().width())};
   std::lock_guard<std::mutex> lock(mutex);
   cache.emplace(key, facts);
@@ -167,14 +170,13 @@ AtariEnv::AtariEnv(const Config& config)
       ale_(std::make_unique<ale::ALEInterface>()),
       noop_dist_(0, opt_.noop_max > 0 ? opt_.noop_max - 1 : 0) {
   ale_->setFloat("repeat_action_probability", opt_.repeat_action_probability);
-  ale_->setInt("random_seed", 0);
-  LoadRom();
-  action_set_ = opt_.full_action_space ? ale_->getLegalActionSet() : ale_->getMinimalActionSet();
+  // The ROM is loaded by the first reset (with the seed the pool gives first: see Seed).
+  const RomFacts rom = LoadRomFacts(opt_);
+  action_set_ = rom.actions;
   fire_on_reset_ = opt_.use_fire_reset &&
                    std::find(action_set_.begin(), action_set_.end(), ale::PLAYER_A_FIRE) != action_set_.end();
-  const ale::ALEScreen& screen = ale_->getScreen();
-  raw_h_ = static_cast<int>(screen.height());
-  raw_w_ = static_cast<int>(screen.width());
+  raw_h_ = rom.height;
+  raw_w_ = rom.width;
   channels_ = opt_.gray_scale ? 1 : 3;
   raw_size_ = static_cast<std::size_t>(raw_h_ * raw_w_ * channels_);
   frame_size_ = static_cast<std::size_t>(opt_.img_height * opt_.img_width * channels_);
@@ -188,6 +190,11 @@ AtariEnv::AtariEnv(const Config& config)
 void AtariEnv::LoadRom() {
   ale_->loadROM(rom_path_);
   ApplyModeAndDifficulty(*ale_, opt_);
+  rom_loaded_ = true;
+}
+
+void AtariEnv::RequireRom(const char* what) const {
+  if (!rom_loaded_) throw std::logic_error(std::string("Atari: reset the env before ") + what);
 }
 
 void AtariEnv::Seed(uint64_t seed) {
@@ -205,9 +212,10 @@ void AtariEnv::Reset(envpool::Rng& /*rng*/, envpool::Output& out) {
   // episodic_life: an episode that ended at a life loss goes on in the same game.
   bool continue_game = opt_.episodic_life && life_lost_ && !game_over_ &&
                        !(opt_.max_num_frames_per_episode > 0 && elapsed_frames_ >= opt_.max_num_frames_per_episode);
-  if (pending_seed_) {
-    ale_->setInt("random_seed", static_cast<int>(*pending_seed_));
-    noop_rng_.seed(*pending_seed_);
+  if (pending_seed_ || !rom_loaded_) {
+    const uint32_t seed = pending_seed_.value_or(0);
+    ale_->setInt("random_seed", static_cast<int>(seed));
+    if (pending_seed_) noop_rng_.seed(seed);
     LoadRom();
     pending_seed_.reset();
     continue_game = false;
@@ -312,11 +320,13 @@ void AtariEnv::Write(envpool::Output& out, int unclipped_reward) const {
 }
 
 void AtariEnv::Render(uint8_t* rgb) const {
+  RequireRom("rendering it");
   ale_->theOSystem->colourPalette().applyPaletteRGB(rgb, ale_->getScreen().getArray(),
                                                     static_cast<std::size_t>(raw_h_ * raw_w_));
 }
 
 std::vector<double> AtariEnv::GetState() const {
+  RequireRom("taking its state");
   StateWriter w;
   w.Text(ale_->cloneState(/*include_rng=*/true).serialize());
   std::ostringstream rng;
@@ -347,6 +357,10 @@ void AtariEnv::SetState(const std::vector<double>& state) {
   r.End();
   if (pos < 0 || pos >= opt_.stack_num || pending < -1 || pending > INT32_MAX || elapsed < 0 || elapsed > INT32_MAX) {
     throw std::invalid_argument("Atari state: counters out of range (a state of another configuration?)");
+  }
+  if (!rom_loaded_) {  // a state put into an env never reset: its emulator needs the ROM first
+    ale_->setInt("random_seed", 0);
+    LoadRom();
   }
   ale_->restoreState(ale::ALEState(ale_state));
   noop_rng_ = noop_rng;

@@ -60,6 +60,7 @@ class AtariEnv : public envpool::Env {
 
  private:
   void LoadRom();
+  void RequireRom(const char* what) const;  // throws std::logic_error before the first reset
   void CaptureScreen(uint8_t* dst) const;
   void PushFrame(bool fill_stack);
   // The observation stack and the info fields (not the reward and flags).
@@ -71,6 +72,7 @@ class AtariEnv : public envpool::Env {
   std::unique_ptr<ale::ALEInterface> ale_;
   ale::ActionVect action_set_;
   bool fire_on_reset_ = false;
+  bool rom_loaded_ = false;  // by the first reset (or a set_state before it)
 
   int raw_h_ = 0, raw_w_ = 0, channels_ = 1;
   std::size_t raw_size_ = 0, frame_size_ = 0;

@@ -5,7 +5,8 @@ Compares env steps per second of two ``envpool`` package folders (each holding
 ``envpool/`` with its built ``_core*.so``), e.g. the commit before a refactor (A, "old")
 and after it (B, "new")::
 
-    python bench/ab_throughput.py --old /work/wt-ab-old/pkg --new /work/wt-ab-new/pkg
+    OLD=$(bench/peers/build_commit.sh 93d8db1) NEW=$(bench/peers/build_commit.sh HEAD)
+    python bench/ab_throughput.py --old "$OLD" --new "$NEW"
     python bench/ab_throughput.py --old OLD --new NEW --rounds 7 --seconds 0.8 --only CartPole
     python bench/ab_throughput.py --old OLD --new NEW --autoreset same_step   # with final_obs
 

@@ -5,7 +5,7 @@ SingleAgentEnvRunner, with a random policy and with a small MLP policy (PyTorch,
 Run from the repository root (needs torch for the MLP rows: ``pip install torch==2.13.0``)::
 
     python bench/runner.py                                         # ours and gymnasium
-    python bench/runner.py --rllib-python /work/venvs/rllib/bin/python   # + RLlib (ray[rllib])
+    python bench/runner.py --rllib-python "$(bench/peers/rllib.sh)"  # + RLlib (its own venv)
 
 Rows (same task, ``--num-envs`` envs, CPU; pools with their default ``num_threads``: one per
 core for full batch, cores - 1 for async):

@@ -63,10 +63,10 @@ class StreamTransport:
         self.conns: dict[bytes, Conn] = {}
         self.dropped_replies = 0  # replies dropped because their connection's send queue was full
         self._noblock, self._more = int(zmq.NOBLOCK), int(zmq.NOBLOCK | zmq.SNDMORE)
-        # The cython Socket.send/recv, bound: pyzmq's Python-level wrappers add routing_id/group
-        # (draft) handling this socket never uses, ~0.5 us a frame.
-        self._send = zmq.Socket.__mro__[1].send.__get__(sock)
-        self._recv = zmq.Socket.__mro__[1].recv.__get__(sock)
+        # The backend's (cython) Socket.send/recv, bound: zmq.Socket's Python-level overrides add
+        # routing_id/group (draft) handling this socket never uses, ~0.5 us a frame.
+        self._send = zmq.backend.Socket.send.__get__(sock)
+        self._recv = zmq.backend.Socket.recv.__get__(sock)
 
     def read(self, handle: Callable, too_large: Callable, budget: int) -> None:
         """Reads what arrived, handing each request to ``handle(conn, frames)`` (``too_large(conn,

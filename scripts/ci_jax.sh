@@ -31,7 +31,7 @@ echo "venv ready ($((SECONDS - t0)) s)"
 
 echo "== the XLA handler library, built at first use"
 t1=$SECONDS
-(cd "$work" && "$vpy" -m envpool._xla_build)
+(cd "$work" && "$vpy" -m envpool.xla.build)
 echo "built in $((SECONDS - t1)) s"
 
 echo "== tests/test_xla.py ($((SECONDS - t0)) s)"

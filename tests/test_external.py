@@ -480,7 +480,7 @@ def test_external_env_runs_in_process_behind_the_same_pool():
     assert max(env.returns) > 30  # the trainer's actions were applied
 
 
-@pytest.mark.parametrize("module", ["envpool.external", "envpool.policy_client"])
+@pytest.mark.parametrize("module", ["envpool.external.serve", "envpool.external.env", "envpool.external.client"])
 def test_docstring_examples(module):
     import doctest
     import importlib

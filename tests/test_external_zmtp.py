@@ -1,4 +1,4 @@
-"""envpool._zmtp: the server's ZMTP 3.1 decoder, fed the way TCP delivers bytes (any split),
+"""envpool.external.zmtp: the server's ZMTP 3.1 decoder, fed the way TCP delivers bytes (any split),
 against messages encoded independently here (from the spec, rfc.zeromq.org/spec/37)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envpool import _zmtp
+from envpool.external import zmtp as _zmtp
 
 SIGNATURE = b"\xff" + bytes(8) + b"\x7f"
 

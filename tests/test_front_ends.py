@@ -116,7 +116,7 @@ def test_dm_env_tuple_observation_spec():
 
 
 def test_dm_spec_keeps_discrete_start():
-    from envpool.dm import _space_to_spec
+    from envpool.frontends.dm import _space_to_spec
 
     assert _space_to_spec(gymnasium.spaces.Discrete(4), "a") == specs.DiscreteArray(4, dtype=np.int64, name="a")
     spec = _space_to_spec(gymnasium.spaces.Discrete(3, start=-1), "a")
@@ -131,30 +131,56 @@ def test_dm_spec_keeps_discrete_start():
     assert (nested[0].minimum, nested[0].maximum) == (5, 6)
 
 
-@pytest.mark.parametrize("module", ["envpool", "envpool.tasks", "envpool.registration", "envpool.vector_env", "envpool.dm"])
+@pytest.mark.parametrize("module", ["envpool", "envpool.tasks", "envpool.registration", "envpool.frontends.vector_env", "envpool.frontends.dm"])
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
 
 
-def test_python_modules_import_each_other_without_cycles():
-    """envpool's modules form a DAG, counting imports inside functions too:
-    tasks <- pool <- front ends <- registration <- python_envs <- __init__."""
+def _module_graph():
+    """envpool's modules (packages as ``<package>.__init__``) and the envpool modules each one
+    imports, counting imports inside functions too, by dotted name."""
     import ast
     import pathlib
 
     root = pathlib.Path(envpool.__file__).parent
+    modules = {}
+    for path in root.rglob("*.py"):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        modules[".".join(parts)] = path
+    packages = {name[: -len(".__init__")] for name in modules if name.endswith(".__init__")}
+
+    def resolve(name):
+        return name if name in modules else name + ".__init__" if name in packages else None
+
     graph = {}
-    for path in root.glob("*.py"):
-        name = path.stem
+    for name, path in modules.items():
         deps = set()
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("envpool"):
-                mod = node.module.split(".")[1] if "." in node.module else None
-                deps |= {mod} if mod else {a.name for a in node.names}
+        tree = ast.parse(path.read_text())
+        typing_only = {  # `if TYPE_CHECKING:` imports never run
+            id(sub) for node in ast.walk(tree) if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING"
+            for sub in ast.walk(node)
+        }
+        for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "envpool":
+                for alias in node.names:  # `from pkg import module` names a module, else the package
+                    deps.add(resolve(f"{node.module}.{alias.name}") or resolve(node.module))
             elif isinstance(node, ast.Import):
-                deps |= {a.name.split(".")[1] for a in node.names if a.name.startswith("envpool.")}
-        graph[name] = {d for d in deps if (root / f"{d}.py").exists() and d != "__init__"}
+                deps |= {resolve(a.name) for a in node.names if a.name.startswith("envpool.")}
+        graph[name] = {d for d in deps if d and d != name}
+    return graph
+
+
+def test_python_modules_import_each_other_without_cycles():
+    """envpool's modules form a DAG: tasks <- front ends <- registration <- process/external/
+    runner <- integrations <- envpool/__init__."""
+    graph = {
+        name: {d for d in deps if not d.endswith("__init__")}
+        for name, deps in _module_graph().items()
+        if not name.endswith("__init__")
+    }
     state = {}
 
     def visit(node, stack):
@@ -168,4 +194,25 @@ def test_python_modules_import_each_other_without_cycles():
     for node in graph:
         if node not in state:
             visit(node, [])
-    assert "pool" in graph["vector_env"] and "tasks" in graph["pool"]  # the walk saw real edges
+    # the walk saw real edges
+    assert "envpool.frontends.pool" in graph["envpool.frontends.vector_env"]
+    assert "envpool.tasks" in graph["envpool.frontends.pool"]
+
+
+def test_subsystems_depend_only_on_lower_layers():
+    """The subpackages are layers: front ends know nothing of where envs run (process, external),
+    those know nothing of the runner, and nothing below knows the integrations."""
+    layers = ["frontends", "process", "external", "runner", "integrations"]
+    below = {"frontends": [], "process": ["frontends"], "external": ["frontends", "process"],
+             "runner": ["frontends", "process", "external"], "integrations": layers[:-1]}
+    crossings = set()
+    for name, deps in _module_graph().items():
+        parts = name.split(".")
+        if len(parts) < 3 or parts[1] not in below:
+            continue
+        for dep in deps:
+            dep_layer = dep.split(".")[1]
+            if dep_layer in layers and dep_layer != parts[1]:
+                assert dep_layer in below[parts[1]], f"{name} imports {dep}: {parts[1]} must not depend on {dep_layer}"
+                crossings.add((parts[1], dep_layer))
+    assert {("process", "frontends"), ("external", "frontends"), ("integrations", "runner")} <= crossings

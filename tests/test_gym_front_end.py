@@ -43,7 +43,7 @@ def test_a_gym_package_that_cannot_be_imported_is_an_import_error_naming_it(monk
 
 
 def test_a_folder_named_gym_is_not_the_gym_package(monkeypatch, tmp_path):
-    from envpool.installed_gym import gym_front_end, gym_version
+    from envpool.frontends.installed_gym import gym_front_end, gym_version
 
     monkeypatch.delitem(sys.modules, "gym")
     (tmp_path / "gym").mkdir()  # importable as a namespace package, but not gym

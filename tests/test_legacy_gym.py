@@ -1,7 +1,7 @@
 """env_type="gym" with the ``gym`` package installed: its spaces, ``gym.Env``, and its API
 (gym 0.21-0.25: ``reset -> obs``, ``step -> (obs, reward, done, info)`` with
 ``info["TimeLimit.truncated"]``; gym >= 0.26: five values), as scripts written for the reference
-EnvPool 0.6 and gym 0.23 (CleanRL's ``*_envpool*.py``) use it. See envpool.legacy_gym.
+EnvPool 0.6 and gym 0.23 (CleanRL's ``*_envpool*.py``) use it. See envpool.frontends.legacy_gym.
 
 Oracle: the gymnasium-based front end (``envpool.EnvPoolGymEnv``, what ``env_type="gym"`` is
 without gym) from the same seed with the same actions. Runs where gym is installed
@@ -20,10 +20,10 @@ import numpy as np
 import pytest
 
 import envpool
-from envpool.installed_gym import FIVE_VALUE_GYM, gym_version
+from envpool.frontends.installed_gym import FIVE_VALUE_GYM, gym_version
 
 gym = pytest.importorskip("gym", reason="these tests need the gym package (scripts/ci_atari.sh installs it)")
-from envpool.legacy_gym import to_gym_space  # noqa: E402 - needs gym
+from envpool.frontends.legacy_gym import to_gym_space  # noqa: E402 - needs gym
 
 LEGACY = gym_version() < FIVE_VALUE_GYM  # gym 0.21-0.25: four-value step, reset -> obs
 
@@ -338,9 +338,9 @@ def test_without_gym_it_is_the_reference_front_end(monkeypatch):
 
 
 def test_docstring_examples():
-    import envpool.legacy_gym
+    import envpool.frontends.legacy_gym
 
-    result = doctest.testmod(envpool.legacy_gym, optionflags=doctest.NORMALIZE_WHITESPACE)
+    result = doctest.testmod(envpool.frontends.legacy_gym, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
 
 

@@ -230,7 +230,7 @@ def test_failed_make_leaves_nothing_that_raises_on_collection(monkeypatch, env_t
 
 @pytest.mark.parametrize("cls", ["EnvPoolVectorEnv", "EnvPoolGymEnv", "EnvPoolDmEnv"])
 def test_close_of_a_half_built_front_end_is_a_no_op(cls):
-    from envpool import dm
+    from envpool.frontends import dm
 
     front_end = getattr(dm if cls == "EnvPoolDmEnv" else envpool, cls)
     env = front_end.__new__(front_end)  # as if __init__ raised before the pool existed

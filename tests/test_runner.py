@@ -11,6 +11,7 @@ env's trajectory independent of how the pool batches or orders its rows.
 from __future__ import annotations
 
 import doctest
+import importlib
 import pickle
 
 import envpool
@@ -476,8 +477,9 @@ def test_bad_input_raises_and_the_runner_stays_usable(batch_size):
             envpool.EnvRunner(envs, callbacks=object())
 
 
-def test_docstring_examples():
-    result = doctest.testmod(envpool.runner, optionflags=doctest.NORMALIZE_WHITESPACE)
+@pytest.mark.parametrize("module", ["", ".episodes", ".callbacks", ".env_runner"])
+def test_docstring_examples(module):
+    result = doctest.testmod(importlib.import_module("envpool.runner" + module), optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
 
 

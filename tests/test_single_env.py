@@ -12,7 +12,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import envpool
-from envpool.single_env import EnvPoolEnv
+from envpool.frontends.single_env import EnvPoolEnv
 
 CLASSIC = ["CartPole-v1", "Pendulum-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Acrobot-v1"]
 
@@ -206,7 +206,7 @@ def test_make_vec_keeps_the_pool_and_sync_mode_uses_the_single_env():
 def test_docstring_examples():
     import doctest
 
-    import envpool.single_env
+    import envpool.frontends.single_env
 
-    result = doctest.testmod(envpool.single_env)
+    result = doctest.testmod(envpool.frontends.single_env)
     assert result.attempted > 0 and result.failed == 0

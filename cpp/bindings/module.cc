@@ -768,7 +768,7 @@ class PyPool : public xla::Port {
   // final_obs / final_info (the finished episodes' last obs and info) with _final_obs /
   // _final_info masks; an env that failed (`errors`) has none. Native pools' final_obs is
   // gymnasium's object array (final_obs.h); process pools' stays dense, one array per field,
-  // for envpool.process_results to nest with the variable-size values it alone knows.
+  // for envpool.process.results to nest with the variable-size values it alone knows.
   void AddFinalInfo(py::dict& info, const ArraySet& out, bool with_ids,
                     const std::vector<std::pair<int, std::string>>& errors) {
     const BatchLayout& layout = pool_->layout();

@@ -1,4 +1,4 @@
-// ProcessExecutor: envs that live in worker processes (Python envs, see envpool/python_envs.py),
+// ProcessExecutor: envs that live in worker processes (Python envs, see envpool/process/pool.py),
 // each worker hosting a contiguous block of envs.
 //
 // Dispatch writes each env's order and action into shared memory (process_channel.h), queues

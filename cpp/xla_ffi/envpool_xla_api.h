@@ -2,7 +2,7 @@
  *
  * envs.xla() steps a pool from inside jit-compiled code through XLA FFI custom calls. Their
  * handlers (cpp/xla_ffi/handlers.cc) are compiled against the XLA FFI headers of the jaxlib the
- * user has installed, at first use (envpool/_xla_build.py), so that `pip install envpool-ng`
+ * user has installed, at first use (envpool/xla/build.py), so that `pip install envpool-ng`
  * needs no jax. They do not link against envpool._core: they get this table, a plain C struct
  * handed over once through a PyCapsule (`_core.xla_api()`, name ENVPOOL_XLA_CAPSULE) and passed
  * to the handler library's envpool_xla_init(). Everything that knows about pools lives on the

@@ -1,7 +1,7 @@
 // The XLA FFI handlers behind envs.xla(): send, recv and step of a pool as custom calls that
 // jit-compiled code can make.
 //
-// Built at first use against the installed jaxlib's FFI headers (envpool/_xla_build.py: no
+// Built at first use against the installed jaxlib's FFI headers (envpool/xla/build.py: no
 // jax at `pip install` time) as a small shared library with no link to envpool._core or
 // Python: the pool side is reached through the C table of envpool_xla_api.h, handed over once
 // by envpool_xla_init(). These handlers only turn XLA's buffers into EnvpoolXlaArray views

@@ -23,14 +23,14 @@ _check_on_import()
 from envpool.errors import EnvError
 from envpool.registration import make, make_dm, make_gym, make_gymnasium, register_envs
 from envpool.tasks import list_all_envs, make_spec
-from envpool.python_envs import make_python
+from envpool.process.pool import make_python
 from envpool.runner import EnvRunner, Episode, RunnerCallbacks, TimeMajorBatch, episodes_to_batch
-from envpool._wire import ExternalError
+from envpool.external.wire import ExternalError
 from envpool.external import ExternalEnv, serve
-from envpool.policy_client import PolicyClient
+from envpool.external.client import PolicyClient
 from envpool.plugins import load_installed_plugins, load_plugin
-from envpool.vector_env import EnvPoolVectorEnv
-from envpool.gym_env import EnvPoolGymEnv
+from envpool.frontends.vector_env import EnvPoolVectorEnv
+from envpool.frontends.gym_env import EnvPoolGymEnv
 
 __version__ = "0.1.0"
 

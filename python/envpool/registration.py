@@ -1,6 +1,6 @@
 """Entry points: envpool.make / make_gymnasium / make_gym / make_dm, and gymnasium registration
 (``envpool/<task>`` for every registered task: ``gymnasium.make_vec`` gives a pool,
-``gymnasium.make`` one env, see envpool.single_env)."""
+``gymnasium.make`` one env, see envpool.frontends.single_env)."""
 
 from __future__ import annotations
 
@@ -11,22 +11,22 @@ from typing import Any
 
 from gymnasium.vector import AutoresetMode
 
-from envpool.pool import parse_autoreset_mode
-from envpool.single_env import SingleEnvEntryPoint
+from envpool.frontends.pool import parse_autoreset_mode
+from envpool.frontends.single_env import SingleEnvEntryPoint
 from envpool.tasks import _tasks
-from envpool.installed_gym import gym_front_end
-from envpool.vector_env import EnvPoolVectorEnv
+from envpool.frontends.installed_gym import gym_front_end
+from envpool.frontends.vector_env import EnvPoolVectorEnv
 
 ENV_TYPES = ("gymnasium", "gym", "dm")
 
 
 def front_end_class(env_type: str) -> type:
     """The front end for ``env_type`` (``"dm"`` needs the ``dm-env`` package: imported only then;
-    ``"gym"``'s depends on the installed ``gym`` package, see envpool.installed_gym)."""
+    ``"gym"``'s depends on the installed ``gym`` package, see envpool.frontends.installed_gym)."""
     if env_type not in ENV_TYPES:
         raise ValueError(f"env_type must be one of {ENV_TYPES}, got {env_type!r}")
     if env_type == "dm":
-        from envpool.dm import EnvPoolDmEnv
+        from envpool.frontends.dm import EnvPoolDmEnv
 
         return EnvPoolDmEnv
     return gym_front_end() if env_type == "gym" else EnvPoolVectorEnv
@@ -52,7 +52,7 @@ def make(
             ``"gym"`` the reference EnvPool's front end (:class:`envpool.EnvPoolGymEnv`: a
             single env's spaces, float32 rewards, its info keys; where the ``gym`` package is
             installed, its spaces and its API: four-value ``step`` for gym < 0.26, see
-            envpool.installed_gym and docs/compat.md); ``"dm"`` a
+            envpool.frontends.installed_gym and docs/compat.md); ``"dm"`` a
             ``dm_env.Environment`` returning ``TimeStep`` batches (needs the ``dm-env`` package:
             ``pip install envpool-ng[dm]``).
         num_envs: number of envs in the pool.
@@ -187,7 +187,7 @@ def rllib_kwargs(env_id: str, num_envs: int, kwargs: dict[str, Any]) -> dict[str
 def register_envs() -> None:
     """Register every task as ``envpool/<task>``: ``gymnasium.make_vec("envpool/<task>",
     num_envs=n)`` makes a pool (its vector entry point, gymnasium's default when one is
-    registered), ``gymnasium.make("envpool/<task>")`` one env (:class:`envpool.single_env.EnvPoolEnv`).
+    registered), ``gymnasium.make("envpool/<task>")`` one env (:class:`envpool.frontends.single_env.EnvPoolEnv`).
     Called on ``import envpool``."""
     import gymnasium
 

@@ -25,7 +25,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
-from envpool.pool import PoolFrontEnd, parse_autoreset_mode
+from envpool.frontends.pool import PoolFrontEnd, parse_autoreset_mode
 
 
 def _space_to_spec(space: spaces.Space, name: str):

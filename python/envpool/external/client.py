@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from envpool import _wire
-from envpool._wire import ExternalError
+from envpool.external import wire as _wire
+from envpool.external.wire import ExternalError
 
 __all__ = ["ExternalError", "PolicyClient"]
 

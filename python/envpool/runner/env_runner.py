@@ -1,28 +1,10 @@
-"""Sample experience from any envpool pool with a policy: :class:`EnvRunner` and :class:`Episode`.
-
-The runner steps a pool made by :func:`envpool.make` or :func:`envpool.make_python` (gymnasium
-front end), cuts the stream of results into :class:`Episode` objects, computes episode metrics
-with RLlib's names and calls RLlib-style callbacks. With an asynchronous pool
-(``batch_size < num_envs``) it computes the actions of one batch while the other envs step.
-
->>> import envpool, numpy as np
->>> envs = envpool.make("CartPole-v1", num_envs=4, seed=0)
->>> runner = envpool.EnvRunner(envs, policy=lambda obs: (obs[:, 2] > 0).astype(np.int64))
->>> episodes = runner.sample(num_timesteps=100)
->>> sum(len(e) for e in episodes)
-100
->>> batch = envpool.episodes_to_batch(episodes)   # time-major, for on-policy training
->>> batch.observations.shape, batch.rewards.shape
-((25, 4, 4), (25, 4))
->>> envs.close()
-"""
+"""The runner itself: :class:`EnvRunner` steps a pool with a policy and cuts the results into
+episodes (see :mod:`envpool.runner`)."""
 
 from __future__ import annotations
 
-import dataclasses
 import time
-import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -30,353 +12,9 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from envpool.errors import EnvError
-
-__all__ = ["EnvRunner", "Episode", "RunnerCallbacks", "TimeMajorBatch", "episodes_to_batch"]
-
-CALLBACK_NAMES = ("on_episode_created", "on_episode_start", "on_episode_step", "on_episode_end", "on_sample_end")
-
-
-# -- nested observations (Dict / Tuple spaces) ----------------------------------------------------
-
-
-def _row(tree: Any, i: int) -> Any:
-    if isinstance(tree, np.ndarray):
-        return tree[i]
-    if isinstance(tree, dict):
-        return {k: _row(v, i) for k, v in tree.items()}
-    if isinstance(tree, tuple):
-        return tuple(_row(v, i) for v in tree)
-    return np.asarray(tree)[i]
-
-
-def _stack(rows: Sequence[Any]) -> Any:
-    first = rows[0]
-    if isinstance(first, dict):
-        return {k: _stack([r[k] for r in rows]) for k in first}
-    if isinstance(first, tuple):
-        return tuple(_stack([r[j] for r in rows]) for j in range(len(first)))
-    return np.array(rows)  # rows of one shape and dtype: np.stack's checks cost more here
-
-
-def _rows_of(tree: Any, n: int) -> list:
-    """The ``n`` rows of a batch as a list (views into the batch's arrays)."""
-    if isinstance(tree, np.ndarray):
-        return list(tree)
-    return [_row(tree, i) for i in range(n)]
-
-
-def _take(tree: Any, index: Any) -> Any:
-    if isinstance(tree, dict):
-        return {k: _take(v, index) for k, v in tree.items()}
-    if isinstance(tree, tuple):
-        return tuple(_take(v, index) for v in tree)
-    return np.asarray(tree)[index]
-
-
-def _replace_rows(tree: Any, new: Any, mask: np.ndarray) -> Any:
-    if isinstance(tree, dict):
-        return {k: _replace_rows(tree[k], new[k], mask) for k in tree}
-    if isinstance(tree, tuple):
-        return tuple(_replace_rows(t, n, mask) for t, n in zip(tree, new))
-    shape = (-1,) + (1,) * (np.ndim(tree) - 1)
-    return np.where(mask.reshape(shape), new, tree)
-
-
-def _info_row(info: dict, i: int) -> dict:
-    """Row ``i`` of a batched info dict (gymnasium's layout: ``_key`` masks say which rows hold
-    ``key``)."""
-    out = {}
-    for key, value in info.items():
-        if key.startswith("_"):
-            continue
-        mask = info.get("_" + key)
-        if mask is not None and not mask[i]:
-            continue
-        out[key] = _info_row(value, i) if isinstance(value, dict) else value[i]
-    return out
-
-
-# -- episodes ---------------------------------------------------------------------------------
-
-
-class Episode:
-    """One env's episode, or a chunk of it, as the runner returns it.
-
-    Attributes:
-        id: a hex string; the chunks of one episode share it.
-        env_id: the env (row of the pool) that ran it.
-        t_started: how many steps of the episode came before this chunk (0 for a first chunk).
-        observations: ``len() + 1`` observations; a continuation chunk starts with the last
-            observation of the chunk before. In same-step autoreset mode the last one of a
-            finished episode is ``info["final_obs"]``, not the next episode's first.
-        actions, rewards: one per step (``rewards`` float64).
-        terminated, truncated: whether the episode ended this way at this chunk's last step.
-        infos: the info dict of each observation (``len() + 1``) when the runner keeps infos
-            (``EnvRunner(keep_infos=True)``), else empty.
-        extras: what the policy returned beside the actions (log-probs, values...), one row per
-            step, by name.
-
-    Returned episodes hold NumPy arrays (stacked per field); while sampling (inside callbacks)
-    the fields are lists that grow. Episodes pickle (they travel between processes).
-
-    >>> import envpool
-    >>> envs = envpool.make("CartPole-v1", num_envs=2, seed=0)
-    >>> ep = envpool.EnvRunner(envs, seed=0).sample(num_episodes=1)[0]
-    >>> ep.is_done, len(ep) == len(ep.actions) == len(ep.observations) - 1, ep.get_return() == len(ep)
-    (True, True, True)
-    >>> envs.close()
-    """
-
-    __slots__ = (
-        "actions",
-        "env_id",
-        "extras",
-        "id",
-        "infos",
-        "observations",
-        "rewards",
-        "t_started",
-        "terminated",
-        "truncated",
-    )
-
-    def __init__(self, env_id: int, id: str | None = None, t_started: int = 0):
-        self.id = uuid.uuid4().hex if id is None else id
-        self.env_id = int(env_id)
-        self.t_started = t_started
-        self.observations: Any = []
-        self.actions: Any = []
-        self.rewards: Any = []
-        self.terminated = False
-        self.truncated = False
-        self.infos: list[dict] = []
-        self.extras: dict[str, Any] = {}
-
-    @property
-    def is_done(self) -> bool:
-        """Whether the episode ended (terminated or truncated) in this chunk."""
-        return self.terminated or self.truncated
-
-    def __len__(self) -> int:
-        return len(self.rewards)
-
-    def get_return(self) -> float:
-        """The sum of this chunk's rewards."""
-        return float(np.sum(self.rewards))
-
-    def _finalized(self) -> Episode:
-        """A copy holding NumPy arrays (this builder keeps growing lists)."""
-        out = Episode(self.env_id, self.id, self.t_started)
-        out.observations = _stack(self.observations)
-        n = len(self.rewards)
-        out.actions = _stack(self.actions) if n else np.zeros((0,))
-        out.rewards = np.asarray(self.rewards, dtype=np.float64)
-        out.terminated, out.truncated = self.terminated, self.truncated
-        out.infos = list(self.infos)
-        out.extras = {k: np.asarray(v) for k, v in self.extras.items()}
-        return out
-
-    def _continuation(self) -> Episode:
-        """The next chunk of an ongoing episode: same id, starting at this chunk's last obs."""
-        nxt = Episode(self.env_id, self.id, self.t_started + len(self.rewards))
-        nxt.observations.append(self.observations[-1])
-        if self.infos:
-            nxt.infos.append(self.infos[-1])
-        return nxt
-
-    def __getstate__(self):
-        return {name: getattr(self, name) for name in self.__slots__}
-
-    def __setstate__(self, state):
-        for name, value in state.items():
-            setattr(self, name, value)
-
-    def __repr__(self) -> str:
-        state = "terminated" if self.terminated else "truncated" if self.truncated else "ongoing"
-        return f"Episode(id={self.id[:8]}, env_id={self.env_id}, t_started={self.t_started}, len={len(self)}, {state})"
-
-
-@dataclasses.dataclass
-class TimeMajorBatch:
-    """Episodes laid out ``(T, B)`` for on-policy training: column ``b`` holds env
-    ``env_ids[b]``'s chunks one after another, in time order, padded at the end (``mask``).
-
-    At step ``(t, b)`` the action ``actions[t, b]`` was taken in ``observations[t, b]``. The
-    next observation is ``observations[t + 1, b]`` unless ``dones[t, b]`` (the episode ended or
-    the chunk was cut there): then the value to bootstrap from is 0 where ``terminated[t, b]``,
-    else that of ``bootstrap_observations[k]`` at ``(bootstrap_t[k], bootstrap_b[k])`` (one per
-    truncated end and per cut chunk).
-    """
-
-    observations: Any
-    actions: np.ndarray
-    rewards: np.ndarray
-    terminated: np.ndarray
-    truncated: np.ndarray
-    dones: np.ndarray
-    mask: np.ndarray
-    extras: dict[str, np.ndarray]
-    bootstrap_observations: Any
-    bootstrap_t: np.ndarray
-    bootstrap_b: np.ndarray
-    env_ids: np.ndarray
-
-
-def episodes_to_batch(episodes: Sequence[Episode]) -> TimeMajorBatch:
-    """Stack episodes (as :meth:`EnvRunner.sample` returns them) into a :class:`TimeMajorBatch`.
-
-    Chunks of one env are concatenated in the order given (the runner returns each env's
-    episodes in time order). A full-batch pool in same-step autoreset mode sampled a multiple
-    of ``num_envs`` steps at a time gives an unpadded ``(num_timesteps // num_envs, num_envs)``
-    batch; in next-step mode an env loses a step to each reset row, so columns differ by a few
-    steps and the shorter ones are padded (``mask``).
-    """
-    episodes = [e for e in episodes if len(e)]
-    if not episodes:
-        raise ValueError("episodes_to_batch() needs at least one episode with a step")
-    columns: dict[int, list[Episode]] = {}
-    for e in episodes:
-        columns.setdefault(e.env_id, []).append(e)
-    env_ids = np.array(sorted(columns), dtype=np.int64)
-    episodes = [e for env in env_ids for e in columns[int(env)]]  # column by column, as laid out
-    lengths = [sum(len(e) for e in columns[int(b)]) for b in env_ids]
-    T, B = max(lengths), len(env_ids)
-    # Flat (time, column) positions of every step, episode by episode.
-    t_idx, b_idx, end_t, end_b = [], [], [], []
-    for b, env in enumerate(env_ids):
-        t = 0
-        for e in columns[int(env)]:
-            n = len(e)
-            t_idx.append(np.arange(t, t + n))
-            b_idx.append(np.full(n, b))
-            t += n
-            end_t.append(t - 1)
-            end_b.append(b)
-    t_idx, b_idx = np.concatenate(t_idx), np.concatenate(b_idx)
-    end_t, end_b = np.array(end_t), np.array(end_b)
-
-    def scatter(values, dtype=None):
-        values = np.asarray(values) if dtype is None else np.asarray(values, dtype=dtype)
-        out = np.zeros((T, B) + values.shape[1:], dtype=values.dtype)
-        out[t_idx, b_idx] = values
-        return out
-
-    def scatter_tree(trees):
-        first = trees[0]
-        if isinstance(first, dict):
-            return {k: scatter_tree([x[k] for x in trees]) for k in first}
-        if isinstance(first, tuple):
-            return tuple(scatter_tree([x[j] for x in trees]) for j in range(len(first)))
-        return scatter(np.concatenate(trees))
-
-    observations = scatter_tree([_take(e.observations, slice(0, len(e))) for e in episodes])
-    actions = scatter_tree([e.actions for e in episodes])
-    rewards = scatter(np.concatenate([e.rewards for e in episodes]), np.float64)
-    mask = scatter(np.ones(len(t_idx), dtype=bool))
-    terminated = np.zeros((T, B), dtype=bool)
-    truncated = np.zeros((T, B), dtype=bool)
-    dones = np.zeros((T, B), dtype=bool)
-    dones[end_t, end_b] = True
-    is_term = np.array([e.terminated for e in episodes])
-    terminated[end_t[is_term], end_b[is_term]] = True
-    truncated[end_t, end_b] = np.array([e.truncated for e in episodes])
-    keys = set(episodes[0].extras)
-    extras = {k: scatter(np.concatenate([e.extras[k] for e in episodes])) for k in keys}
-    boot = ~is_term
-    boot_obs = [_take(e.observations, slice(len(e), len(e) + 1)) for e, b in zip(episodes, boot) if b]
-    bootstrap_observations = _concat_tree(boot_obs) if boot_obs else _take(episodes[0].observations, slice(0, 0))
-    return TimeMajorBatch(
-        observations=observations,
-        actions=actions,
-        rewards=rewards,
-        terminated=terminated,
-        truncated=truncated,
-        dones=dones,
-        mask=mask,
-        extras=extras,
-        bootstrap_observations=bootstrap_observations,
-        bootstrap_t=end_t[boot],
-        bootstrap_b=end_b[boot],
-        env_ids=env_ids,
-    )
-
-
-def _concat_tree(trees):
-    first = trees[0]
-    if isinstance(first, dict):
-        return {k: _concat_tree([x[k] for x in trees]) for k in first}
-    if isinstance(first, tuple):
-        return tuple(_concat_tree([x[j] for x in trees]) for j in range(len(first)))
-    return np.concatenate(trees)
-
-
-# -- callbacks --------------------------------------------------------------------------------
-
-
-class RunnerCallbacks:
-    """Base class for runner callbacks, with RLlib's names, meaning and order (every argument
-    is passed by keyword). Override what you need; a callbacks object need not subclass this.
-
-    Per episode: ``on_episode_created`` when the runner knows a new episode is coming (its
-    env's reset was requested, the episode has no observation yet), ``on_episode_start`` once
-    the reset observation is in it, ``on_episode_step`` after each step was added,
-    ``on_episode_end`` once it terminated or was truncated (its fields are lists then, and it
-    is returned as arrays). Per call: ``on_sample_end`` with the episodes ``sample`` returns.
-
-    >>> import envpool
-    >>> class CountSteps(envpool.RunnerCallbacks):
-    ...     steps = 0
-    ...     def on_episode_step(self, *, episode, env_runner, env_index):
-    ...         self.steps += 1
-    >>> envs = envpool.make("CartPole-v1", num_envs=2)
-    >>> counter = CountSteps()
-    >>> _ = envpool.EnvRunner(envs, callbacks=counter).sample(num_timesteps=10)
-    >>> counter.steps
-    10
-    >>> envs.close()
-    """
-
-    def on_episode_created(self, *, episode: Episode, env_runner: EnvRunner, env_index: int) -> None:
-        pass
-
-    def on_episode_start(self, *, episode: Episode, env_runner: EnvRunner, env_index: int) -> None:
-        pass
-
-    def on_episode_step(self, *, episode: Episode, env_runner: EnvRunner, env_index: int) -> None:
-        pass
-
-    def on_episode_end(self, *, episode: Episode, env_runner: EnvRunner, env_index: int) -> None:
-        pass
-
-    def on_sample_end(self, *, env_runner: EnvRunner, samples: list[Episode]) -> None:
-        pass
-
-
-def _hooks(callbacks: Any) -> dict[str, list[Callable]]:
-    """The overridden callback methods, by name (``RunnerCallbacks``' empty ones are skipped, so
-    the per-step hook costs nothing unless someone uses it)."""
-    if callbacks is None:
-        objs = []
-    elif isinstance(callbacks, (list, tuple)):
-        objs = list(callbacks)
-    else:
-        objs = [callbacks]
-    hooks: dict[str, list[Callable]] = {name: [] for name in CALLBACK_NAMES}
-    for obj in objs:
-        known = [n for n in CALLBACK_NAMES if hasattr(obj, n)]
-        if not known:
-            raise TypeError(f"callbacks object {obj!r} has none of the methods {', '.join(CALLBACK_NAMES)}")
-        for name in known:
-            method = getattr(obj, name)
-            if getattr(type(obj), name, None) is getattr(RunnerCallbacks, name):
-                continue
-            if not callable(method):
-                raise TypeError(f"callbacks {obj!r}: {name} is not callable")
-            hooks[name].append(method)
-    return hooks
-
-
-# -- the runner -------------------------------------------------------------------------------
+from envpool.runner.callbacks import hooks_of
+from envpool.runner.episodes import Episode
+from envpool.runner.trees import info_row, replace_rows, row_of, rows_of, take, to_numpy
 
 
 class EnvRunner:
@@ -431,7 +69,7 @@ class EnvRunner:
         self.envs = envs
         self.policy = policy
         self.keep_infos = bool(keep_infos)
-        self._hooks = _hooks(callbacks)
+        self._hooks = hooks_of(callbacks)
         self.num_envs = int(envs.num_envs)
         self._async = int(envs.batch_size) < self.num_envs
         self._mode = envs.autoreset_mode
@@ -639,8 +277,8 @@ class EnvRunner:
                 actions, extras = out
             else:
                 actions, extras = out, {}
-            actions = _to_numpy(actions)
-            extras = {k: _to_numpy(v) for k, v in extras.items()}
+            actions = to_numpy(actions)
+            extras = {k: to_numpy(v) for k, v in extras.items()}
             rows = len(actions) if not isinstance(actions, dict) else None
             if rows is not None and rows != n:
                 raise ValueError(f"policy returned {rows} actions for a batch of {n} observations")
@@ -680,12 +318,12 @@ class EnvRunner:
             new_obs, info = self.envs.reset(options={"reset_mask": needs_reset})
             self._m_env_time += time.perf_counter() - t
             for i in np.flatnonzero(needs_reset).tolist():
-                self._start(ids_l[i], _row(new_obs, i), _info_row(info, i) if self.keep_infos else None)
-            obs = _replace_rows(obs, new_obs, needs_reset)
+                self._start(ids_l[i], row_of(new_obs, i), info_row(info, i) if self.keep_infos else None)
+            obs = replace_rows(obs, new_obs, needs_reset)
             needs_reset = None
         n = len(ids_l)
         actions, extras = self._actions(obs, n, use_random)
-        action_rows = _rows_of(actions, n)
+        action_rows = rows_of(actions, n)
         pending = self._pending
         t = time.perf_counter()
         if not self._async:
@@ -714,7 +352,7 @@ class EnvRunner:
                 self._discard[reset_ids] = False
                 self._discarding = bool(self._discard.any())
                 if len(sel):
-                    self.envs.send(_take(actions, sel), ids[sel])
+                    self.envs.send(take(actions, sel), ids[sel])
                 for i in sel.tolist():
                     pending[ids_l[i]] = (action_rows[i], extras, i)
             self._hold(None)  # as above: a batch is due
@@ -763,7 +401,7 @@ class EnvRunner:
                 np.asarray(rew, dtype=np.float64).tolist(),
                 np.asarray(term).tolist(),
                 np.asarray(trunc).tolist(),
-                _rows_of(obs, n),
+                rows_of(obs, n),
             )
         ids_l, rew_l, term_l, trunc_l, obs_rows = self._held_lists
         same_step = self._mode == AutoresetMode.SAME_STEP
@@ -786,7 +424,7 @@ class EnvRunner:
             if not ep.observations:  # a reset row: the episode's first observation
                 if disabled and (term_l[row] or trunc_l[row]):
                     continue  # full batch, disabled: the ended env's row, replaced at the next send
-                self._start(env, obs_rows[row], _info_row(info, row) if keep_infos else None)
+                self._start(env, obs_rows[row], info_row(info, row) if keep_infos else None)
                 continue
             action, extras, j = pending[env]
             terminated, truncated = term_l[row], trunc_l[row]
@@ -797,13 +435,13 @@ class EnvRunner:
                 for k, v in extras.items():
                     ep.extras.setdefault(k, []).append(v[j])
             if (terminated or truncated) and final_obs is not None and final_mask[row]:
-                ep.observations.append(_row(final_obs, row))
+                ep.observations.append(row_of(final_obs, row))
                 if keep_infos:
-                    ep.infos.append(_info_row(info["final_info"], row))
+                    ep.infos.append(info_row(info["final_info"], row))
             else:
                 ep.observations.append(obs_rows[row])
                 if keep_infos:
-                    ep.infos.append(_info_row(info, row))
+                    ep.infos.append(info_row(info, row))
             ret[env] += r
             length[env] += 1
             steps += 1
@@ -819,7 +457,7 @@ class EnvRunner:
                     hook(episode=ep, env_runner=self, env_index=env)
                 self._new_episode(env)
                 if same_step:
-                    self._start(env, obs_rows[row], _info_row(info, row) if keep_infos else None)
+                    self._start(env, obs_rows[row], info_row(info, row) if keep_infos else None)
                 if num_episodes is not None and len(done) >= num_episodes:
                     break
             if num_timesteps is not None and steps >= num_timesteps:
@@ -836,13 +474,3 @@ class EnvRunner:
                 chunks.append(ep._finalized())
                 self._episodes[env] = ep._continuation()
         return chunks
-
-
-def _to_numpy(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {k: _to_numpy(v) for k, v in x.items()}
-    if isinstance(x, tuple):
-        return tuple(_to_numpy(v) for v in x)
-    if hasattr(x, "detach"):  # a torch tensor
-        return x.detach().cpu().numpy()
-    return np.asarray(x)

@@ -1,7 +1,7 @@
 """envpool.serve's socket: connections, bounded reads and writes (see docs/external_protocol.md).
 
 A ZMQ_STREAM socket: libzmq accepts connections and moves bytes (with its I/O thread, reconnects
-on the clients' side, buffers of bounded size), and :mod:`envpool._zmtp` cuts the frames, so that
+on the clients' side, buffers of bounded size), and :mod:`envpool.external.zmtp` cuts the frames, so that
 the server can bound what one message, one connection and one unauthenticated peer cost, and can
 close a connection (a ROUTER socket can do neither; see _zmtp's docstring). Clients use ordinary
 DEALER sockets.
@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from envpool import _zmtp
+from envpool.external import zmtp as _zmtp
 
 # Chunks (of at most 8 KiB: libzmq's read size) libzmq holds per connection before it stops
 # reading that connection: 512 KiB. The server thread takes them as fast as it can decode.

@@ -25,7 +25,7 @@ import numpy as np
 from gymnasium import spaces
 
 from envpool.tasks import make_spec
-from envpool.vector_env import EnvPoolVectorEnv
+from envpool.frontends.vector_env import EnvPoolVectorEnv
 
 # make() arguments that shape a pool: meaningless for one env.
 _POOL_ARGUMENTS = ("num_envs", "batch_size", "num_threads", "autoreset_mode", "env_type")

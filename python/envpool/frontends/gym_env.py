@@ -20,7 +20,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from envpool.vector_env import EnvPoolVectorEnv
+from envpool.frontends.vector_env import EnvPoolVectorEnv
 
 
 class EnvPoolGymEnv(EnvPoolVectorEnv, gymnasium.Env):

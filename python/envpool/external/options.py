@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from envpool import _wire
-from envpool.pool import _check_int
+from envpool.external import wire as _wire
+from envpool.frontends.pool import check_int
 
 
 def _endpoint(address: str) -> str:
@@ -23,8 +23,8 @@ class ExternalOptions:
         self.obs_spec = _wire.single_leaf(observation_space, "obs")
         self.action_spec = _wire.single_leaf(action_space, "action")
         self.observation_space, self.action_space = observation_space, action_space
-        self.max_episodes = _check_int("max_episodes", max_episodes, 1)
-        self.batch_size = _check_int("batch_size", batch_size, 1)
+        self.max_episodes = check_int("max_episodes", max_episodes, 1)
+        self.batch_size = check_int("batch_size", batch_size, 1)
         if self.batch_size > self.max_episodes:
             raise ValueError(f"batch_size ({self.batch_size}) must not exceed max_episodes ({self.max_episodes})")
         if isinstance(wait_ms, bool) or not isinstance(wait_ms, (int, float)) or not wait_ms >= 0:
@@ -40,14 +40,14 @@ class ExternalOptions:
         if max_episodes_per_client is None:
             self.max_episodes_per_client = self.max_episodes
         else:
-            self.max_episodes_per_client = _check_int("max_episodes_per_client", max_episodes_per_client, 1)
+            self.max_episodes_per_client = check_int("max_episodes_per_client", max_episodes_per_client, 1)
             if self.max_episodes_per_client > self.max_episodes:
                 raise ValueError(f"max_episodes_per_client ({self.max_episodes_per_client}) must not exceed "
                                  f"max_episodes ({self.max_episodes})")
         if max_send_queue is None:
             self.max_send_queue = max(1000, 4 * self.max_episodes_per_client)
         else:
-            self.max_send_queue = _check_int("max_send_queue", max_send_queue, 1)
+            self.max_send_queue = check_int("max_send_queue", max_send_queue, 1)
         self.endpoint = _endpoint(address)
         self.name = name
 
@@ -56,14 +56,14 @@ class ExternalOptions:
         if max_frame_bytes is None:
             self.max_frame_bytes = 65536 + 4 * (obs + act)
         else:
-            self.max_frame_bytes = _check_int("max_frame_bytes", max_frame_bytes, 1024)
+            self.max_frame_bytes = check_int("max_frame_bytes", max_frame_bytes, 1024)
             if self.max_frame_bytes < max(obs, act):
                 raise ValueError(f"max_frame_bytes ({self.max_frame_bytes}) is smaller than one observation "
                                  f"({obs} bytes) or action ({act} bytes): no request could carry it")
         if max_message_bytes is None:
             self.max_message_bytes = self.max_frame_bytes + obs + act
         else:
-            self.max_message_bytes = _check_int("max_message_bytes", max_message_bytes, 1024)
+            self.max_message_bytes = check_int("max_message_bytes", max_message_bytes, 1024)
             if self.max_message_bytes < obs + act + 1024:
                 raise ValueError(f"max_message_bytes ({self.max_message_bytes}) must hold an observation, an action "
                                  f"and a 1 KiB header ({obs + act + 1024} bytes)")

@@ -11,7 +11,7 @@ needed one. The library is cached per (source, jaxlib version, compiler) under
 ``$ENVPOOL_XLA_CACHE`` or ``~/.cache/envpool-ng/xla`` (``$XDG_CACHE_HOME`` respected), so later
 processes load it at once and a jaxlib upgrade rebuilds it.
 
-``python -m envpool._xla_build`` builds it ahead of time (e.g. in a container image) and prints
+``python -m envpool.xla.build`` builds it ahead of time (e.g. in a container image) and prints
 its path.
 """
 
@@ -36,7 +36,7 @@ _library: ctypes.CDLL | None = None
 def source_dir() -> Path:
     """The handlers' sources: ``envpool/xla_ffi`` in an installed package, ``cpp/xla_ffi`` in a
     checkout (the package then is ``python/envpool``)."""
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent  # envpool/: the wheel installs xla_ffi/ there
     for candidate in (package / "xla_ffi", package.parents[1] / "cpp" / "xla_ffi"):
         if all((candidate / name).is_file() for name in _SOURCES):
             return candidate

@@ -1,6 +1,6 @@
 """``env_type="gym"`` where the ``gym`` package is installed: its spaces, its ``gym.Env``, its API.
 
-Imported only when ``gym`` is (envpool.installed_gym picks the class). Two front ends, both
+Imported only when ``gym`` is (envpool.frontends.installed_gym picks the class). Two front ends, both
 :class:`envpool.EnvPoolGymEnv` underneath (a step before any reset starts the episodes; info
 holds ``env_id``, ``players``, ``elapsed_step``; float32 rewards), with ``gym.spaces`` for a
 single env's spaces and ``gym.Env`` among their bases, so that ``gym.Wrapper`` subclasses and
@@ -25,7 +25,7 @@ import gym
 import gymnasium
 import numpy as np
 
-from envpool.gym_env import EnvPoolGymEnv
+from envpool.frontends.gym_env import EnvPoolGymEnv
 
 
 def to_gym_space(space: gymnasium.spaces.Space) -> gym.spaces.Space:

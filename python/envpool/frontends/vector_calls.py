@@ -1,5 +1,5 @@
 """gymnasium's vector-env API beyond ``reset()`` and ``step()``, for the gymnasium front end
-(``envpool.vector_env``): ``AsyncVectorEnv``'s split calls (``reset_async``/``reset_wait``,
+(``envpool.frontends.vector_env``): ``AsyncVectorEnv``'s split calls (``reset_async``/``reset_wait``,
 ``step_async``/``step_wait``, ``call_async``/``call_wait``) with its errors for calls out of
 order, ``np_random_seed`` / ``np_random`` as tuples, and the warning ``close()`` gives for a
 call still pending.

@@ -15,7 +15,7 @@ takes the handle the previous one returned (an input aliased to its output) and 
 ``has_side_effect``, so XLA neither reorders, drops nor merges them.
 
 The handlers are a small C++ library compiled against the installed jaxlib at first use
-(envpool/_xla_build.py); they call ``envpool._core`` through the C table of
+(envpool/xla/build.py); they call ``envpool._core`` through the C table of
 ``cpp/xla_ffi/envpool_xla_api.h``. docs/jax.md has the design, the API and its limits.
 """
 
@@ -34,7 +34,8 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("envs.xla() needs jax: pip install 'envpool-ng[jax]'") from exc
 
-from envpool import _core, _xla_build
+from envpool import _core
+from envpool.xla import build as _xla_build
 
 _register_lock = threading.Lock()
 _registered = False

@@ -1,4 +1,4 @@
-"""A process pool's batches as gymnasium's vector envs return them (see ``envpool.python_envs``).
+"""A process pool's batches as gymnasium's vector envs return them (see ``envpool.process.pool``).
 
 The core returns the fixed-size observation leaves as arrays; what a worker staged beside them
 in shared memory - each env's info dict and its observation's variable-size values, pickled -

@@ -147,3 +147,35 @@ def to_frame(value: Any, spec: dict[str, Any], what: str) -> tuple[dict[str, Any
             raise TypeError(f"{what} has dtype {arr.dtype}, the space needs {want}")
         arr = arr.astype(want)
     return describe(spec), np.ascontiguousarray(arr, dtype=want.newbyteorder("<")).tobytes()
+
+
+# Array frames each episode op carries (after its header).
+ARRAY_FRAMES = {"get_action": 1, "log_action": 2, "log_returns": 0, "end_episode": 1}
+
+
+def parse_request(op: str, header: dict, arrays: list[bytes], obs_spec: dict, action_spec: dict) -> tuple:
+    """Checks an episode request's arguments: ``(obs bytes, action bytes, reward, info,
+    truncated)``, or a ValueError that says what is wrong."""
+    want = ARRAY_FRAMES[op]
+    if len(arrays) != want:
+        raise ValueError(f"{op} carries {want} array frame(s), got {len(arrays)}")
+    obs = action = None
+    if want:
+        check_array("obs", header.get("obs"), arrays[0], obs_spec)
+        obs = arrays[0]
+    if op == "log_action":
+        check_array("action", header.get("action"), arrays[1], action_spec)
+        action = arrays[1]
+    reward, info, truncated = 0.0, None, False
+    if op == "log_returns":
+        reward = header.get("reward")
+        if isinstance(reward, bool) or not isinstance(reward, (int, float)) or not math.isfinite(reward):
+            raise ValueError(f"reward must be a finite number, got {brief(reward)}")
+        info = header.get("info")
+        if info is not None and not isinstance(info, dict):
+            raise ValueError("info must be a map or nil")
+    if op == "end_episode":
+        truncated = header.get("truncated", False)
+        if not isinstance(truncated, bool):
+            raise ValueError("truncated must be a bool")
+    return obs, action, float(reward), info, truncated

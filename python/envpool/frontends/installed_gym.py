@@ -3,9 +3,9 @@
 - no ``gym`` package: :class:`envpool.EnvPoolGymEnv`, the reference EnvPool 1.2.5's front end
   (gymnasium spaces, ``reset -> (obs, info)``, five-value ``step``);
 - ``gym`` 0.26 or later: the same five-value API with ``gym.spaces`` and a ``gym.Env``
-  (:class:`envpool.legacy_gym.GymEnvPool`);
+  (:class:`envpool.frontends.legacy_gym.GymEnvPool`);
 - ``gym`` 0.21-0.25: that gym's API, as the reference EnvPool 0.6 had it: ``reset -> obs``,
-  ``step -> (obs, reward, done, info)`` (:class:`envpool.legacy_gym.LegacyGymEnvPool`).
+  ``step -> (obs, reward, done, info)`` (:class:`envpool.frontends.legacy_gym.LegacyGymEnvPool`).
 
 ``gym`` is imported only here, when such a pool is made, never on ``import envpool``.
 """
@@ -16,7 +16,7 @@ import importlib
 import importlib.util
 import re
 
-from envpool.gym_env import EnvPoolGymEnv
+from envpool.frontends.gym_env import EnvPoolGymEnv
 
 # The first gym release whose reset returns (obs, info) and step five values.
 FIVE_VALUE_GYM = (0, 26)
@@ -50,6 +50,6 @@ def gym_front_end() -> type:
     version = gym_version()
     if version is None:
         return EnvPoolGymEnv
-    from envpool import legacy_gym
+    from envpool.frontends import legacy_gym
 
     return legacy_gym.GymEnvPool if version >= FIVE_VALUE_GYM else legacy_gym.LegacyGymEnvPool

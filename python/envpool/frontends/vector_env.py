@@ -9,8 +9,8 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from envpool.pool import PoolFrontEnd
-from envpool.vector_calls import SplitCalls
+from envpool.frontends.pool import PoolFrontEnd
+from envpool.frontends.vector_calls import SplitCalls
 
 
 class EnvPoolVectorEnv(SplitCalls, PoolFrontEnd, gymnasium.vector.VectorEnv):

@@ -1,4 +1,4 @@
-"""The loop of one worker process of a Python-env pool (see ``envpool.python_envs``).
+"""The loop of one worker process of a Python-env pool (see ``envpool.process.pool``).
 
 A worker hosts a contiguous block of envs. It sleeps on its command ring in shared memory
 (``_core.WorkerChannel``), runs each command - reset or step one env - and stages the result in
@@ -8,7 +8,7 @@ arrive on a pipe, only while none of its envs is in flight.
 
 A worker leads a process group of its own (the terminal's Ctrl-C goes to the foreground group,
 the training script's, and the pool ends the worker's whole group), ignores SIGINT too, and
-dies with the pool's process (see ``envpool._worker_procs``). It exits when the pool shuts down
+dies with the pool's process (see ``envpool.process.supervisor``). It exits when the pool shuts down
 or writes it off.
 
 An env may raise anything, KeyboardInterrupt included: that is the env's error, reported for
@@ -362,7 +362,7 @@ def main(args: dict, conn) -> None:
     from envpool import _core
 
     try:
-        # A process group of its own (see envpool._worker_procs). Not a session: sessions are
+        # A process group of its own (see envpool.process.supervisor). Not a session: sessions are
         # the kernel's scheduling groups (autogroup), and a worker alone in one waits longer
         # for a core on a busy machine (3-5x fewer steps of a 1 ms env, measured).
         os.setpgid(0, 0)

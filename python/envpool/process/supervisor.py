@@ -29,7 +29,8 @@ import time
 import weakref
 from typing import Any
 
-from envpool import _core, _worker
+from envpool import _core
+from envpool.process import worker as _worker
 
 # How long close() waits for workers to exit when asked, before it kills them.
 EXIT_GRACE_S = 2.0

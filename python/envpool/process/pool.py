@@ -25,12 +25,12 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from envpool import _core, payloads
-from envpool._worker_procs import WorkerProcesses
+from envpool.process.supervisor import WorkerProcesses
 from envpool.errors import ClosedError, EnvError
 from envpool.leaves import SpaceLeaves
-from envpool.process_results import ResultAssembler
+from envpool.process.results import ResultAssembler
 from envpool.spaces import check_observation_mode, observation_spaces
-from envpool.pool import CORE_AUTORESET, OpenedPool, _check_int, parse_autoreset_mode
+from envpool.frontends.pool import CORE_AUTORESET, OpenedPool, check_int, parse_autoreset_mode
 from envpool.registration import front_end_class
 from envpool.tasks import TaskSpec
 
@@ -153,27 +153,27 @@ class PythonEnvSource:
 
     def __init__(self, env, *, num_envs, batch_size, num_workers, seed, max_episode_steps, autoreset_mode,
                  step_timeout, max_restarts, context, info_bytes, observation_mode, env_kwargs):
-        self.num_envs = _check_int("num_envs", num_envs, 1)
-        self.batch_size = self.num_envs if batch_size is None else _check_int("batch_size", batch_size, 1)
+        self.num_envs = check_int("num_envs", num_envs, 1)
+        self.batch_size = self.num_envs if batch_size is None else check_int("batch_size", batch_size, 1)
         if self.batch_size > self.num_envs:
             raise ValueError(f"batch_size ({self.batch_size}) must not exceed num_envs ({self.num_envs})")
         cores = os.cpu_count() or 1
-        self.num_workers = min(self.num_envs, cores) if num_workers is None else _check_int("num_workers", num_workers, 1)
+        self.num_workers = min(self.num_envs, cores) if num_workers is None else check_int("num_workers", num_workers, 1)
         if self.num_workers > self.num_envs:
             raise ValueError(f"num_workers ({self.num_workers}) must not exceed num_envs ({self.num_envs})")
-        self.seed = None if seed is None else _check_int("seed", seed, 0)
-        self.max_episode_steps = None if max_episode_steps is None else _check_int("max_episode_steps", max_episode_steps, 0)
+        self.seed = None if seed is None else check_int("seed", seed, 0)
+        self.max_episode_steps = None if max_episode_steps is None else check_int("max_episode_steps", max_episode_steps, 0)
         self.autoreset_mode = parse_autoreset_mode(autoreset_mode)
         if step_timeout is not None and not (isinstance(step_timeout, (int, float)) and step_timeout > 0):
             raise ValueError(f"step_timeout must be a positive number of seconds or None, got {step_timeout!r}")
         self.step_timeout = step_timeout
-        self.max_restarts = _check_int("max_restarts", max_restarts, 0)
+        self.max_restarts = check_int("max_restarts", max_restarts, 0)
         if context is None:
             context = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         self.context = context
         if self.context not in multiprocessing.get_all_start_methods():
             raise ValueError(f"context must be one of {multiprocessing.get_all_start_methods()}, got {context!r}")
-        self.info_bytes = _check_int("info_bytes", info_bytes, 0)
+        self.info_bytes = check_int("info_bytes", info_bytes, 0)
         check_observation_mode(observation_mode)
         self.observation_mode = observation_mode
         # Worker w hosts envs [worker_start[w], worker_start[w + 1]): contiguous, near-equal blocks.

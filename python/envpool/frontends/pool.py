@@ -60,14 +60,14 @@ def _seed_list(seed, count: int, what: str, *, allow_none: bool) -> list[int | N
     seeds = list(seed)
     if len(seeds) != count:
         raise ValueError(f"reset() got {len(seeds)} seeds for {count} {what}")
-    seeds = [None if s is None and allow_none else _check_int("seed", s, 0) for s in seeds]
+    seeds = [None if s is None and allow_none else check_int("seed", s, 0) for s in seeds]
     for i, s in enumerate(seeds):
         if s is not None and s >= SEED_LIMIT:
             raise ValueError(f"seed[{i}]={s} does not fit in 64 bits (seeds must be < 2**64)")
     return seeds
 
 
-def _check_int(name: str, value: Any, minimum: int) -> int:
+def check_int(name: str, value: Any, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
     if value < minimum:
@@ -78,7 +78,7 @@ def _check_int(name: str, value: Any, minimum: int) -> int:
 @dataclasses.dataclass
 class OpenedPool:
     """A pool and what a front end knows about it: made by ``_open_pool`` for native tasks and
-    by ``envpool.python_envs`` for Python envs, adopted by ``PoolFrontEnd._attach``."""
+    by ``envpool.process.pool`` for Python envs, adopted by ``PoolFrontEnd._attach``."""
 
     pool: Any  # _core.Pool, or an object with its methods (python_envs.ProcessPool)
     task_spec: TaskSpec
@@ -122,8 +122,8 @@ class PoolFrontEnd:
             # A pool built elsewhere (envpool.make_python): same attributes, same protocol.
             self._attach(task_id.open_pool())
             return
-        num_envs = _check_int("num_envs", num_envs, 1)
-        batch_size = num_envs if batch_size is None else _check_int("batch_size", batch_size, 1)
+        num_envs = check_int("num_envs", num_envs, 1)
+        batch_size = num_envs if batch_size is None else check_int("batch_size", batch_size, 1)
         if batch_size > num_envs:
             raise ValueError(f"batch_size ({batch_size}) must not exceed num_envs ({num_envs})")
         if num_threads is None:
@@ -131,11 +131,11 @@ class PoolFrontEnd:
             # caller runs the policy meanwhile, so leave it a core.
             cores = os.cpu_count() or 1
             num_threads = max(1, min(batch_size, cores if batch_size == num_envs else cores - 1))
-        num_threads = _check_int("num_threads", num_threads, 1)
-        seed = _check_int("seed", seed, 0)
+        num_threads = check_int("num_threads", num_threads, 1)
+        seed = check_int("seed", seed, 0)
         _check_env_seeds("seed", seed, num_envs)
         if max_episode_steps is not None:
-            max_episode_steps = _check_int("max_episode_steps", max_episode_steps, 0)
+            max_episode_steps = check_int("max_episode_steps", max_episode_steps, 0)
         autoreset_mode = parse_autoreset_mode(autoreset_mode)
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
@@ -230,7 +230,7 @@ class PoolFrontEnd:
         if seed is None:
             return None
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            seed = _check_int("seed", seed, 0)
+            seed = check_int("seed", seed, 0)
             _check_env_seeds("seed", seed, self.num_envs)
             return [seed + i for i in range(self.num_envs)]
         return _seed_list(seed, self.num_envs, "envs", allow_none=True)
@@ -240,7 +240,7 @@ class PoolFrontEnd:
         if seed is None:
             return None
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            base = _check_int("seed", seed, 0)
+            base = check_int("seed", seed, 0)
             if ids.dtype.kind not in "iu" or not ((ids >= 0) & (ids < self.num_envs)).all():
                 return None  # the pool refuses these ids, naming them
             if len(ids):
@@ -308,7 +308,7 @@ class PoolFrontEnd:
         """``(handle, recv, send, step)``: pure functions that step this pool from inside
         ``jax.jit`` / ``lax.scan``, as the reference EnvPool's ``xla()`` (needs the ``jax`` extra;
         see envpool.xla and docs/jax.md). ``timeout`` bounds each recv's wait, in seconds."""
-        from envpool.xla import make_xla
+        from envpool.xla.calls import make_xla
 
         self._xla_used = True
         return make_xla(self, timeout)
@@ -321,7 +321,7 @@ class PoolFrontEnd:
         if pool is None:
             return
         if getattr(self, "_xla_used", False):
-            from envpool.xla import wait_for_dispatched_calls
+            from envpool.xla.calls import wait_for_dispatched_calls
 
             wait_for_dispatched_calls()
         pool.close()

@@ -1,0 +1,88 @@
+"""The core pool of an external server: slots (env ids) that hold client episodes, with the
+methods the front ends call (``send``, ``recv``, ``step``, ``close``, ...).
+
+The C++ core (cpp/core/external_executor.h) does the protocol checks, action validation and
+batching; :class:`~envpool.external.server.ExternalServer` completes the slots' rows from the
+clients' requests and sends them the actions the trainer ``send()``s.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envpool import _core
+from envpool.external import wire as _wire
+from envpool.external.server import ExternalServer
+
+
+class ExternalPool:
+    """Made by :class:`~envpool.external.serve.ExternalSource` when a front end opens it."""
+
+    def __init__(self, source: Any):
+        zmq, msgpack = _wire.import_zmq_msgpack()
+        self.source = source
+        action_spec = source.action_spec
+        spec = {
+            "obs": [source.obs_spec],
+            "action": [action_spec],
+            "info": [
+                {**action_spec, "name": "logged_action"},
+                dict(name="_logged_action", dtype="bool", shape=[], low=[], high=[], discrete=False),
+            ],
+            "obs_is_tuple": False,
+        }
+        self.core = _core.Pool.for_external(source.name, spec, source.max_episodes, source.batch_size, source.wait_ms)
+        self.num_envs, self.batch_size = source.max_episodes, source.batch_size
+        self.max_episode_steps = 0
+        self._closed = False
+        self.after_close: list = []  # callables run once close() stopped the server (ExternalEnv)
+        try:
+            self.server = ExternalServer(self.core, source, zmq, msgpack)
+        except BaseException:
+            self.core.close()
+            raise
+        self.address = self.server.address
+        self._annotate = self.server.sessions.annotate
+
+    def send_reset(self, env_id, seeds, keep, wait_follows):
+        raise RuntimeError("external episodes are started by clients (start_episode), not by reset(); use recv()")
+
+    def send(self, actions, env_id=None):
+        self.core.send(actions, env_id)
+
+    def recv(self, timeout: float = -1.0):
+        result = self.core.recv(timeout)
+        self._annotate(result[4])
+        return result
+
+    def step(self, actions, env_id=None, timeout: float = -1.0):
+        result = self.core.step(actions, env_id, timeout)
+        self._annotate(result[4])
+        return result
+
+    def render(self, env_id=None):
+        raise ValueError("external episodes do not render here")
+
+    def get_state(self, env_id):
+        raise ValueError("external episodes do not expose their state")
+
+    set_state = get_state
+
+    @property
+    def in_flight(self) -> int:
+        return self.core.in_flight
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Tells the clients (their waiting calls fail with code ``closed``), stops the server
+        thread and closes the core. Never hangs."""
+        if self._closed:
+            return
+        self._closed = True
+        self.server.stop()
+        self.core.close()
+        for fn in self.after_close:
+            fn()

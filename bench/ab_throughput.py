@@ -60,7 +60,7 @@ CONFIGS = [
 ]
 
 # Executed verbatim by ``python -c`` in the child; only stdlib, numpy and envpool.
-WORKER_SOURCE = r'''
+WORKER_SOURCE = r"""
 import json, sys, time
 import numpy as np
 import envpool
@@ -114,20 +114,28 @@ loop(a["warmup"])
 steps, elapsed = loop(a["seconds"])
 env.close()
 print("@@AB_RESULT@@ " + json.dumps({"steps": steps, "elapsed": elapsed, "sps": steps / elapsed}), flush=True)
-'''
+"""
 
 
 def run_sample(pkg: str, cfg: tuple, seconds: float, warmup: float, autoreset_mode: str) -> float:
     """One fresh-process measurement of ``cfg`` with the package folder ``pkg``; steps/s."""
     _, task, n, b, t = cfg
-    args = dict(task=task, num_envs=n, batch_size=b, num_threads=t, seconds=seconds, warmup=warmup,
-                autoreset_mode=autoreset_mode)
+    args = dict(
+        task=task,
+        num_envs=n,
+        batch_size=b,
+        num_threads=t,
+        seconds=seconds,
+        warmup=warmup,
+        autoreset_mode=autoreset_mode,
+    )
     env = dict(os.environ, PYTHONPATH=pkg)
-    proc = subprocess.run([sys.executable, "-c", WORKER_SOURCE, json.dumps(args)], env=env,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", WORKER_SOURCE, json.dumps(args)], env=env, capture_output=True, text=True, timeout=120
+    )
     for line in proc.stdout.splitlines():
         if line.startswith(RESULT_MARK):
-            return json.loads(line[len(RESULT_MARK):])["sps"]
+            return json.loads(line[len(RESULT_MARK) :])["sps"]
     raise RuntimeError(f"{cfg[0]} with {pkg} failed (rc {proc.returncode}):\n{proc.stderr[-2000:]}")
 
 
@@ -149,8 +157,12 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=0.8, help="timed wall time per sample")
     ap.add_argument("--warmup", type=float, default=0.3, help="untimed wall time before it")
     ap.add_argument("--only", default="", help="comma-separated: keep configs whose label contains one of these")
-    ap.add_argument("--autoreset", default="next_step", choices=["next_step", "same_step"],
-                    help="the pools' autoreset_mode (same_step: results carry final_obs / final_info)")
+    ap.add_argument(
+        "--autoreset",
+        default="next_step",
+        choices=["next_step", "same_step"],
+        help="the pools' autoreset_mode (same_step: results carry final_obs / final_info)",
+    )
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
     opts = ap.parse_args()
 
@@ -166,8 +178,11 @@ def main() -> None:
             for side in ("old", "new") if r % 2 == 0 else ("new", "old"):
                 samples[cfg[0]][side].append(run_sample(pkgs[side], cfg, opts.seconds, opts.warmup, opts.autoreset))
             o, n = samples[cfg[0]]["old"][-1], samples[cfg[0]]["new"][-1]
-            print(f"round {r + 1}/{opts.rounds} {cfg[0]:32s} old {fmt(o):>9s} new {fmt(n):>9s} "
-                  f"new/old {n / o:.3f}", file=sys.stderr, flush=True)
+            print(
+                f"round {r + 1}/{opts.rounds} {cfg[0]:32s} old {fmt(o):>9s} new {fmt(n):>9s} new/old {n / o:.3f}",
+                file=sys.stderr,
+                flush=True,
+            )
     loads.append(os.getloadavg())
 
     rows = []
@@ -181,26 +196,57 @@ def main() -> None:
         per_round = [y / x for x, y in zip(o, n)]
         ratio = statistics.median(n) / statistics.median(o)
         slow = sum(p < 0.95 for p in per_round)
-        rows.append(dict(config=cfg[0], task=cfg[1], num_envs=cfg[2], batch_size=cfg[3], num_threads=cfg[4],
-                         old=o, new=n, old_median=statistics.median(o), new_median=statistics.median(n),
-                         ratio=ratio, per_round_ratio=per_round, rounds_below_095=slow))
-        lines.append(f"| {cfg[0]} | {fmt(statistics.median(o))} | {spread(o)} | {fmt(statistics.median(n))} | "
-                     f"{spread(n)} | {ratio:.3f} | {min(per_round):.3f}..{max(per_round):.3f} | "
-                     f"{slow}/{len(per_round)} |")
+        rows.append(
+            dict(
+                config=cfg[0],
+                task=cfg[1],
+                num_envs=cfg[2],
+                batch_size=cfg[3],
+                num_threads=cfg[4],
+                old=o,
+                new=n,
+                old_median=statistics.median(o),
+                new_median=statistics.median(n),
+                ratio=ratio,
+                per_round_ratio=per_round,
+                rounds_below_095=slow,
+            )
+        )
+        lines.append(
+            f"| {cfg[0]} | {fmt(statistics.median(o))} | {spread(o)} | {fmt(statistics.median(n))} | "
+            f"{spread(n)} | {ratio:.3f} | {min(per_round):.3f}..{max(per_round):.3f} | "
+            f"{slow}/{len(per_round)} |"
+        )
     table = "\n".join(lines)
-    note = (f"\nenv steps/s ({opts.autoreset} autoreset), median of {opts.rounds} interleaved rounds, {opts.seconds} s per sample "
-            f"after {opts.warmup} s warm-up; {os.cpu_count()} cores; load average (1 min) "
-            f"{min(l[0] for l in loads):.2f}..{max(l[0] for l in loads):.2f} during the run\n")
+    note = (
+        f"\nenv steps/s ({opts.autoreset} autoreset), median of {opts.rounds} interleaved rounds, "
+        f"{opts.seconds} s per sample "
+        f"after {opts.warmup} s warm-up; {os.cpu_count()} cores; load average (1 min) "
+        f"{min(load[0] for load in loads):.2f}..{max(load[0] for load in loads):.2f} during the run\n"
+    )
     print(table + "\n" + note)
 
     out = Path(opts.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "ab_throughput.md").write_text(table + "\n" + note)
-    (out / "ab_throughput.json").write_text(json.dumps(dict(
-        command=sys.argv, packages=pkgs, rounds=opts.rounds, seconds=opts.seconds, warmup=opts.warmup,
-        autoreset_mode=opts.autoreset,
-        machine=dict(cpu_count=os.cpu_count(), platform=platform.platform(), python=sys.version),
-        load_averages=loads, started=started, finished=time.time(), rows=rows), indent=1))
+    (out / "ab_throughput.json").write_text(
+        json.dumps(
+            dict(
+                command=sys.argv,
+                packages=pkgs,
+                rounds=opts.rounds,
+                seconds=opts.seconds,
+                warmup=opts.warmup,
+                autoreset_mode=opts.autoreset,
+                machine=dict(cpu_count=os.cpu_count(), platform=platform.platform(), python=sys.version),
+                load_averages=loads,
+                started=started,
+                finished=time.time(),
+                rows=rows,
+            ),
+            indent=1,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -18,8 +18,9 @@ import argparse
 import resource
 import time
 
-import envpool
 import numpy as np
+
+import envpool
 
 
 def run(batch: int, work_us: float, seconds: float) -> str:
@@ -55,7 +56,8 @@ def run(batch: int, work_us: float, seconds: float) -> str:
         return (
             f"batch {batch:2d}, {envs.num_threads} env threads: {k * batch / elapsed:8.0f} steps/s, "
             f"{elapsed / k * 1e6:6.1f} us per batch ({work_us:g} us of it caller work), context switches per "
-            f"batch: voluntary {(r1.ru_nvcsw - r0.ru_nvcsw) / k:.2f}, involuntary {(r1.ru_nivcsw - r0.ru_nivcsw) / k:.2f}"
+            f"batch: voluntary {(r1.ru_nvcsw - r0.ru_nvcsw) / k:.2f}, "
+            f"involuntary {(r1.ru_nivcsw - r0.ru_nivcsw) / k:.2f}"
         )
     finally:
         envs.close()

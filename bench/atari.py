@@ -40,7 +40,7 @@ from pathlib import Path
 RESULT_MARK = "@@ATARI_BENCH@@ "
 
 # Run verbatim by our interpreter and by the reference's (`python -c WORKER '<json>'`).
-WORKER = r'''
+WORKER = r"""
 import json, os, sys, time
 import numpy as np
 
@@ -115,7 +115,7 @@ run(a["warmup"], min_steps=3 * n)
 steps, sec = run(a["seconds"])
 env.close()
 print("@@ATARI_BENCH@@ " + json.dumps({"sps": steps / sec}), flush=True)
-'''
+"""
 
 
 def load_average() -> float:
@@ -124,16 +124,16 @@ def load_average() -> float:
 
 def sample(kind: str, num_envs: int, mode: str, args) -> float | None:
     python = args.peer_python if kind == "reference" else sys.executable
-    spec = dict(kind=kind, num_envs=num_envs, mode=mode, threads=args.threads, seconds=args.seconds,
-                warmup=args.warmup)
+    spec = dict(kind=kind, num_envs=num_envs, mode=mode, threads=args.threads, seconds=args.seconds, warmup=args.warmup)
     env = dict(os.environ, OMP_NUM_THREADS="1")
     if kind == "reference":
         env.pop("PYTHONPATH", None)
-    proc = subprocess.run([python, "-c", WORKER, json.dumps(spec)], capture_output=True, text=True, env=env,
-                          cwd="/", timeout=600)
+    proc = subprocess.run(
+        [python, "-c", WORKER, json.dumps(spec)], capture_output=True, text=True, env=env, cwd="/", timeout=600
+    )
     for line in proc.stdout.splitlines():
         if line.startswith(RESULT_MARK):
-            return json.loads(line[len(RESULT_MARK):])["sps"]
+            return json.loads(line[len(RESULT_MARK) :])["sps"]
     print(f"  {kind} {mode} {num_envs}: failed\n{proc.stderr[-2000:]}", file=sys.stderr)
     return None
 
@@ -174,22 +174,40 @@ def main() -> None:
             samples: dict[str, list[float]] = {k: [] for k in kinds}
             loads = []
             for r in range(args.rounds):
-                order = kinds[r % len(kinds):] + kinds[:r % len(kinds)]
+                order = kinds[r % len(kinds) :] + kinds[: r % len(kinds)]
                 for kind in order:
                     sps = sample(kind, n, mode, args)
                     if sps is not None:
                         samples[kind].append(sps)
                 loads.append(load_average())
             medians = {k: statistics.median(v) for k, v in samples.items() if v}
-            row = dict(mode=mode, num_envs=n, samples=samples, median=medians, load=loads,
-                       ratio={k: medians["ours"] / v for k, v in medians.items() if k != "ours" and "ours" in medians})
+            row = dict(
+                mode=mode,
+                num_envs=n,
+                samples=samples,
+                median=medians,
+                load=loads,
+                ratio={k: medians["ours"] / v for k, v in medians.items() if k != "ours" and "ours" in medians},
+            )
             rows.append(row)
-            print(f"{mode:5s} {n:3d} envs  " + "  ".join(f"{k} {v:8.0f}" for k, v in medians.items())
-                  + "  | ours/x " + " ".join(f"{k} {v:.2f}" for k, v in row["ratio"].items())
-                  + f"  | load {statistics.median(loads):.1f}", flush=True)
-    result = dict(rows=rows, load_before=load_before, load_after=load_average(), threads=args.threads,
-                  seconds=args.seconds, rounds=args.rounds, cpus=os.cpu_count(),
-                  when=time.strftime("%Y-%m-%d %H:%M:%S"))
+            print(
+                f"{mode:5s} {n:3d} envs  "
+                + "  ".join(f"{k} {v:8.0f}" for k, v in medians.items())
+                + "  | ours/x "
+                + " ".join(f"{k} {v:.2f}" for k, v in row["ratio"].items())
+                + f"  | load {statistics.median(loads):.1f}",
+                flush=True,
+            )
+    result = dict(
+        rows=rows,
+        load_before=load_before,
+        load_after=load_average(),
+        threads=args.threads,
+        seconds=args.seconds,
+        rounds=args.rounds,
+        cpus=os.cpu_count(),
+        when=time.strftime("%Y-%m-%d %H:%M:%S"),
+    )
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "atari.json").write_text(json.dumps(result, indent=1))
@@ -200,14 +218,19 @@ def main() -> None:
 
 def markdown(result) -> str:
     kinds = ["ours", "reference", "ale-vector", "gym-async", "emulator", "emulator-n"]
-    lines = [f"Pong-v5, {result['threads']} threads, env steps/s (medians of {result['rounds']} rounds); "
-             f"load average {result['load_before']:.1f} before, {result['load_after']:.1f} after",
-             "", "| mode | envs | " + " | ".join(kinds) + " | ours/ref | ours/ale-vector | ours/emulator | ours/emulator-n |",
-             "|---|---|" + "---|" * (len(kinds) + 4)]
+    lines = [
+        f"Pong-v5, {result['threads']} threads, env steps/s (medians of {result['rounds']} rounds); "
+        f"load average {result['load_before']:.1f} before, {result['load_after']:.1f} after",
+        "",
+        "| mode | envs | " + " | ".join(kinds) + " | ours/ref | ours/ale-vector | ours/emulator | ours/emulator-n |",
+        "|---|---|" + "---|" * (len(kinds) + 4),
+    ]
     for row in result["rows"]:
         med, ratio = row["median"], row["ratio"]
         cells = [f"{med[k]:.0f}" if k in med else "" for k in kinds]
-        rcells = [f"{ratio[k]:.2f}" if k in ratio else "" for k in ("reference", "ale-vector", "emulator", "emulator-n")]
+        rcells = [
+            f"{ratio[k]:.2f}" if k in ratio else "" for k in ("reference", "ale-vector", "emulator", "emulator-n")
+        ]
         lines.append(f"| {row['mode']} | {row['num_envs']} | " + " | ".join(cells) + " | " + " | ".join(rcells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -215,6 +238,7 @@ def markdown(result) -> str:
 def plot(result, path: Path) -> None:
     try:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:

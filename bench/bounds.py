@@ -25,7 +25,6 @@ import json
 import os
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -34,10 +33,20 @@ import throughput as tp  # noqa: E402
 
 def sample(peer: str, task: str, n: int, b: int, threads: int, opts) -> float:
     mode = "sync" if b == n else "async"
-    payload = {"kind": "envpool", "mode": mode, "task": task, "num_envs": n,
-               "batch_size": b if mode == "async" else None, "num_threads": threads, "seed": 0,
-               "warmup": opts.warmup, "seconds": opts.seconds, "action_batches": 64,
-               "latency": False, "latency_seconds": 0.0}
+    payload = {
+        "kind": "envpool",
+        "mode": mode,
+        "task": task,
+        "num_envs": n,
+        "batch_size": b if mode == "async" else None,
+        "num_threads": threads,
+        "seed": 0,
+        "warmup": opts.warmup,
+        "seconds": opts.seconds,
+        "action_batches": 64,
+        "latency": False,
+        "latency_seconds": 0.0,
+    }
     if peer == tp.REF:
         payload["extra_make_kwargs"] = {"env_type": "gymnasium"}
         payload["batch_size"] = b
@@ -79,17 +88,25 @@ def main() -> None:
                 for k in (1, 2) if r % 2 == 0 else (2, 1):
                     samples[(t, k)].append(sample(tp.OURS, t, opts.num_envs, opts.num_envs, k, opts))
                 one, two = samples[(t, 1)][-1], samples[(t, 2)][-1]
-                print(f"round {r + 1} {t} {opts.num_envs} envs: 1T {one / 1e6:.2f}M 2T {two / 1e6:.2f}M "
-                      f"2T/1T {two / one:.3f}", file=sys.stderr, flush=True)
+                print(
+                    f"round {r + 1} {t} {opts.num_envs} envs: 1T {one / 1e6:.2f}M 2T {two / 1e6:.2f}M "
+                    f"2T/1T {two / one:.3f}",
+                    file=sys.stderr,
+                    flush=True,
+                )
             loads.append(os.getloadavg())
-        lines += ["| task | num_envs | 1T median | 2T median | 2T/1T (medians) | per-round 2T/1T |",
-                  "|---|---:|---:|---:|---:|---|"]
+        lines += [
+            "| task | num_envs | 1T median | 2T median | 2T/1T (medians) | per-round 2T/1T |",
+            "|---|---:|---:|---:|---:|---|",
+        ]
         for t in tasks:
             one, two = samples[(t, 1)], samples[(t, 2)]
             per = [b / a for a, b in zip(one, two)]
-            lines.append(f"| {t} | {opts.num_envs} | {statistics.median(one) / 1e6:.2f}M | "
-                         f"{statistics.median(two) / 1e6:.2f}M | {statistics.median(two) / statistics.median(one):.3f} | "
-                         f"{min(per):.2f}..{max(per):.2f} (median {statistics.median(per):.3f}) |")
+            lines.append(
+                f"| {t} | {opts.num_envs} | {statistics.median(one) / 1e6:.2f}M | "
+                f"{statistics.median(two) / 1e6:.2f}M | {statistics.median(two) / statistics.median(one):.3f} | "
+                f"{min(per):.2f}..{max(per):.2f} (median {statistics.median(per):.3f}) |"
+            )
         result["scaling"] = {f"{t} {k}T": v for (t, k), v in samples.items()}
         lines.append("")
 
@@ -102,12 +119,17 @@ def main() -> None:
                 for b in batches:
                     for p in peers if r % 2 == 0 else peers[::-1]:
                         samples[(t, p, b)].append(sample(p, t, 2 * b, b, 2, opts))
-                    print(f"round {r + 1} {t} async {2 * b}/{b}: " + " ".join(
-                        f"{p} {samples[(t, p, b)][-1] / 1e3:.0f}k" for p in peers), file=sys.stderr, flush=True)
+                    print(
+                        f"round {r + 1} {t} async {2 * b}/{b}: "
+                        + " ".join(f"{p} {samples[(t, p, b)][-1] / 1e3:.0f}k" for p in peers),
+                        file=sys.stderr,
+                        flush=True,
+                    )
             loads.append(os.getloadavg())
-        lines += ["| task | peer | " + " | ".join(f"{2 * b}/{b} µs/cycle" for b in batches) +
-                  " | fixed µs/cycle | ns/env |",
-                  "|---|---|" + "---:|" * (len(batches) + 2)]
+        lines += [
+            "| task | peer | " + " | ".join(f"{2 * b}/{b} µs/cycle" for b in batches) + " | fixed µs/cycle | ns/env |",
+            "|---|---|" + "---:|" * (len(batches) + 2),
+        ]
         for t in tasks:
             for p in peers:
                 us = [b / statistics.median(samples[(t, p, b)]) * 1e6 for b in batches]
@@ -117,9 +139,11 @@ def main() -> None:
         lines.append("")
 
     loads.append(os.getloadavg())
-    lines.append(f"env steps/s medians of {opts.rounds} interleaved rounds, {opts.seconds} s per sample; "
-                 f"{os.cpu_count()} cores; load average (1 min) {min(l[0] for l in loads):.2f}.."
-                 f"{max(l[0] for l in loads):.2f}")
+    lines.append(
+        f"env steps/s medians of {opts.rounds} interleaved rounds, {opts.seconds} s per sample; "
+        f"{os.cpu_count()} cores; load average (1 min) {min(load[0] for load in loads):.2f}.."
+        f"{max(load[0] for load in loads):.2f}"
+    )
     text = "\n".join(lines)
     print(text)
     out = Path(opts.out)

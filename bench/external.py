@@ -38,6 +38,7 @@ OBS = np.zeros(4, np.float32)
 
 # -- client processes ---------------------------------------------------------------------------
 
+
 def ready_then_window() -> tuple[float, float]:
     """Tells the parent this client is set up; returns the (warm-up end, deadline) it sends:
     every client measures the same window, however long each took to start."""
@@ -91,7 +92,10 @@ def client_pipelined(address: str, episodes: int) -> dict:
     cpu0, total = _cpu_s(), 0
     started = {}
     for eid in eids:
-        started[send({"v": version, "op": "get_action", "episode_id": eid, "obs": desc}, obs)] = (eid, time.perf_counter())
+        started[send({"v": version, "op": "get_action", "episode_id": eid, "obs": desc}, obs)] = (
+            eid,
+            time.perf_counter(),
+        )
     lat, count, t_first = [], 0, None
     while started:
         if not sock.poll(5000):
@@ -106,7 +110,10 @@ def client_pipelined(address: str, episodes: int) -> dict:
             lat.append(now - t0)
             count += 1
         if now < deadline:
-            started[send({"v": version, "op": "get_action", "episode_id": eid, "obs": desc}, obs)] = (eid, time.perf_counter())
+            started[send({"v": version, "op": "get_action", "episode_id": eid, "obs": desc}, obs)] = (
+                eid,
+                time.perf_counter(),
+            )
     t_last = time.perf_counter()
     cpu = _cpu_s() - cpu0
     send({"op": "bye"})
@@ -158,8 +165,14 @@ def client_threads(address: str, episodes: int) -> dict:
     lat = [x for lst in lats for x in lst]
     # Warm-up calls are not counted per thread: the window's calls stand for the whole span (an
     # overestimate of the CPU per call by at most the warm-up's share).
-    return {"count": len(lat), "start": min(firsts) if firsts else None, "end": deadline, "lat": lat, "cpu_s": cpu,
-            "total": len(lat)}
+    return {
+        "count": len(lat),
+        "start": min(firsts) if firsts else None,
+        "end": deadline,
+        "lat": lat,
+        "cpu_s": cpu,
+        "total": len(lat),
+    }
 
 
 def client_main(argv: list[str]) -> None:
@@ -170,14 +183,20 @@ def client_main(argv: list[str]) -> None:
 
 # -- the trainer side ---------------------------------------------------------------------------
 
+
 def run_envpool(mode: str, episodes: int, procs: int, seconds: float, batch_size: int, wait_ms: float) -> dict:
     import gymnasium as gym
 
     import envpool
 
     spec = gym.make("CartPole-v1")
-    server = envpool.serve(spec.observation_space, spec.action_space, batch_size=batch_size,
-                           max_episodes=max(episodes, batch_size), wait_ms=wait_ms)
+    server = envpool.serve(
+        spec.observation_space,
+        spec.action_space,
+        batch_size=batch_size,
+        max_episodes=max(episodes, batch_size),
+        wait_ms=wait_ms,
+    )
     stop = threading.Event()
     batches = []
 
@@ -194,8 +213,16 @@ def run_envpool(mode: str, episodes: int, procs: int, seconds: float, batch_size
     t = threading.Thread(target=trainer)
     t.start()
     per = [episodes // procs + (i < episodes % procs) for i in range(procs)]
-    ps = [subprocess.Popen([sys.executable, __file__, "--client", mode, server.address, str(n)],
-                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for n in per if n]
+    ps = [
+        subprocess.Popen(
+            [sys.executable, __file__, "--client", mode, server.address, str(n)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for n in per
+        if n
+    ]
     try:
         for p in ps:
             if p.stdout.readline().strip() != "ready":
@@ -217,10 +244,14 @@ def run_envpool(mode: str, episodes: int, procs: int, seconds: float, batch_size
     lat = np.concatenate([np.asarray(o["lat"]) for o in outs]) * 1e3
     starts = [o["start"] for o in outs if o["start"] is not None]
     span = max(o["end"] for o in outs) - min(starts)
-    return {"rt_per_s": sum(o["count"] for o in outs) / span, "p50_ms": float(np.percentile(lat, 50)),
-            "p99_ms": float(np.percentile(lat, 99)), "mean_batch": float(np.mean(batches)) if batches else 0.0,
-            "server_cpu_us": cpu_us,
-            "client_cpu_us": sum(o["cpu_s"] for o in outs) / max(1, sum(o["total"] for o in outs)) * 1e6}
+    return {
+        "rt_per_s": sum(o["count"] for o in outs) / span,
+        "p50_ms": float(np.percentile(lat, 50)),
+        "p99_ms": float(np.percentile(lat, 99)),
+        "mean_batch": float(np.mean(batches)) if batches else 0.0,
+        "server_cpu_us": cpu_us,
+        "client_cpu_us": sum(o["cpu_s"] for o in outs) / max(1, sum(o["total"] for o in outs)) * 1e6,
+    }
 
 
 def _cpu_s() -> float:
@@ -246,9 +277,14 @@ def run_gymnasium(num_envs: int, seconds: float) -> dict:
     span = time.perf_counter() - start
     envs.close()
     lat_ms = np.asarray(lat) * 1e3
-    return {"rt_per_s": len(lat) * num_envs / span, "p50_ms": float(np.percentile(lat_ms, 50)),
-            "p99_ms": float(np.percentile(lat_ms, 99)), "mean_batch": float(num_envs),
-            "server_cpu_us": float("nan"), "client_cpu_us": float("nan")}
+    return {
+        "rt_per_s": len(lat) * num_envs / span,
+        "p50_ms": float(np.percentile(lat_ms, 50)),
+        "p99_ms": float(np.percentile(lat_ms, 99)),
+        "mean_batch": float(num_envs),
+        "server_cpu_us": float("nan"),
+        "client_cpu_us": float("nan"),
+    }
 
 
 def main() -> None:
@@ -265,8 +301,12 @@ def main() -> None:
     parser.add_argument("--gym-envs", type=int, default=4)
     args = parser.parse_args()
     rows = {
-        "pipelined": lambda: run_envpool("pipelined", args.episodes, args.procs, args.seconds, args.batch_size, args.wait_ms),
-        "threads": lambda: run_envpool("threads", args.episodes, args.procs, args.seconds, args.batch_size, args.wait_ms),
+        "pipelined": lambda: run_envpool(
+            "pipelined", args.episodes, args.procs, args.seconds, args.batch_size, args.wait_ms
+        ),
+        "threads": lambda: run_envpool(
+            "threads", args.episodes, args.procs, args.seconds, args.batch_size, args.wait_ms
+        ),
         "one client": lambda: run_envpool("threads", 1, 1, args.seconds, 1, 0.0),
         f"gymnasium AsyncVectorEnv x{args.gym_envs}": lambda: run_gymnasium(args.gym_envs, args.seconds),
     }
@@ -274,14 +314,22 @@ def main() -> None:
     for r in range(args.repeat):
         for name, fn in rows.items():  # A B C D A B C D: the machine's drift hits every row alike
             results[name].append(fn())
-            print(f"run {r + 1}/{args.repeat} {name}: " + ", ".join(f"{k} {v:,.3f}" for k, v in results[name][-1].items()),
-                  file=sys.stderr, flush=True)
-    print(f"\n{'row':34s} {'round trips/s':>14s} {'p50 ms':>8s} {'p99 ms':>8s} {'mean batch':>10s} "
-          f"{'server CPU us/rt':>16s} {'client CPU us/rt':>16s}   (medians of {args.repeat})")
+            print(
+                f"run {r + 1}/{args.repeat} {name}: "
+                + ", ".join(f"{k} {v:,.3f}" for k, v in results[name][-1].items()),
+                file=sys.stderr,
+                flush=True,
+            )
+    print(
+        f"\n{'row':34s} {'round trips/s':>14s} {'p50 ms':>8s} {'p99 ms':>8s} {'mean batch':>10s} "
+        f"{'server CPU us/rt':>16s} {'client CPU us/rt':>16s}   (medians of {args.repeat})"
+    )
     for name, runs in results.items():
         med = {k: float(np.median([run[k] for run in runs])) for k in runs[0]}
-        print(f"{name:34s} {med['rt_per_s']:14,.0f} {med['p50_ms']:8.3f} {med['p99_ms']:8.3f} {med['mean_batch']:10.1f} "
-              f"{med['server_cpu_us']:16.1f} {med['client_cpu_us']:16.1f}")
+        print(
+            f"{name:34s} {med['rt_per_s']:14,.0f} {med['p50_ms']:8.3f} {med['p99_ms']:8.3f} {med['mean_batch']:10.1f} "
+            f"{med['server_cpu_us']:16.1f} {med['client_cpu_us']:16.1f}"
+        )
 
 
 if __name__ == "__main__":

@@ -20,8 +20,11 @@ import sys
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROWS = {"pipelined": ("pipelined", 256, 4, 64, 1.0), "threads": ("threads", 256, 4, 64, 1.0),
-        "one": ("threads", 1, 1, 1, 0.0)}
+ROWS = {
+    "pipelined": ("pipelined", 256, 4, 64, 1.0),
+    "threads": ("threads", 256, 4, 64, 1.0),
+    "one": ("threads", 1, 1, 1, 0.0),
+}
 
 
 def main() -> None:
@@ -33,15 +36,25 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args()
     mode, episodes, procs, batch, wait = ROWS[args.row]
-    code = (f"import sys, json; sys.path.insert(0, {HERE!r}); import external; "
-            f"print(json.dumps(external.run_envpool({mode!r}, {episodes}, {procs}, {args.seconds}, {batch}, {wait})))")
+    code = (
+        f"import sys, json; sys.path.insert(0, {HERE!r}); import external; "
+        f"print(json.dumps(external.run_envpool({mode!r}, {episodes}, {procs}, {args.seconds}, {batch}, {wait})))"
+    )
     results: dict[str, list[dict]] = {"A": [], "B": []}
     for r in range(args.repeat):
         for side, path in (("A", args.a), ("B", args.b)):
-            out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": path},
-                                 capture_output=True, text=True, timeout=args.seconds + 120, check=True)
+            out = subprocess.run(
+                [sys.executable, "-c", code],
+                env={**os.environ, "PYTHONPATH": path},
+                capture_output=True,
+                text=True,
+                timeout=args.seconds + 120,
+                check=True,
+            )
             results[side].append(json.loads(out.stdout.strip().splitlines()[-1]))
-            print(f"run {r + 1} {side}: " + ", ".join(f"{k} {v:,.1f}" for k, v in results[side][-1].items()), flush=True)
+            print(
+                f"run {r + 1} {side}: " + ", ".join(f"{k} {v:,.1f}" for k, v in results[side][-1].items()), flush=True
+            )
     for side, runs in results.items():
         print(f"{side} median: " + ", ".join(f"{k} {np.median([x[k] for x in runs]):,.1f}" for k in runs[0]))
 

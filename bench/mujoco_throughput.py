@@ -46,7 +46,7 @@ MARK = "@@MJ_BENCH@@ "
 TASKS = ["HalfCheetah-v5", "Hopper-v5", "Ant-v5", "Humanoid-v5"]
 PEER_SCRIPT = REPO_ROOT / "bench" / "peers" / "envpool.sh"
 
-WORKER = r'''
+WORKER = r"""
 import json, sys, time
 import numpy as np
 a = json.loads(sys.argv[1])
@@ -101,7 +101,7 @@ while time.perf_counter() < t_end:
         step(k); k += 1
 dt = time.perf_counter() - t0
 print("@@MJ_BENCH@@ " + json.dumps({"steps_per_s": k * batch / dt}), flush=True)
-'''
+"""
 
 # (name, kind, num_envs, batch_size, threads, extra)
 OURS = [
@@ -137,6 +137,7 @@ def cpu_jiffies() -> tuple[int, int]:
 
 def children_cpu_s() -> float:
     import resource
+
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
 
@@ -160,8 +161,13 @@ def run(python: str, args: dict, env: dict) -> tuple[float | None, float]:
     b0, _ = cpu_jiffies()
     c0, w0 = children_cpu_s(), time.monotonic()
     try:
-        out = subprocess.run([python, "-c", WORKER, json.dumps(args)], capture_output=True, text=True, env=env,
-                             timeout=120 + 4 * args["seconds"])
+        out = subprocess.run(
+            [python, "-c", WORKER, json.dumps(args)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120 + 4 * args["seconds"],
+        )
     except subprocess.TimeoutExpired:
         sys.stderr.write(f"{args['kind']} {args['task']} timed out\n")
         return None, 0.0
@@ -170,7 +176,7 @@ def run(python: str, args: dict, env: dict) -> tuple[float | None, float]:
     foreign = max(0.0, ((b1 - b0) / hz - (children_cpu_s() - c0)) / wall) if wall > 0 else 0.0
     for line in out.stdout.splitlines():
         if line.startswith(MARK):
-            return json.loads(line[len(MARK):])["steps_per_s"], foreign
+            return json.loads(line[len(MARK) :])["steps_per_s"], foreign
     sys.stderr.write(f"{args['kind']} {args['task']} failed:\n{out.stderr[-2000:]}\n")
     return None, foreign
 
@@ -183,9 +189,17 @@ def build_raw(build_dir: Path) -> str:
         import pybind11
     except ImportError:
         sys.exit("the raw peers need pybind11 and cmake: pip install pybind11 cmake (or --peers without raw)")
-    configure = ["cmake", "-S", str(REPO_ROOT), "-B", str(build_dir), "-DCMAKE_BUILD_TYPE=Release",
-                 "-DENVPOOL_MUJOCO_BENCH=ON", f"-Dpybind11_DIR={pybind11.get_cmake_dir()}",
-                 f"-DPython_EXECUTABLE={sys.executable}"]
+    configure = [
+        "cmake",
+        "-S",
+        str(REPO_ROOT),
+        "-B",
+        str(build_dir),
+        "-DCMAKE_BUILD_TYPE=Release",
+        "-DENVPOOL_MUJOCO_BENCH=ON",
+        f"-Dpybind11_DIR={pybind11.get_cmake_dir()}",
+        f"-DPython_EXECUTABLE={sys.executable}",
+    ]
     for cmd in (configure, ["cmake", "--build", str(build_dir), "--target", "envpool_mujoco_raw", "-j", "2"]):
         out = subprocess.run(cmd, capture_output=True, text=True)
         if out.returncode != 0:
@@ -216,15 +230,25 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=3.0)
     p.add_argument("--warmup", type=float, default=0.5)
     p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--peer-python", default=None,
-                   help="interpreter of the reference EnvPool release (default: made by bench/peers/envpool.sh; '' to skip)")
+    p.add_argument(
+        "--peer-python",
+        default=None,
+        help="interpreter of the reference EnvPool release (default: made by bench/peers/envpool.sh; '' to skip)",
+    )
     p.add_argument("--no-gym", action="store_true", help="skip gymnasium's SyncVectorEnv")
     p.add_argument("--verbose", action="store_true", help="print every sample")
     p.add_argument("--peers", nargs="+", default=None, help="only peers whose name contains one of these")
-    p.add_argument("--wait-idle", type=float, default=0.0,
-                   help="before each sample wait up to this many seconds for other processes to go idle")
-    p.add_argument("--raw-build-dir", default=str(REPO_ROOT / "build" / "bench-mujoco-raw"),
-                   help="CMake build folder of the raw peers' extension")
+    p.add_argument(
+        "--wait-idle",
+        type=float,
+        default=0.0,
+        help="before each sample wait up to this many seconds for other processes to go idle",
+    )
+    p.add_argument(
+        "--raw-build-dir",
+        default=str(REPO_ROOT / "build" / "bench-mujoco-raw"),
+        help="CMake build folder of the raw peers' extension",
+    )
     p.add_argument("--out", default=str(REPO_ROOT / "bench" / "results" / "mujoco.md"))
     p.add_argument("--json", default=None, help="also write all samples here")
     a = p.parse_args()
@@ -249,9 +273,21 @@ def main() -> None:
                 python = a.peer_python if kind == "peer" else sys.executable
                 if a.wait_idle > 0:
                     wait_idle(a.wait_idle)
-                sps, foreign = run(python, {"task": task, "num_envs": n, "batch_size": batch, "kind": kind, "threads": threads,
-                                   "seconds": a.seconds, "warmup": a.warmup, "raw_dir": raw_dir, **extra},
-                          peer_env if kind == "peer" else env)
+                sps, foreign = run(
+                    python,
+                    {
+                        "task": task,
+                        "num_envs": n,
+                        "batch_size": batch,
+                        "kind": kind,
+                        "threads": threads,
+                        "seconds": a.seconds,
+                        "warmup": a.warmup,
+                        "raw_dir": raw_dir,
+                        **extra,
+                    },
+                    peer_env if kind == "peer" else env,
+                )
                 foreign_all.append(foreign)
                 if a.verbose:
                     print(f"  {task} {name}: {fmt(sps)} (others used {foreign:.2f} cores)", flush=True)
@@ -263,7 +299,7 @@ def main() -> None:
     med = {t: {k: (statistics.median(v) if v else None) for k, v in s.items()} for t, s in samples.items()}
 
     lines = [
-        f"# MuJoCo throughput (env steps/s)\n",
+        "# MuJoCo throughput (env steps/s)\n",
         f"{time.strftime('%Y-%m-%d %H:%M')}, {platform.node()}, {os.cpu_count()} CPUs, median of {a.rounds} "
         f"interleaved round(s) of {a.seconds:g} s (+{a.warmup:g} s warm-up) per peer; "
         f"load average (1/5/15 min) at start and after each round: {' | '.join(loads)}; "
@@ -277,19 +313,25 @@ def main() -> None:
         cells = []
         for t in a.tasks:
             s = samples[t][name]
-            cells.append(f"{fmt(med[t][name])}" + (f" ({min(s) / 1000:.1f}–{max(s) / 1000:.1f}k)" if len(s) > 1 else ""))
+            cells.append(
+                f"{fmt(med[t][name])}" + (f" ({min(s) / 1000:.1f}–{max(s) / 1000:.1f}k)" if len(s) > 1 else "")
+            )
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     lines += ["", "Ratios of medians:", "", "| ratio | " + " | ".join(a.tasks) + " |", "|---|" + "---:|" * len(a.tasks)]
-    pairs = [("ours N=8 2T / raw-2T", "ours N=8 2T", "raw-2T"),
-             ("ours N=16 2T / raw-2T", "ours N=16 2T", "raw-2T"),
-             ("ours N=16 2T / raw-2T N=16", "ours N=16 2T", "raw-2T N=16"),
-             ("ours async 16/8 2T / raw-2T", "ours async 16/8 2T", "raw-2T"),
-             ("ours N=8 2T / raw+rne-2T", "ours N=8 2T", "raw+rne-2T"),
-             ("ours N=8 1T / raw-1T", "ours N=8 1T", "raw-1T"),
-             ("raw-2T / raw-1T", "raw-2T", "raw-1T")]
+    pairs = [
+        ("ours N=8 2T / raw-2T", "ours N=8 2T", "raw-2T"),
+        ("ours N=16 2T / raw-2T", "ours N=16 2T", "raw-2T"),
+        ("ours N=16 2T / raw-2T N=16", "ours N=16 2T", "raw-2T N=16"),
+        ("ours async 16/8 2T / raw-2T", "ours async 16/8 2T", "raw-2T"),
+        ("ours N=8 2T / raw+rne-2T", "ours N=8 2T", "raw+rne-2T"),
+        ("ours N=8 1T / raw-1T", "ours N=8 1T", "raw-1T"),
+        ("raw-2T / raw-1T", "raw-2T", "raw-1T"),
+    ]
     if a.peer_python:
-        pairs += [("ours async 16/8 2T / ref async 16/8 2T", "ours async 16/8 2T", "ref async 16/8 2T"),
-                  ("ours N=8 2T / ref N=8 2T", "ours N=8 2T", "ref N=8 2T")]
+        pairs += [
+            ("ours async 16/8 2T / ref async 16/8 2T", "ours async 16/8 2T", "ref async 16/8 2T"),
+            ("ours N=8 2T / ref N=8 2T", "ours N=8 2T", "ref N=8 2T"),
+        ]
     if not a.no_gym:
         pairs += [("ours N=8 1T / gymnasium-sync x8", "ours N=8 1T", "gymnasium-sync x8")]
     for label, x, y in pairs:

@@ -23,17 +23,24 @@ import statistics
 import subprocess
 
 IMPORT = "import time; t = time.perf_counter(); import envpool; print(time.perf_counter() - t)"
-SCAN = ("import time, envpool; from envpool import plugins; t = time.perf_counter(); "
-        "plugins.load_installed_plugins(); print(time.perf_counter() - t)")
+SCAN = (
+    "import time, envpool; from envpool import plugins; t = time.perf_counter(); "
+    "plugins.load_installed_plugins(); print(time.perf_counter() - t)"
+)
 
 
-LOAD = ("import sys, time, envpool; t = time.perf_counter(); envpool.load_plugin(sys.argv[1]); "
-        "print(time.perf_counter() - t)")
+LOAD = (
+    "import sys, time, envpool; t = time.perf_counter(); envpool.load_plugin(sys.argv[1]); "
+    "print(time.perf_counter() - t)"
+)
 
 
 def sample(python: str, code: str, *args: str) -> float:
-    return float(subprocess.run([python, "-c", code, *args], capture_output=True, text=True, check=True,
-                                timeout=120).stdout.strip())
+    return float(
+        subprocess.run(
+            [python, "-c", code, *args], capture_output=True, text=True, check=True, timeout=120
+        ).stdout.strip()
+    )
 
 
 def row(label: str, xs: list[float]) -> str:
@@ -48,8 +55,15 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=15)
     opts = ap.parse_args()
     names, path = subprocess.run(
-        [opts.with_, "-c", "import envpool.plugins as p; l = p.loaded_plugins(); print([x['name'] for x in l]); print(l[0]['path'])"],
-        capture_output=True, text=True, check=True).stdout.split("\n")[:2]
+        [
+            opts.with_,
+            "-c",
+            "import envpool.plugins as p; l = p.loaded_plugins(); print([x['name'] for x in l]); print(l[0]['path'])",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\n")[:2]
     a, b, scan, load = [], [], [], []
     for r in range(opts.rounds):
         for side in ("a", "b") if r % 2 == 0 else ("b", "a"):

@@ -31,7 +31,7 @@ sys.path.insert(0, str(HERE))
 from plugin_overhead import build_plugin  # noqa: E402
 
 NUM_ENVS = 64
-CHILD = r'''
+CHILD = r"""
 import sys, numpy as np, envpool
 envpool.load_plugin(sys.argv[1])
 task, steps = sys.argv[2], int(sys.argv[3])
@@ -41,12 +41,26 @@ env.reset()
 for k in range(steps):
     env.step(acts[k & 63])
 env.close()
-'''
+"""
 
 
 def count(plugin: Path, task: str, steps: int, out: Path) -> int:
-    proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", CHILD,
-                           str(plugin), task, str(steps)], capture_output=True, text=True, timeout=1200)
+    proc = subprocess.run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            f"--callgrind-out-file={out}",
+            sys.executable,
+            "-c",
+            CHILD,
+            str(plugin),
+            task,
+            str(steps),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
     m = re.search(r"Collected : (\d+)", proc.stderr)
     if proc.returncode != 0 or not m:
         raise RuntimeError(f"{task} {steps}: valgrind failed (rc {proc.returncode}):\n{proc.stderr[-2000:]}")
@@ -65,14 +79,18 @@ def main() -> None:
         plugin = build_plugin(Path(tmp) / "build")
         jobs = [(t, s) for t in tasks for s in (opts.short, opts.long)]
         with ThreadPoolExecutor(2) as pool:
-            totals = dict(zip(jobs, pool.map(lambda j: count(plugin, j[0], j[1], Path(tmp) / f"{j[0]}-{j[1]}.cg"), jobs)))
+            totals = dict(
+                zip(jobs, pool.map(lambda j: count(plugin, j[0], j[1], Path(tmp) / f"{j[0]}-{j[1]}.cg"), jobs))
+            )
     env_steps = (opts.long - opts.short) * NUM_ENVS
     per_step = {t: (totals[(t, opts.long)] - totals[(t, opts.short)]) / env_steps for t in tasks}
     print("| task | instructions, short run | long run | per env step |\n|---|---:|---:|---:|")
     for t in tasks:
         print(f"| {t} | {totals[(t, opts.short)]:,} | {totals[(t, opts.long)]:,} | {per_step[t]:.1f} |")
-    print(f"\n{NUM_ENVS} envs, 1 thread, {opts.short} and {opts.long} full-batch steps; plugin/built-in = "
-          f"{per_step['PluginCartPole-v1'] / per_step['CartPole-v1']:.3f}")
+    print(
+        f"\n{NUM_ENVS} envs, 1 thread, {opts.short} and {opts.long} full-batch steps; plugin/built-in = "
+        f"{per_step['PluginCartPole-v1'] / per_step['CartPole-v1']:.3f}"
+    )
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Does a plugin env cost the same per step as the same env built in? A/B in one run.
 
-Builds bench/plugin/ (cpp/envs/cartpole.h, unchanged, compiled as a plugin registering
+Builds bench/plugin/ (cpp/envs/classic_control/cartpole.h, unchanged, compiled as a plugin registering
 ``PluginCartPole-v1``) against the SDK of the envpool this interpreter imports
 (``python -m envpool --cmake-dir``, CMAKE_BUILD_TYPE=Release, the same compiler as the core),
 then measures env steps per second of
@@ -49,7 +49,7 @@ CONFIGS = [
     ("async 256/128 2T", 256, 128, 2),
 ]
 
-WORKER_SOURCE = r'''
+WORKER_SOURCE = r"""
 import json, sys, time
 import numpy as np
 import envpool
@@ -101,9 +101,9 @@ for i in range(a["windows"]):
 for env in envs.values():
     env.close()
 print("@@PLUGIN_RESULT@@ " + json.dumps(sps), flush=True)
-'''
+"""
 
-SAME_SOURCE = r'''
+SAME_SOURCE = r"""
 import sys
 import numpy as np
 import envpool
@@ -122,15 +122,27 @@ for task in ("CartPole-v1", "PluginCartPole-v1"):
     out[task] = rows
 assert all(np.array_equal(x, y) for x, y in zip(out["CartPole-v1"], out["PluginCartPole-v1"]))
 print("identical", len(acts), "steps x 16 envs")
-'''
+"""
 
 
 def build_plugin(build: Path) -> Path:
-    cmake_dir = subprocess.run([sys.executable, "-m", "envpool", "--cmake-dir"], capture_output=True, text=True,
-                               check=True).stdout.strip()
+    cmake_dir = subprocess.run(
+        [sys.executable, "-m", "envpool", "--cmake-dir"], capture_output=True, text=True, check=True
+    ).stdout.strip()
     generator = ["-G", "Ninja"] if shutil.which("ninja") else []
-    for cmd in (["cmake", "-S", str(HERE / "plugin"), "-B", str(build), *generator, "-DCMAKE_BUILD_TYPE=Release",
-                 f"-Denvpool_DIR={cmake_dir}"], ["cmake", "--build", str(build)]):
+    for cmd in (
+        [
+            "cmake",
+            "-S",
+            str(HERE / "plugin"),
+            "-B",
+            str(build),
+            *generator,
+            "-DCMAKE_BUILD_TYPE=Release",
+            f"-Denvpool_DIR={cmake_dir}",
+        ],
+        ["cmake", "--build", str(build)],
+    ):
         subprocess.run(cmd, check=True, capture_output=True, text=True)
     return build / "bench_cartpole.so"
 
@@ -138,13 +150,15 @@ def build_plugin(build: Path) -> Path:
 def run_round(plugin: Path, cfg: tuple, windows: int, seconds: float, warmup: float) -> dict[str, list[float]]:
     """One fresh process: both pools, `windows` alternating windows each; {"A": [sps...], "B": [...]}."""
     _, n, b, t = cfg
-    args = dict(plugin=str(plugin), num_envs=n, batch_size=b, num_threads=t, windows=windows, seconds=seconds,
-                warmup=warmup)
-    proc = subprocess.run([sys.executable, "-c", WORKER_SOURCE, json.dumps(args)], capture_output=True, text=True,
-                          timeout=300)
+    args = dict(
+        plugin=str(plugin), num_envs=n, batch_size=b, num_threads=t, windows=windows, seconds=seconds, warmup=warmup
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", WORKER_SOURCE, json.dumps(args)], capture_output=True, text=True, timeout=300
+    )
     for line in proc.stdout.splitlines():
         if line.startswith(RESULT_MARK):
-            return json.loads(line[len(RESULT_MARK):])
+            return json.loads(line[len(RESULT_MARK) :])
     raise RuntimeError(f"{cfg[0]} failed (rc {proc.returncode}):\n{proc.stderr[-2000:]}")
 
 
@@ -168,8 +182,9 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="envpool-bench-plugin-") as tmp:
         plugin = build_plugin(Path(tmp))
-        same = subprocess.run([sys.executable, "-c", SAME_SOURCE, str(plugin)], capture_output=True, text=True,
-                              timeout=120)
+        same = subprocess.run(
+            [sys.executable, "-c", SAME_SOURCE, str(plugin)], capture_output=True, text=True, timeout=120
+        )
         if same.returncode != 0:
             raise SystemExit(f"the plugin's CartPole differs from the built-in one:\n{same.stderr[-2000:]}")
         print("check:", same.stdout.strip(), file=sys.stderr)
@@ -184,8 +199,12 @@ def main() -> None:
                 for side in ("A", "B"):
                     samples[cfg[0]][side].append(statistics.median(sps[side]))
                 a, b = samples[cfg[0]]["A"][-1], samples[cfg[0]]["B"][-1]
-                print(f"round {r + 1}/{opts.rounds} {cfg[0]:18s} built-in {fmt(a):>9s} plugin {fmt(b):>9s} "
-                      f"plugin/built-in {b / a:.3f}", file=sys.stderr, flush=True)
+                print(
+                    f"round {r + 1}/{opts.rounds} {cfg[0]:18s} built-in {fmt(a):>9s} plugin {fmt(b):>9s} "
+                    f"plugin/built-in {b / a:.3f}",
+                    file=sys.stderr,
+                    flush=True,
+                )
         loads.append(os.getloadavg())
 
     lines = [
@@ -198,24 +217,51 @@ def main() -> None:
         a, b = samples[cfg[0]]["A"], samples[cfg[0]]["B"]
         per_round = [y / x for x, y in zip(a, b)]
         ratio = statistics.median(b) / statistics.median(a)
-        rows.append(dict(config=cfg[0], num_envs=cfg[1], batch_size=cfg[2], num_threads=cfg[3], builtin=a, plugin=b,
-                         ratio=ratio, per_round_ratio=per_round))
-        lines.append(f"| {cfg[0]} | {fmt(statistics.median(a))} | {spread(a)} | {fmt(statistics.median(b))} | "
-                     f"{spread(b)} | {ratio:.3f} | {min(per_round):.3f}..{max(per_round):.3f} |")
+        rows.append(
+            dict(
+                config=cfg[0],
+                num_envs=cfg[1],
+                batch_size=cfg[2],
+                num_threads=cfg[3],
+                builtin=a,
+                plugin=b,
+                ratio=ratio,
+                per_round_ratio=per_round,
+            )
+        )
+        lines.append(
+            f"| {cfg[0]} | {fmt(statistics.median(a))} | {spread(a)} | {fmt(statistics.median(b))} | "
+            f"{spread(b)} | {ratio:.3f} | {min(per_round):.3f}..{max(per_round):.3f} |"
+        )
     table = "\n".join(lines)
-    note = (f"\nenv steps/s: median over {opts.rounds} rounds (fresh processes) of each round's median over "
-            f"{opts.windows} windows of {opts.seconds} s per pool, A and B alternating, after {opts.warmup} s "
-            f"warm-up; {os.cpu_count()} cores; load average (1 min) "
-            f"{min(l[0] for l in loads):.2f}..{max(l[0] for l in loads):.2f} during the run; "
-            f"trajectories {same.stdout.strip()}\n")
+    note = (
+        f"\nenv steps/s: median over {opts.rounds} rounds (fresh processes) of each round's median over "
+        f"{opts.windows} windows of {opts.seconds} s per pool, A and B alternating, after {opts.warmup} s "
+        f"warm-up; {os.cpu_count()} cores; load average (1 min) "
+        f"{min(load[0] for load in loads):.2f}..{max(load[0] for load in loads):.2f} during the run; "
+        f"trajectories {same.stdout.strip()}\n"
+    )
     print(table + "\n" + note)
     out = Path(opts.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "plugin_overhead.md").write_text(table + "\n" + note)
-    (out / "plugin_overhead.json").write_text(json.dumps(dict(
-        command=sys.argv, rounds=opts.rounds, windows=opts.windows, seconds=opts.seconds, warmup=opts.warmup,
-        machine=dict(cpu_count=os.cpu_count(), platform=platform.platform(), python=sys.version),
-        load_averages=loads, started=started, finished=time.time(), rows=rows), indent=1))
+    (out / "plugin_overhead.json").write_text(
+        json.dumps(
+            dict(
+                command=sys.argv,
+                rounds=opts.rounds,
+                windows=opts.windows,
+                seconds=opts.seconds,
+                warmup=opts.warmup,
+                machine=dict(cpu_count=os.cpu_count(), platform=platform.platform(), python=sys.version),
+                load_averages=loads,
+                started=started,
+                finished=time.time(),
+                rows=rows,
+            ),
+            indent=1,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -320,7 +320,7 @@ def build_plan(args: argparse.Namespace, peers: list[str]) -> list[Group]:
     tasks = list(args.tasks) + ([BURN_TASK] if args.burn else [])
     for task in tasks:
         groups.append(Group(task, 0, [Measurement("own", task, args.own_envs, None)]))
-        for n in (args.burn_num_envs if task == BURN_TASK else args.num_envs):
+        for n in args.burn_num_envs if task == BURN_TASK else args.num_envs:
             ms = []
             for p in peers:
                 if p == "gym-async" and n > args.gym_async_max_envs:
@@ -340,32 +340,42 @@ def worker_env(puffer: bool) -> dict[str, str]:
     if puffer:  # PufferLib's venv must not see our dev tree (or anything else on PYTHONPATH).
         env["PYTHONPATH"] = str(BENCH_DIR)
     else:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(BENCH_DIR),
-                                                          env.get("PYTHONPATH")]))
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(BENCH_DIR), env.get("PYTHONPATH")]))
     return env
 
 
-def run_worker(python: str, payload: dict[str, Any], timeout: float, puffer: bool,
-               cwd: Path) -> dict[str, Any]:
+def run_worker(python: str, payload: dict[str, Any], timeout: float, puffer: bool, cwd: Path) -> dict[str, Any]:
     try:
-        proc = subprocess.run([python, "-c", WORKER_SOURCE, json.dumps(payload)],
-                              env=worker_env(puffer), cwd=cwd, capture_output=True, text=True,
-                              timeout=timeout)
+        proc = subprocess.run(
+            [python, "-c", WORKER_SOURCE, json.dumps(payload)],
+            env=worker_env(puffer),
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
     except subprocess.TimeoutExpired:
         return {"error": f"timed out after {timeout:.0f} s"}
     for line in reversed(proc.stdout.splitlines()):
         if line.startswith(RESULT_MARK):
-            return json.loads(line[len(RESULT_MARK):])
+            return json.loads(line[len(RESULT_MARK) :])
     tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
     return {"error": f"exit {proc.returncode}: " + " | ".join(tail)}
 
 
 def measure_once(m: Measurement, args: argparse.Namespace) -> None:
     puffer = m.peer in PUFFER_PEERS
-    payload = {"kind": m.peer, "task": m.task, "num_envs": m.num_envs,
-               "batch_size": m.batch_size, "seed": args.seed, "warmup": args.warmup,
-               "seconds": args.seconds, "action_batches": args.action_batches,
-               "own_envs": args.own_envs}
+    payload = {
+        "kind": m.peer,
+        "task": m.task,
+        "num_envs": m.num_envs,
+        "batch_size": m.batch_size,
+        "seed": args.seed,
+        "warmup": args.warmup,
+        "seconds": args.seconds,
+        "action_batches": args.action_batches,
+        "own_envs": args.own_envs,
+    }
     if puffer:
         workers = 1 if m.peer == "puffer-w1" else min(args.puffer_workers, m.num_envs)
         payload["num_workers"] = workers
@@ -436,8 +446,7 @@ def cell(m: Measurement | None, own: float | None) -> str:
     if m.median is None:
         return "skipped" if m.skipped else ("error" if m.errors else "-")
     ov = overhead_us(m, own)
-    return f"{fmt_rate(m.median)}{spread(m)} ({ov:+.1f} µs)" if ov is not None \
-        else f"{fmt_rate(m.median)}{spread(m)}"
+    return f"{fmt_rate(m.median)}{spread(m)} ({ov:+.1f} µs)" if ov is not None else f"{fmt_rate(m.median)}{spread(m)}"
 
 
 def ratio(a: Measurement | None, b: Measurement | None) -> str:
@@ -450,28 +459,32 @@ def table_rows(groups: list[Group]) -> list[dict[str, Any]]:
         if g.num_envs == 0:
             continue
         own = own_us(groups, g.task)
-        best_ours = max((g.get(p) for p in ("ours", "ours-async")),
-                        key=lambda m: (m.median or 0) if m else 0)
-        best_puffer = max((g.get(p) for p in PUFFER_PEERS),
-                          key=lambda m: (m.median or 0) if m else 0)
-        rows.append({
-            "task": g.task, "num_envs": g.num_envs, "own_us": own,
-            "cells": {p: g.get(p) for p in PEERS},
-            "median": {p: (g.get(p).median if g.get(p) else None) for p in PEERS},
-            "overhead_us": {p: overhead_us(g.get(p), own) for p in PEERS},
-            "ours/gym-async": ratio(best_ours, g.get("gym-async")),
-            "ours/puffer": ratio(best_ours, best_puffer),
-            "async/full (ours)": ratio(g.get("ours-async"), g.get("ours")),
-            "async/full (puffer)": ratio(g.get("puffer-async"), g.get("puffer")),
-        })
+        best_ours = max((g.get(p) for p in ("ours", "ours-async")), key=lambda m: (m.median or 0) if m else 0)
+        best_puffer = max((g.get(p) for p in PUFFER_PEERS), key=lambda m: (m.median or 0) if m else 0)
+        rows.append(
+            {
+                "task": g.task,
+                "num_envs": g.num_envs,
+                "own_us": own,
+                "cells": {p: g.get(p) for p in PEERS},
+                "median": {p: (g.get(p).median if g.get(p) else None) for p in PEERS},
+                "overhead_us": {p: overhead_us(g.get(p), own) for p in PEERS},
+                "ours/gym-async": ratio(best_ours, g.get("gym-async")),
+                "ours/puffer": ratio(best_ours, best_puffer),
+                "async/full (ours)": ratio(g.get("ours-async"), g.get("ours")),
+                "async/full (puffer)": ratio(g.get("puffer-async"), g.get("puffer")),
+            }
+        )
     return rows
 
 
 def print_group(g: Group, groups: list[Group]) -> None:
     own = own_us(groups, g.task)
     if g.num_envs == 0:
-        print(f"  own (in-process, {g.measurements[0].num_envs} envs round-robin): "
-              + (f"{own:.2f} µs/step" if own is not None else f"error {g.measurements[0].errors}"))
+        print(
+            f"  own (in-process, {g.measurements[0].num_envs} envs round-robin): "
+            + (f"{own:.2f} µs/step" if own is not None else f"error {g.measurements[0].errors}")
+        )
         return
     for m in g.measurements:
         if m.skipped and not m.samples:
@@ -480,12 +493,10 @@ def print_group(g: Group, groups: list[Group]) -> None:
             print(f"  {m.peer:13s} failed: {m.errors[-1] if m.errors else '?'}")
         else:
             b = f"batch={m.batch_size}" if m.batch_size else "full"
-            print(f"  {m.peer:13s} {b:10s} {cell(m, own):28s} samples "
-                  + " ".join(fmt_rate(s) for s in m.samples))
+            print(f"  {m.peer:13s} {b:10s} {cell(m, own):28s} samples " + " ".join(fmt_rate(s) for s in m.samples))
 
 
-def write_markdown(path: Path, groups: list[Group], info: dict[str, Any],
-                   args: argparse.Namespace) -> None:
+def write_markdown(path: Path, groups: list[Group], info: dict[str, Any], args: argparse.Namespace) -> None:
     rows = table_rows(groups)
     lines = [
         "# Python-env throughput (env steps/s, median over rounds)",
@@ -499,16 +510,19 @@ def write_markdown(path: Path, groups: list[Group], info: dict[str, Any],
         f"PufferLib num_workers={args.puffer_workers} (puffer-w1: 1); async rows batch = num_envs/2. "
         "Each cell: median steps/s ± half-spread, (per-step overhead = 1e6/rate − own µs).",
         "",
-        "| task | envs | own µs | " + " | ".join(PEERS)
+        "| task | envs | own µs | "
+        + " | ".join(PEERS)
         + " | ours/gym-async | ours/puffer | async/full ours | async/full puffer |",
         "|---|---:|---:|" + "---:|" * (len(PEERS) + 4),
     ]
     for r in rows:
         own = f"{r['own_us']:.1f}" if r["own_us"] is not None else "-"
-        lines.append(f"| {r['task']} | {r['num_envs']} | {own} | "
-                     + " | ".join(cell(r["cells"][p], r["own_us"]) for p in PEERS)
-                     + f" | {r['ours/gym-async']} | {r['ours/puffer']} | "
-                       f"{r['async/full (ours)']} | {r['async/full (puffer)']} |")
+        lines.append(
+            f"| {r['task']} | {r['num_envs']} | {own} | "
+            + " | ".join(cell(r["cells"][p], r["own_us"]) for p in PEERS)
+            + f" | {r['ours/gym-async']} | {r['ours/puffer']} | "
+            f"{r['async/full (ours)']} | {r['async/full (puffer)']} |"
+        )
     skipped = {m.peer: m.skipped for g in groups for m in g.measurements if m.skipped}
     if skipped:
         lines += ["", "Skipped: " + "; ".join(f"{p}: {s}" for p, s in skipped.items())]
@@ -516,27 +530,42 @@ def write_markdown(path: Path, groups: list[Group], info: dict[str, Any],
     path.write_text("\n".join(lines))
 
 
-def write_json(path: Path, groups: list[Group], info: dict[str, Any],
-               args: argparse.Namespace) -> None:
-    out = {"info": info, "settings": {k: (str(v) if isinstance(v, Path) else v)
-                                      for k, v in vars(args).items()},
-           "groups": []}
+def write_json(path: Path, groups: list[Group], info: dict[str, Any], args: argparse.Namespace) -> None:
+    out = {
+        "info": info,
+        "settings": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+        "groups": [],
+    }
     for g in groups:
-        out["groups"].append({
-            "task": g.task, "num_envs": g.num_envs, "own_us": own_us(groups, g.task),
-            "measurements": [{
-                "peer": m.peer, "num_envs": m.num_envs, "batch_size": m.batch_size,
-                "samples": m.samples, "median": m.median, "details": m.details,
-                "overhead_us": overhead_us(m, own_us(groups, g.task)) if g.num_envs else None,
-                "loadavg": m.loadavg, "skipped": m.skipped, "errors": m.errors,
-            } for m in g.measurements],
-        })
+        out["groups"].append(
+            {
+                "task": g.task,
+                "num_envs": g.num_envs,
+                "own_us": own_us(groups, g.task),
+                "measurements": [
+                    {
+                        "peer": m.peer,
+                        "num_envs": m.num_envs,
+                        "batch_size": m.batch_size,
+                        "samples": m.samples,
+                        "median": m.median,
+                        "details": m.details,
+                        "overhead_us": overhead_us(m, own_us(groups, g.task)) if g.num_envs else None,
+                        "loadavg": m.loadavg,
+                        "skipped": m.skipped,
+                        "errors": m.errors,
+                    }
+                    for m in g.measurements
+                ],
+            }
+        )
     path.write_text(json.dumps(out, indent=1))
 
 
 def write_plot(path: Path, groups: list[Group], info: dict[str, Any]) -> None:
     try:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
@@ -548,8 +577,11 @@ def write_plot(path: Path, groups: list[Group], info: dict[str, Any]) -> None:
     fig, axes = plt.subplots(1, len(tasks), figsize=(5 * len(tasks), 4), squeeze=False)
     for ax, task in zip(axes[0], tasks):
         for p in PEERS:
-            pts = [(g.num_envs, g.get(p).median) for g in groups
-                   if g.task == task and g.num_envs and g.get(p) and g.get(p).median]
+            pts = [
+                (g.num_envs, g.get(p).median)
+                for g in groups
+                if g.task == task and g.num_envs and g.get(p) and g.get(p).median
+            ]
             if pts:
                 ax.plot(*zip(*pts), marker="o", linestyle="--" if "async" in p else "-", label=p)
         own = own_us(groups, task)
@@ -578,13 +610,17 @@ def machine_info(args: argparse.Namespace) -> dict[str, Any]:
     except OSError:
         pass
     info: dict[str, Any] = {
-        "date": _dt.datetime.now().isoformat(timespec="seconds"), "platform": platform.platform(),
-        "cpu_model": cpu, "cpus_usable": len(os.sched_getaffinity(0)),
-        "loadavg_start": os.getloadavg(), "command": " ".join(sys.argv),
+        "date": _dt.datetime.now().isoformat(timespec="seconds"),
+        "platform": platform.platform(),
+        "cpu_model": cpu,
+        "cpus_usable": len(os.sched_getaffinity(0)),
+        "loadavg_start": os.getloadavg(),
+        "command": " ".join(sys.argv),
     }
     try:
-        info["git_rev"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO_ROOT,
-                                         capture_output=True, text=True).stdout.strip()
+        info["git_rev"] = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True
+        ).stdout.strip()
     except OSError:
         pass
     info["ours"] = run_worker(sys.executable, {"mode": "info"}, 60, False, REPO_ROOT)
@@ -601,39 +637,54 @@ def int_list(text: str) -> list[int]:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--tasks", default="CartPole-v1,LunarLander-v3",
-                   type=lambda s: [t for t in s.split(",") if t],
-                   help="gymnasium ids (e.g. HalfCheetah-v5 for MuJoCo)")
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
+    p.add_argument(
+        "--tasks",
+        default="CartPole-v1,LunarLander-v3",
+        type=lambda s: [t for t in s.split(",") if t],
+        help="gymnasium ids (e.g. HalfCheetah-v5 for MuJoCo)",
+    )
     p.add_argument("--num-envs", default="8,16,64", type=int_list)
-    p.add_argument("--no-burn", dest="burn", action="store_false",
-                   help="skip the varying-step-time scenario (burn_env:BurnStep-v0)")
+    p.add_argument(
+        "--no-burn",
+        dest="burn",
+        action="store_false",
+        help="skip the varying-step-time scenario (burn_env:BurnStep-v0)",
+    )
     p.add_argument("--burn-num-envs", default="8,16,64", type=int_list)
-    p.add_argument("--peers", default=",".join(PEERS),
-                   type=lambda s: [x.strip() for x in s.split(",") if x.strip()])
-    p.add_argument("--puffer-python", default=os.environ.get("PUFFER_PYTHON"),
-                   help="python of the venv holding pufferlib 3.0 (bench/peers/pufferlib.sh)")
-    p.add_argument("--puffer-workers", default=os.cpu_count() or 1, type=int,
-                   help="PufferLib num_workers (it refuses more than the physical cores "
-                        "unless overwork=True, which is then passed)")
-    p.add_argument("--ours-workers", default=None, type=int,
-                   help="num_workers for make_python (default: its own default)")
+    p.add_argument("--peers", default=",".join(PEERS), type=lambda s: [x.strip() for x in s.split(",") if x.strip()])
+    p.add_argument(
+        "--puffer-python",
+        default=os.environ.get("PUFFER_PYTHON"),
+        help="python of the venv holding pufferlib 3.0 (bench/peers/pufferlib.sh)",
+    )
+    p.add_argument(
+        "--puffer-workers",
+        default=os.cpu_count() or 1,
+        type=int,
+        help="PufferLib num_workers (it refuses more than the physical cores "
+        "unless overwork=True, which is then passed)",
+    )
+    p.add_argument(
+        "--ours-workers", default=None, type=int, help="num_workers for make_python (default: its own default)"
+    )
     p.add_argument("--gym-async-max-envs", default=64, type=int)
-    p.add_argument("--own-envs", default=8, type=int,
-                   help="envs stepped round-robin for the in-process own-cost baseline")
+    p.add_argument(
+        "--own-envs", default=8, type=int, help="envs stepped round-robin for the in-process own-cost baseline"
+    )
     p.add_argument("--rounds", default=3, type=int)
     p.add_argument("--seconds", default=1.0, type=float)
     p.add_argument("--warmup", default=0.3, type=float)
     p.add_argument("--action-batches", default=64, type=int)
-    p.add_argument("--seed", default=0, type=int, help="even: env i of the burn task is slow "
-                   "when seed + i is odd")
+    p.add_argument("--seed", default=0, type=int, help="even: env i of the burn task is slow when seed + i is odd")
     p.add_argument("--out", default=str(BENCH_DIR / "results"), type=Path)
-    p.add_argument("--quick", action="store_true",
-                   help="smoke run: CartPole-v1 only, 8 and 64 envs, burn at 8, 1 round, 0.3 s")
+    p.add_argument(
+        "--quick", action="store_true", help="smoke run: CartPole-v1 only, 8 and 64 envs, burn at 8, 1 round, 0.3 s"
+    )
     if p.parse_known_args(argv)[0].quick:
-        p.set_defaults(tasks="CartPole-v1", num_envs="8,64", burn_num_envs="8", rounds=1,
-                       seconds=0.3, warmup=0.1)
+        p.set_defaults(tasks="CartPole-v1", num_envs="8,64", burn_num_envs="8", rounds=1, seconds=0.3, warmup=0.1)
     args = p.parse_args(argv)
     unknown = set(args.peers) - set(PEERS)
     if unknown:
@@ -646,9 +697,20 @@ def load_groups(path: Path) -> tuple[list[Group], dict[str, Any]]:
     data = json.loads(Path(path).read_text())
     groups = []
     for g in data["groups"]:
-        ms = [Measurement(peer=m["peer"], task=g["task"], num_envs=m["num_envs"], batch_size=m["batch_size"],
-                          samples=m["samples"], details=m.get("details", []), loadavg=m.get("loadavg", []),
-                          skipped=m.get("skipped"), errors=m.get("errors", [])) for m in g["measurements"]]
+        ms = [
+            Measurement(
+                peer=m["peer"],
+                task=g["task"],
+                num_envs=m["num_envs"],
+                batch_size=m["batch_size"],
+                samples=m["samples"],
+                details=m.get("details", []),
+                loadavg=m.get("loadavg", []),
+                skipped=m.get("skipped"),
+                errors=m.get("errors", []),
+            )
+            for m in g["measurements"]
+        ]
         groups.append(Group(task=g["task"], num_envs=g["num_envs"], measurements=ms))
     return groups, data["info"]
 
@@ -662,25 +724,30 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     peers = list(args.peers)
     if not args.puffer_python:
-        print("note: no --puffer-python / $PUFFER_PYTHON; skipping PufferLib "
-              "(create one with bench/peers/pufferlib.sh)")
+        print(
+            "note: no --puffer-python / $PUFFER_PYTHON; skipping PufferLib (create one with bench/peers/pufferlib.sh)"
+        )
         peers = [p for p in peers if p not in PUFFER_PEERS]
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="pybench-") as tmp:
         args.tmpdir = Path(tmp)
         info = machine_info(args)
         ours = info["ours"]
-        print(f"machine: {info['cpu_model']}, {info['cpus_usable']} CPUs, "
-              f"load {info['loadavg_start'][0]:.2f}")
-        print(f"ours: python {ours.get('python')} gymnasium {ours.get('gymnasium')} envpool "
-              f"{ours.get('envpool')} make_python={ours.get('envpool_has_make_python', False)}")
+        print(f"machine: {info['cpu_model']}, {info['cpus_usable']} CPUs, load {info['loadavg_start'][0]:.2f}")
+        print(
+            f"ours: python {ours.get('python')} gymnasium {ours.get('gymnasium')} envpool "
+            f"{ours.get('envpool')} make_python={ours.get('envpool_has_make_python', False)}"
+        )
         if "puffer" in info:
             pf = info["puffer"]
-            print(f"puffer: {pf.get('executable')} pufferlib {pf.get('pufferlib')} "
-                  f"gymnasium {pf.get('gymnasium')} numpy {pf.get('numpy')}")
+            print(
+                f"puffer: {pf.get('executable')} pufferlib {pf.get('pufferlib')} "
+                f"gymnasium {pf.get('gymnasium')} numpy {pf.get('numpy')}"
+            )
         if not ours.get("envpool_has_make_python"):
-            print("note: envpool.make_python is not available in this interpreter; "
-                  "the ours rows are reported as skipped")
+            print(
+                "note: envpool.make_python is not available in this interpreter; the ours rows are reported as skipped"
+            )
         groups = build_plan(args, peers)
         skip: dict[str, str] = {}
         for i, g in enumerate(groups, 1):

@@ -79,7 +79,9 @@ class EnvpoolRow:
         import envpool.ray
 
         kwargs = {} if batch_size is None else {"batch_size": batch_size}
-        self.group = envpool.ray.RunnerGroup("CartPole-v1", num_runners=runners, num_envs=num_envs, num_threads=1, **kwargs)
+        self.group = envpool.ray.RunnerGroup(
+            "CartPole-v1", num_runners=runners, num_envs=num_envs, num_threads=1, **kwargs
+        )
         self.total = chunk * runners
         self.group.sample(num_timesteps=self.total, random_actions=True)  # warm-up
 
@@ -144,7 +146,13 @@ def main() -> None:
     if args.out:
         with open(args.out, "w") as f:
             json.dump(
-                {"args": vars(args), "samples": samples, "medians": medians, "cpus": os.cpu_count(), "machine": platform.platform()},
+                {
+                    "args": vars(args),
+                    "samples": samples,
+                    "medians": medians,
+                    "cpus": os.cpu_count(),
+                    "machine": platform.platform(),
+                },
                 f,
                 indent=1,
             )

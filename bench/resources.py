@@ -83,7 +83,10 @@ def main() -> int:
         frac = idle_cpu(task, n, b, t, args.idle_seconds)
         verdict = "ok" if frac < 0.05 else "TOO HIGH"
         ok &= frac < 0.05
-        print(f"idle CPU  {task} num_envs={n} batch={b} threads={t}: {100 * frac:.2f}% of one core ({verdict}; target < 5%)")
+        print(
+            f"idle CPU  {task} num_envs={n} batch={b} threads={t}: "
+            f"{100 * frac:.2f}% of one core ({verdict}; target < 5%)"
+        )
     for task, n in [("CartPole-v1", 256), ("Pendulum-v1", 256)]:
         base, grown, rate = rss_growth(task, n, 2, int(args.steps))
         verdict = "ok" if grown < 2**20 else "TOO HIGH"

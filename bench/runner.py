@@ -124,10 +124,11 @@ def make_samplers(
     task: str, num_envs: int, chunk: int, policy_kind: str, env_kwargs=None, gym=True, policy_ms: float = 0.0
 ):
     """name -> callable(seconds) -> steps/s, each built once (and closed by the caller)."""
-    import envpool
-    import envpool.testing
     import gymnasium
     from gymnasium.vector.utils import batch_space
+
+    import envpool
+    import envpool.testing
 
     if task == "StepCounter-v0":  # a test plugin, registered on request
         envpool.testing.load_step_counter()

@@ -73,7 +73,9 @@ def main() -> None:
         for v in variants:
             med = statistics.median(samples[v])
             lo, hi = min(samples[v]), max(samples[v])
-            print(f"{num_envs} env(s)  {v:28s} {med:10,.0f} steps/s ({lo:,.0f}-{hi:,.0f})  {med / dummy:.2f}x DummyVecEnv")
+            print(
+                f"{num_envs} env(s)  {v:28s} {med:10,.0f} steps/s ({lo:,.0f}-{hi:,.0f})  {med / dummy:.2f}x DummyVecEnv"
+            )
     print(f"load average at end: {os.getloadavg()}")
 
 

@@ -211,8 +211,7 @@ class Measurement:
     @property
     def latency_median(self) -> float | None:
         """Median over rounds of the per-round median µs per step() call."""
-        return statistics.median(x["median"] for x in self.latency_us) if self.latency_us \
-            else None
+        return statistics.median(x["median"] for x in self.latency_us) if self.latency_us else None
 
 
 @dataclass
@@ -238,16 +237,14 @@ def build_plan(args: argparse.Namespace, peers: list[str]) -> list[Group]:
     groups = []
     for task in args.tasks:
         for n in args.num_envs:
-            ms = [Measurement(p, task, "sync", n, n, t)
-                  for p in (OURS, REF) if p in peers for t in args.threads]
+            ms = [Measurement(p, task, "sync", n, n, t) for p in (OURS, REF) if p in peers for t in args.threads]
             if SYNC in peers:
                 ms.append(Measurement(SYNC, task, "sync", n, n, None))
             if ASYNC in peers and n <= args.gym_async_max_envs:
                 ms.append(Measurement(ASYNC, task, "sync", n, n, None))
             groups.append(Group(task, "sync", n, n, list(args.threads), ms))
         for n, b in args.async_configs:
-            ms = [Measurement(p, task, "async", n, b, args.async_threads)
-                  for p in (OURS, REF) if p in peers]
+            ms = [Measurement(p, task, "async", n, b, args.async_threads) for p in (OURS, REF) if p in peers]
             groups.append(Group(task, "async", n, b, [args.async_threads], ms))
     return [g for g in groups if g.measurements]
 
@@ -266,18 +263,18 @@ def peer_command(peer: str, args: argparse.Namespace) -> tuple[list[str], dict[s
     return [sys.executable, "-c", WORKER_SOURCE], env
 
 
-def run_worker(peer: str, payload: dict[str, Any], args: argparse.Namespace,
-               timeout: float) -> dict[str, Any]:
+def run_worker(peer: str, payload: dict[str, Any], args: argparse.Namespace, timeout: float) -> dict[str, Any]:
     """Run the timing script in a fresh subprocess; returns its JSON result or {'error'}."""
     cmd, env = peer_command(peer, args)
     try:
-        proc = subprocess.run(cmd + [json.dumps(payload)], env=env, cwd=REPO_ROOT,
-                              capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run(
+            cmd + [json.dumps(payload)], env=env, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout
+        )
     except subprocess.TimeoutExpired:
         return {"error": f"timed out after {timeout:.0f} s"}
     for line in reversed(proc.stdout.splitlines()):
         if line.startswith(RESULT_MARK):
-            return json.loads(line[len(RESULT_MARK):])
+            return json.loads(line[len(RESULT_MARK) :])
     tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
     return {"error": f"exit {proc.returncode}: " + " | ".join(tail)}
 
@@ -286,10 +283,15 @@ def measure_once(m: Measurement, args: argparse.Namespace) -> None:
     """Take one sample of measurement `m` (one fresh subprocess)."""
     payload = {
         "kind": m.peer if m.peer in (SYNC, ASYNC) else "envpool",
-        "mode": m.mode, "task": m.task, "num_envs": m.num_envs,
+        "mode": m.mode,
+        "task": m.task,
+        "num_envs": m.num_envs,
         "batch_size": m.batch_size if m.mode == "async" else None,
-        "num_threads": m.threads, "seed": args.seed, "warmup": args.warmup,
-        "seconds": args.seconds, "action_batches": args.action_batches,
+        "num_threads": m.threads,
+        "seed": args.seed,
+        "warmup": args.warmup,
+        "seconds": args.seconds,
+        "action_batches": args.action_batches,
         "latency": m.mode == "sync" and m.num_envs == 1 and not args.no_latency,
         "latency_seconds": args.latency_seconds,
     }
@@ -354,20 +356,30 @@ def table_rows(g: Group) -> list[dict[str, Any]]:
         cells = {p: g.find(p, t) for p in PEERS}
         med = {p: (m.median if m else None) for p, m in cells.items()}
         lat = {p: (m.latency_median if m else None) for p, m in cells.items()}
-        rows.append({
-            "task": g.task, "mode": g.mode, "num_envs": g.num_envs, "batch": g.batch_size,
-            "threads": t, "median": med, "latency_us": lat, "cells": cells,
-            "ours/ref": med[OURS] / med[REF] if med[OURS] and med[REF] else None,
-            "ours/sync": med[OURS] / med[SYNC] if med[OURS] and med[SYNC] else None,
-        })
+        rows.append(
+            {
+                "task": g.task,
+                "mode": g.mode,
+                "num_envs": g.num_envs,
+                "batch": g.batch_size,
+                "threads": t,
+                "median": med,
+                "latency_us": lat,
+                "cells": cells,
+                "ours/ref": med[OURS] / med[REF] if med[OURS] and med[REF] else None,
+                "ours/sync": med[OURS] / med[SYNC] if med[OURS] and med[SYNC] else None,
+            }
+        )
     return rows
 
 
 def print_group(g: Group) -> None:
     """Console table for one finished group."""
     for r in table_rows(g):
-        print(f"\n{r['task']}  mode={r['mode']}  num_envs={r['num_envs']}  "
-              f"batch={r['batch']}  threads={r['threads']} (gymnasium: -)")
+        print(
+            f"\n{r['task']}  mode={r['mode']}  num_envs={r['num_envs']}  "
+            f"batch={r['batch']}  threads={r['threads']} (gymnasium: -)"
+        )
         for p in PEERS:
             m = r["cells"][p]
             if m is None:
@@ -380,11 +392,12 @@ def print_group(g: Group) -> None:
                 extra = f"  latency {m.latency_median:.1f} µs/step"
             samples = ", ".join(fmt_rate(s) for s in m.samples)
             errs = f"  ERRORS: {m.errors}" if m.errors else ""
-            print(f"  {p:16s} {fmt_rate(m.median):>8s} steps/s {spread(m):>5s}  "
-                  f"[{samples}]{extra}{errs}")
-        print(f"  ours/envpool-ref = {fmt_ratio(r['median'][OURS], r['median'][REF])}   "
-              f"ours/gym-sync = {fmt_ratio(r['median'][OURS], r['median'][SYNC])}   "
-              f"ours/gym-async = {fmt_ratio(r['median'][OURS], r['median'][ASYNC])}")
+            print(f"  {p:16s} {fmt_rate(m.median):>8s} steps/s {spread(m):>5s}  [{samples}]{extra}{errs}")
+        print(
+            f"  ours/envpool-ref = {fmt_ratio(r['median'][OURS], r['median'][REF])}   "
+            f"ours/gym-sync = {fmt_ratio(r['median'][OURS], r['median'][SYNC])}   "
+            f"ours/gym-async = {fmt_ratio(r['median'][OURS], r['median'][ASYNC])}"
+        )
 
 
 def cpu_model() -> str:
@@ -399,11 +412,16 @@ def cpu_model() -> str:
 
 def git_revision() -> str:
     try:
-        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO_ROOT,
-                             capture_output=True, text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                               cwd=REPO_ROOT, capture_output=True, text=True,
-                               timeout=10).stdout.strip()
+        rev = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=10
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
         return rev + ("-dirty" if dirty else "") if rev else "unknown"
     except (OSError, subprocess.SubprocessError):
         return "unknown"
@@ -413,54 +431,72 @@ def machine_info(args: argparse.Namespace, peers: list[str]) -> dict[str, Any]:
     """Platform, CPU, versions of every interpreter involved, date and command."""
     ours = run_worker(OURS, {"mode": "info"}, args, 60)
     info = {
-        "platform": platform.platform(), "cpu_model": cpu_model(),
-        "nproc": os.cpu_count(), "cpus_usable": len(os.sched_getaffinity(0)),
+        "platform": platform.platform(),
+        "cpu_model": cpu_model(),
+        "nproc": os.cpu_count(),
+        "cpus_usable": len(os.sched_getaffinity(0)),
         "loadavg_start": os.getloadavg(),
-        "python": ours.get("python"), "numpy": ours.get("numpy"),
-        "gymnasium": ours.get("gymnasium"), "envpool_ours": ours.get("envpool"),
+        "python": ours.get("python"),
+        "numpy": ours.get("numpy"),
+        "gymnasium": ours.get("gymnasium"),
+        "envpool_ours": ours.get("envpool"),
         "envpool_ours_file": ours.get("envpool_file"),
         "git_revision": git_revision(),
-        "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "date": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "command": command_line(),
     }
     if REF in peers:
         ref = run_worker(REF, {"mode": "info"}, args, 60)
-        info.update(peer_python=args.peer_python, envpool_ref=ref.get("envpool"),
-                    peer_numpy=ref.get("numpy"), peer_gymnasium=ref.get("gymnasium"),
-                    peer_python_version=ref.get("python"))
+        info.update(
+            peer_python=args.peer_python,
+            envpool_ref=ref.get("envpool"),
+            peer_numpy=ref.get("numpy"),
+            peer_gymnasium=ref.get("gymnasium"),
+            peer_python_version=ref.get("python"),
+        )
     return info
 
 
 def command_line() -> str:
-    prefix = f"PYTHONPATH={shlex.quote(os.environ['PYTHONPATH'])} " if os.environ.get(
-        "PYTHONPATH") else ""
+    prefix = f"PYTHONPATH={shlex.quote(os.environ['PYTHONPATH'])} " if os.environ.get("PYTHONPATH") else ""
     script = os.path.relpath(os.path.abspath(sys.argv[0]), os.getcwd())
-    return prefix + " ".join(["python3", shlex.quote(script)] + [shlex.quote(a) for a in
-                                                                   sys.argv[1:]])
+    return prefix + " ".join(["python3", shlex.quote(script)] + [shlex.quote(a) for a in sys.argv[1:]])
 
 
-def write_json(path: Path, groups: list[Group], info: dict[str, Any],
-               args: argparse.Namespace) -> None:
+def write_json(path: Path, groups: list[Group], info: dict[str, Any], args: argparse.Namespace) -> None:
     rows = []
     for g in groups:
         for r in table_rows(g):
             rows.append({k: v for k, v in r.items() if k != "cells"})
-    raw = [{"peer": m.peer, "task": m.task, "mode": m.mode, "num_envs": m.num_envs,
-            "batch_size": m.batch_size, "threads": m.threads, "samples": m.samples,
-            "median": m.median, "latency_us_samples": m.latency_us,
-            "latency_us_median": m.latency_median, "loadavg_1min": m.loadavg,
-            "skipped": m.skipped, "errors": m.errors}
-           for g in groups for m in g.measurements]
+    raw = [
+        {
+            "peer": m.peer,
+            "task": m.task,
+            "mode": m.mode,
+            "num_envs": m.num_envs,
+            "batch_size": m.batch_size,
+            "threads": m.threads,
+            "samples": m.samples,
+            "median": m.median,
+            "latency_us_samples": m.latency_us,
+            "latency_us_median": m.latency_median,
+            "loadavg_1min": m.loadavg,
+            "skipped": m.skipped,
+            "errors": m.errors,
+        }
+        for g in groups
+        for m in g.measurements
+    ]
     settings = {k: v for k, v in vars(args).items()}
-    path.write_text(json.dumps({"machine": info, "settings": settings, "rows": rows,
-                                "measurements": raw}, indent=2, default=str) + "\n")
+    path.write_text(
+        json.dumps({"machine": info, "settings": settings, "rows": rows, "measurements": raw}, indent=2, default=str)
+        + "\n"
+    )
 
 
-def write_markdown(path: Path, groups: list[Group], info: dict[str, Any],
-                   args: argparse.Namespace) -> None:
+def write_markdown(path: Path, groups: list[Group], info: dict[str, Any], args: argparse.Namespace) -> None:
     lines = [
-        f"# EnvPool throughput — {info['cpu_model']} ({info['cpus_usable']} CPUs), "
-        f"{info['date']}",
+        f"# EnvPool throughput — {info['cpu_model']} ({info['cpus_usable']} CPUs), {info['date']}",
         "",
         f"Command: `{info['command']}`  ",
         f"Platform: {info['platform']}; python {info['python']}, numpy {info['numpy']}, "
@@ -479,14 +515,14 @@ def write_markdown(path: Path, groups: list[Group], info: dict[str, Any],
             med, lat = r["median"], r["latency_us"]
             lat_cell = ""
             if r["num_envs"] == 1 and r["mode"] == "sync":
-                lat_cell = " / ".join(f"{lat[p]:.1f}" if lat[p] else "-"
-                                      for p in (OURS, REF, SYNC))
+                lat_cell = " / ".join(f"{lat[p]:.1f}" if lat[p] else "-" for p in (OURS, REF, SYNC))
             lines.append(
                 f"| {r['task']} | {r['mode']} | {r['num_envs']} | {r['batch']} | "
                 f"{r['threads']} | {fmt_rate(med[OURS])} | {fmt_rate(med[REF])} | "
                 f"{fmt_rate(med[SYNC])} | {fmt_rate(med[ASYNC])} | "
                 f"{fmt_ratio(med[OURS], med[REF])} | {fmt_ratio(med[OURS], med[SYNC])} | "
-                f"{lat_cell} |")
+                f"{lat_cell} |"
+            )
     path.write_text("\n".join(lines) + "\n")
 
 
@@ -494,6 +530,7 @@ def write_plot(path: Path, groups: list[Group], info: dict[str, Any]) -> None:
     """steps/s vs num_envs (log-log), one subplot per task, one line per peer/threads."""
     try:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
@@ -509,8 +546,7 @@ def write_plot(path: Path, groups: list[Group], info: dict[str, Any]) -> None:
                     continue
                 label = m.peer if m.threads is None else f"{m.peer} t={m.threads}"
                 if g.mode == "async":
-                    label += " async (batch=N/2)" if g.batch_size * 2 == g.num_envs \
-                        else " async"
+                    label += " async (batch=N/2)" if g.batch_size * 2 == g.num_envs else " async"
                 series.setdefault(label, []).append((g.num_envs, m.median))
         for label, pts in series.items():
             pts.sort()
@@ -523,8 +559,7 @@ def write_plot(path: Path, groups: list[Group], info: dict[str, Any]) -> None:
         ax.set_title(task)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7)
-    fig.suptitle(f"{info['cpu_model']} ({info['cpus_usable']} CPUs) — {info['date']}",
-                 fontsize=9)
+    fig.suptitle(f"{info['cpu_model']} ({info['cpus_usable']} CPUs) — {info['date']}", fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
@@ -547,42 +582,57 @@ def async_list(text: str) -> list[tuple[int, int]]:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--tasks", default="CartPole-v1,Pendulum-v1",
-                   type=lambda s: [t for t in s.split(",") if t])
-    p.add_argument("--num-envs", default="1,8,64,256,1024", type=int_list,
-                   help="full-batch sweep sizes")
-    p.add_argument("--threads", default="1,2", type=int_list,
-                   help="num_threads values for the full-batch sweep")
-    p.add_argument("--async-configs", default="16:8,64:32,256:128,1024:512", type=async_list,
-                   help="num_envs:batch_size pairs for recv/send rows ('' = none)")
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
+    p.add_argument("--tasks", default="CartPole-v1,Pendulum-v1", type=lambda s: [t for t in s.split(",") if t])
+    p.add_argument("--num-envs", default="1,8,64,256,1024", type=int_list, help="full-batch sweep sizes")
+    p.add_argument("--threads", default="1,2", type=int_list, help="num_threads values for the full-batch sweep")
+    p.add_argument(
+        "--async-configs",
+        default="16:8,64:32,256:128,1024:512",
+        type=async_list,
+        help="num_envs:batch_size pairs for recv/send rows ('' = none)",
+    )
     p.add_argument("--async-threads", default=2, type=int, help="num_threads for async rows")
-    p.add_argument("--peers", default="ours,ref,sync,async",
-                   type=lambda s: [PEER_ALIASES.get(x.strip(), x.strip())
-                                   for x in s.split(",") if x.strip()],
-                   help="subset of peers to run: ours, ref, sync, async")
-    p.add_argument("--peer-python", default=os.environ.get("PEER_PYTHON"),
-                   help="python of the env holding reference EnvPool (default $PEER_PYTHON)")
-    p.add_argument("--gym-async-max-envs", default=64, type=int,
-                   help="largest num_envs for gym-async (one process per env)")
+    p.add_argument(
+        "--peers",
+        default="ours,ref,sync,async",
+        type=lambda s: [PEER_ALIASES.get(x.strip(), x.strip()) for x in s.split(",") if x.strip()],
+        help="subset of peers to run: ours, ref, sync, async",
+    )
+    p.add_argument(
+        "--peer-python",
+        default=os.environ.get("PEER_PYTHON"),
+        help="python of the env holding reference EnvPool (default $PEER_PYTHON)",
+    )
+    p.add_argument(
+        "--gym-async-max-envs", default=64, type=int, help="largest num_envs for gym-async (one process per env)"
+    )
     p.add_argument("--rounds", default=3, type=int)
     p.add_argument("--seconds", default=1.0, type=float, help="timed wall time per sample")
     p.add_argument("--warmup", default=0.2, type=float, help="untimed warm-up per sample")
-    p.add_argument("--latency-seconds", default=0.3, type=float,
-                   help="extra per-call latency loop for num_envs=1 rows")
+    p.add_argument("--latency-seconds", default=0.3, type=float, help="extra per-call latency loop for num_envs=1 rows")
     p.add_argument("--no-latency", action="store_true", help="skip the latency loop")
-    p.add_argument("--action-batches", default=64, type=int,
-                   help="pre-generated random action batches (cycled)")
+    p.add_argument("--action-batches", default=64, type=int, help="pre-generated random action batches (cycled)")
     p.add_argument("--seed", default=0, type=int)
     p.add_argument("--out", default=str(REPO_ROOT / "bench" / "results"), type=Path)
-    p.add_argument("--quick", action="store_true",
-                   help="smoke run: CartPole-v1, num_envs 1,64, 1 thread, async 64:32, "
-                        "1 round, 0.3 s")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="smoke run: CartPole-v1, num_envs 1,64, 1 thread, async 64:32, 1 round, 0.3 s",
+    )
     if p.parse_known_args(argv)[0].quick:  # --quick changes defaults; explicit flags win
-        p.set_defaults(tasks="CartPole-v1", num_envs="1,64", threads="1",
-                       async_configs="64:32", rounds=1, seconds=0.3, warmup=0.1,
-                       latency_seconds=0.1)
+        p.set_defaults(
+            tasks="CartPole-v1",
+            num_envs="1,64",
+            threads="1",
+            async_configs="64:32",
+            rounds=1,
+            seconds=0.3,
+            warmup=0.1,
+            latency_seconds=0.1,
+        )
     args = p.parse_args(argv)
     unknown = set(args.peers) - set(PEERS)
     if unknown:
@@ -594,22 +644,27 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     peers = list(args.peers)
     if REF in peers and not args.peer_python:
-        print("note: no --peer-python / $PEER_PYTHON given; skipping envpool-ref "
-              "(create one with bench/peers/envpool.sh)")
+        print(
+            "note: no --peer-python / $PEER_PYTHON given; skipping envpool-ref (create one with bench/peers/envpool.sh)"
+        )
         peers.remove(REF)
     args.out.mkdir(parents=True, exist_ok=True)
 
     info = machine_info(args, peers)
     print(f"machine: {info['cpu_model']}, {info['cpus_usable']} CPUs, {info['platform']}")
-    print(f"ours: envpool {info['envpool_ours']} ({info['envpool_ours_file']}); "
-          f"ref: {info.get('envpool_ref', 'not run')}; gymnasium {info['gymnasium']}")
+    print(
+        f"ours: envpool {info['envpool_ours']} ({info['envpool_ours_file']}); "
+        f"ref: {info.get('envpool_ref', 'not run')}; gymnasium {info['gymnasium']}"
+    )
     print(f"settings: rounds={args.rounds} seconds={args.seconds} warmup={args.warmup}")
 
     groups = build_plan(args, peers)
     unsupported: dict[tuple[str, str], str] = {}
     for i, g in enumerate(groups, 1):
-        print(f"\n[{i}/{len(groups)}] measuring {g.task} {g.mode} num_envs={g.num_envs} "
-              f"batch={g.batch_size} ...", flush=True)
+        print(
+            f"\n[{i}/{len(groups)}] measuring {g.task} {g.mode} num_envs={g.num_envs} batch={g.batch_size} ...",
+            flush=True,
+        )
         run_group(g, args, unsupported)
         print_group(g)
     # Drop groups where nothing ran (e.g. a task no peer provides).
@@ -620,9 +675,10 @@ def main(argv: list[str] | None = None) -> int:
     write_markdown(args.out / "throughput.md", groups, info, args)
     (args.out / "throughput.png").unlink(missing_ok=True)  # never leave a stale plot
     write_plot(args.out / "throughput.png", groups, info)
-    print(f"\nwrote {args.out / 'throughput.json'}, {args.out / 'throughput.md'}"
-          + (f", {args.out / 'throughput.png'}" if (args.out / 'throughput.png').exists()
-             else ""))
+    print(
+        f"\nwrote {args.out / 'throughput.json'}, {args.out / 'throughput.md'}"
+        + (f", {args.out / 'throughput.png'}" if (args.out / "throughput.png").exists() else "")
+    )
     return 0
 
 

@@ -45,9 +45,10 @@ class Timer:
     """Pools and compiled rollouts of one interpreter, built at first use and kept."""
 
     def __init__(self, threads: int):
-        import envpool
         import jax
         import numpy as np
+
+        import envpool
 
         self.envpool, self.jax, self.np = envpool, jax, np
         self.threads = threads
@@ -59,7 +60,9 @@ class Timer:
             jax, np = self.jax, self.np
             rng = np.random.default_rng(0)
             actions = rng.integers(0, 2, (steps, num_envs)).astype(np.int32)
-            xla_envs = self.envpool.make(TASK, env_type="gymnasium", num_envs=num_envs, num_threads=self.threads, seed=0)
+            xla_envs = self.envpool.make(
+                TASK, env_type="gymnasium", num_envs=num_envs, num_threads=self.threads, seed=0
+            )
             py_envs = self.envpool.make(TASK, env_type="gymnasium", num_envs=num_envs, num_threads=self.threads, seed=0)
             xla_envs.reset()
             py_envs.reset()
@@ -108,14 +111,18 @@ class Peer:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
         self.proc = subprocess.Popen(
             [python, __file__, "--worker", "--threads", str(threads)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd="/",
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd="/",
         )
         self.version = self._read()["version"]
 
     def _read(self) -> dict:
         for line in self.proc.stdout:
             if line.startswith(MARK):
-                return json.loads(line[len(MARK):])
+                return json.loads(line[len(MARK) :])
         raise RuntimeError(f"the reference worker exited (code {self.proc.wait()})")
 
     def run(self, num_envs: int, steps: int, mode: str) -> float:
@@ -136,8 +143,11 @@ def main() -> None:
     parser.add_argument("--num-envs", default="8,32,64,128,256")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--peer-python", default=os.environ.get("PEER_XLA_PYTHON"),
-                        help="python of a venv with the reference EnvPool and jax (bench/peers/envpool_jax.sh)")
+    parser.add_argument(
+        "--peer-python",
+        default=os.environ.get("PEER_XLA_PYTHON"),
+        help="python of a venv with the reference EnvPool and jax (bench/peers/envpool_jax.sh)",
+    )
     parser.add_argument("--quick", action="store_true", help="short runs, 2 rounds")
     parser.add_argument("--json", default=None, help="also write the samples here")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -165,24 +175,36 @@ def main() -> None:
     def med(n, side, mode):
         return statistics.median(samples[(n, side, mode)])
 
-    print(f"{TASK}, full batch, {args.threads} threads, median of {rounds} interleaved rounds "
-          f"(min-max); load average {load_start:.1f} at the start, {load_end:.1f} at the end"
-          + (f"; reference EnvPool {peer.version}" if peer else "; no reference (--peer-python)"))
+    print(
+        f"{TASK}, full batch, {args.threads} threads, median of {rounds} interleaved rounds "
+        f"(min-max); load average {load_start:.1f} at the start, {load_end:.1f} at the end"
+        + (f"; reference EnvPool {peer.version}" if peer else "; no reference (--peer-python)")
+    )
     header = "| envs | " + " | ".join(f"{s} {m} steps/s" for s, m in rows) + " | ours xla / ours python |"
     header += " ours xla / ref xla |" if peer else ""
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
     for n in sizes:
-        cells = [f"{med(n, s, m):,.0f} ({min(samples[(n, s, m)]):,.0f}-{max(samples[(n, s, m)]):,.0f})" for s, m in rows]
+        cells = [
+            f"{med(n, s, m):,.0f} ({min(samples[(n, s, m)]):,.0f}-{max(samples[(n, s, m)]):,.0f})" for s, m in rows
+        ]
         line = f"| {n} | " + " | ".join(cells) + f" | {med(n, 'ours', 'xla') / med(n, 'ours', 'python'):.2f}x |"
         if peer:
             line += f" {med(n, 'ours', 'xla') / med(n, 'ref', 'xla'):.1f}x |"
         print(line)
     if args.json:
-        Path(args.json).write_text(json.dumps({
-            "task": TASK, "threads": args.threads, "rounds": rounds, "load": [load_start, load_end],
-            "samples": {f"{n}/{s}/{m}": v for (n, s, m), v in samples.items()},
-        }, indent=1))
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "task": TASK,
+                    "threads": args.threads,
+                    "rounds": rounds,
+                    "load": [load_start, load_end],
+                    "samples": {f"{n}/{s}/{m}": v for (n, s, m), v in samples.items()},
+                },
+                indent=1,
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -49,7 +49,9 @@ def trainer_main(clients: int, episodes: int) -> None:
     server = envpool.serve(spec.observation_space, spec.action_space, batch_size=min(8, clients), wait_ms=1.0)
     print(f"serving on {server.address}; starting {clients} client processes", flush=True)
     procs = [
-        subprocess.Popen([sys.executable, __file__, "--client", server.address, "--episodes", str(episodes), "--seed", str(i)])
+        subprocess.Popen(
+            [sys.executable, __file__, "--client", server.address, "--episodes", str(episodes), "--seed", str(i)]
+        )
         for i in range(clients)
     ]
     running: dict[str, float] = {}  # episode id -> return so far, as the trainer sees it
@@ -75,8 +77,10 @@ def trainer_main(clients: int, episodes: int) -> None:
             p.wait(timeout=30)
         server.close()
     elapsed = time.monotonic() - start
-    print(f"{len(finished)} episodes from {clients} clients, {rows} actions served in {elapsed:.2f} s "
-          f"({rows / elapsed:,.0f}/s); mean return {np.mean(finished):.1f}")
+    print(
+        f"{len(finished)} episodes from {clients} clients, {rows} actions served in {elapsed:.2f} s "
+        f"({rows / elapsed:,.0f}/s); mean return {np.mean(finished):.1f}"
+    )
 
 
 def main() -> None:

@@ -27,8 +27,9 @@ import sys
 import time
 from typing import Any
 
-import envpool
 import numpy as np
+
+import envpool
 
 # The `train` extra: torch (here), tqdm and matplotlib (in main).
 TRAIN_EXTRA = "pip install torch==2.13.0 && pip install 'envpool-ng[train]' (\".[train]\" in a checkout)"

@@ -110,7 +110,9 @@ def make_iteration(cfg: Config, step, n_actions: int, optimizer):
             return adv, adv
 
         next_values = jnp.concatenate([values[1:], last_value[None]], axis=0)
-        _, adv = jax.lax.scan(back, jnp.zeros(n), (values, rewards, dones.astype(jnp.float32), next_values), reverse=True)
+        _, adv = jax.lax.scan(
+            back, jnp.zeros(n), (values, rewards, dones.astype(jnp.float32), next_values), reverse=True
+        )
         return adv, adv + values
 
     def loss_fn(params, obs, action, old_logp, adv, ret):
@@ -205,12 +207,17 @@ def train(cfg: Config, log=print) -> dict[str, Any]:
         history["returns"].append(float(last_ret.mean()))
         if (i + 1) % max(1, iterations // 20) == 0 or i + 1 == iterations:
             sps = steps / (time.perf_counter() - start)
-            log(f"steps={steps:>8}  mean over envs of the last episode's return={history['returns'][-1]:7.1f}  "
-                f"{sps:,.0f} steps/s")
+            log(
+                f"steps={steps:>8}  mean over envs of the last episode's return={history['returns'][-1]:7.1f}  "
+                f"{sps:,.0f} steps/s"
+            )
     history["seconds"] = time.perf_counter() - start
     envs.close()
     history["eval_return"] = evaluate(cfg, params, seed=cfg.seed + 10_000)
-    log(f"evaluation (greedy, {cfg.eval_envs} episodes): {history['eval_return']:.1f}; {history['seconds']:.0f} s of training")
+    log(
+        f"evaluation (greedy, {cfg.eval_envs} episodes): {history['eval_return']:.1f}; "
+        f"{history['seconds']:.0f} s of training"
+    )
     return history
 
 

@@ -40,8 +40,10 @@ def main() -> None:
     steps, returns = read_returns(args.log)
     window = max(1, min(args.window, len(returns)))
     running = np.convolve(returns, np.ones(window) / window, mode="valid")
-    print(f"{len(returns)} games over {steps[-1]} env steps; mean return of the first {window} games "
-          f"{returns[:window].mean():.2f}, of the last {window} {returns[-window:].mean():.2f}")
+    print(
+        f"{len(returns)} games over {steps[-1]} env steps; mean return of the first {window} games "
+        f"{returns[:window].mean():.2f}, of the last {window} {returns[-window:].mean():.2f}"
+    )
 
     import matplotlib
 
@@ -50,7 +52,7 @@ def main() -> None:
 
     fig, ax = plt.subplots(figsize=(6, 3.6))
     ax.scatter(steps, returns, s=4, alpha=0.3, label="game return")
-    ax.plot(steps[window - 1:], running, color="C1", label=f"mean of {window} games")
+    ax.plot(steps[window - 1 :], running, color="C1", label=f"mean of {window} games")
     ax.set_xlabel("env steps (4 frames each)")
     ax.set_ylabel("return (unclipped, whole game)")
     ax.set_title(args.title)

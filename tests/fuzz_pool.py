@@ -109,7 +109,7 @@ class PoolMachine(RuleBasedStateMachine):
         try:
             obs, info = self.envs.reset(seed=seed)
         except envpool.EnvError as err:
-            obs, info = err.result[0], err.result[4]
+            info = err.result[4]
         except ALLOWED as exc:
             assert self.in_flight, f"reset refused with nothing in flight: {exc!r}"
             return

@@ -109,7 +109,7 @@ def autoreset_actions_and_errors() -> None:
 
 
 def timeouts_and_close_while_busy() -> None:
-    for i in range(20):
+    for _ in range(20):
         envs = envpool.make("StepCounter-v0", num_envs=4, batch_size=2, num_threads=2, step_sleep_us=2000)
         envs.async_reset()
         try:
@@ -216,8 +216,12 @@ def python_env_faults() -> None:
         envs.close()  # with envs in flight
         assert forks > 0, "no fork was reported"
     made = []
-    threads = [threading.Thread(target=lambda: made.append(envpool.make_python(_Uneven, num_envs=2, num_workers=2,
-                                                                            context="spawn"))) for _ in range(2)]
+    threads = [
+        threading.Thread(
+            target=lambda: made.append(envpool.make_python(_Uneven, num_envs=2, num_workers=2, context="spawn"))  # noqa: F821 - ruff misses the closure
+        )
+        for _ in range(2)
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -246,8 +250,9 @@ def external_episodes() -> None:
         return
     import gymnasium
 
-    server = envpool.serve(gymnasium.spaces.Box(-1, 1, (3,)), gymnasium.spaces.Discrete(3), batch_size=4,
-                           max_episodes=16, wait_ms=0.2)
+    server = envpool.serve(
+        gymnasium.spaces.Box(-1, 1, (3,)), gymnasium.spaces.Discrete(3), batch_size=4, max_episodes=16, wait_ms=0.2
+    )
     client = envpool.PolicyClient(server.address, timeout=2)
     stop = threading.Event()
 
@@ -315,7 +320,7 @@ def main() -> int:
         async_loop("CartPole-v1", num_envs, batch, threads)
     async_loop("Pendulum-v1", 32, 16, 2)
     for threads in (1, 3):
-        full_batch_subsets(lambda: envpool.make("CartPole-v1", num_envs=17, num_threads=threads), STEPS)
+        full_batch_subsets(lambda threads=threads: envpool.make("CartPole-v1", num_envs=17, num_threads=threads), STEPS)
     full_batch_subsets(
         lambda: envpool.make_python(lambda: gymnasium.make("CartPole-v1"), num_envs=5, num_workers=2), STEPS // 4
     )

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import data_equivalence
 from gymnasium.vector import AutoresetMode
+from twin_envs import twin_vector_env
 
 import envpool
-from twin_envs import twin_vector_env
 
 # Per-env episode scripts: several envs end on the same steps; env 3 is truncated by the
 # time limit (4), env 5 terminates and is truncated on the same step, env 6 truncates itself.
@@ -52,9 +52,7 @@ def assert_final_equal(ours_info, twin_info):
     assert data_equivalence(ours_info["final_obs"], twin_info["final_obs"], exact=True)
     twin_final = twin_info["final_info"]
     np.testing.assert_array_equal(ours_info["final_info"]["_total_steps"], twin_final["_total_steps"])
-    np.testing.assert_array_equal(
-        ours_info["final_info"]["total_steps"][mask], twin_final["total_steps"][mask]
-    )
+    np.testing.assert_array_equal(ours_info["final_info"]["total_steps"][mask], twin_final["total_steps"][mask])
 
 
 @pytest.mark.parametrize("mode", MODES, ids=lambda m: m.name)
@@ -76,7 +74,9 @@ def test_full_batch_matches_sync_vector_env(mode):
         np.testing.assert_array_equal(rew, t_rew)
         np.testing.assert_array_equal(term, t_term)
         np.testing.assert_array_equal(trunc, t_trunc)
-        np.testing.assert_array_equal(info["total_steps"][t_info["_total_steps"]], t_info["total_steps"][t_info["_total_steps"]])
+        np.testing.assert_array_equal(
+            info["total_steps"][t_info["_total_steps"]], t_info["total_steps"][t_info["_total_steps"]]
+        )
         if mode == AutoresetMode.SAME_STEP:
             assert_final_equal(info, t_info)
         else:

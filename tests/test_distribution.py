@@ -55,7 +55,9 @@ def _write_dist_info(site: pathlib.Path, name: str, version: str, files: list[st
 
 def _install_ours(site: pathlib.Path) -> None:
     shutil.copytree(OURS, site / "envpool", ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
-    files = sorted(f"envpool/{p.relative_to(OURS)}" for p in OURS.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    files = sorted(
+        f"envpool/{p.relative_to(OURS)}" for p in OURS.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+    )
     version = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
     _write_dist_info(site, "envpool-ng", version, files)
 
@@ -88,11 +90,15 @@ def _python(site_paths: list[pathlib.Path], *args: str) -> subprocess.CompletedP
     # hidden: the child sees the laid-out folders first and nothing of ours behind them.
     shadows = site_paths[0].parent / "shadows"
     shadows.mkdir(exist_ok=True)
-    rest = [_without_envpool(pathlib.Path(p), shadows) for p in sys.path
-            if p and pathlib.Path(p).is_dir() and pathlib.Path(p) not in site_paths]
+    rest = [
+        _without_envpool(pathlib.Path(p), shadows)
+        for p in sys.path
+        if p and pathlib.Path(p).is_dir() and pathlib.Path(p) not in site_paths
+    ]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, [*site_paths, *rest]))}
-    return subprocess.run([sys.executable, "-S", *args], capture_output=True, text=True, env=env,
-                          cwd=site_paths[0], timeout=120)
+    return subprocess.run(
+        [sys.executable, "-S", *args], capture_output=True, text=True, env=env, cwd=site_paths[0], timeout=120
+    )
 
 
 @pytest.fixture
@@ -118,7 +124,9 @@ def test_ours_installed_last_works_and_warns(site):
     """PyPI's envpool first, then envpool-ng: our files won; theirs (entry.py, python/) linger."""
     _install_pypi(site)
     _install_ours(site)
-    proc = _python([site], "-c", "import envpool; e = envpool.make('CartPole-v1', num_envs=2); print(e.reset()[0].shape)")
+    proc = _python(
+        [site], "-c", "import envpool; e = envpool.make('CartPole-v1', num_envs=2); print(e.reset()[0].shape)"
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "(2, 4)"
     err = proc.stderr

@@ -40,8 +40,9 @@ def _anchors(page: pathlib.Path) -> set[str]:
 
 
 def _links(page: pathlib.Path) -> list[str]:
-    return [target for target in LINK.findall(_prose(page.read_text()))
-            if not re.match(r"[a-z]+:", target)]  # http:, https:, mailto:
+    return [
+        target for target in LINK.findall(_prose(page.read_text())) if not re.match(r"[a-z]+:", target)
+    ]  # http:, https:, mailto:
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
@@ -66,7 +67,6 @@ def test_every_docs_page_is_listed_in_the_readme():
 
 def test_the_checker_sees_a_broken_link(tmp_path):
     page = tmp_path / "page.md"
-    page.write_text("# Title\n\n[ok](page.md#title) [bad](nowhere.md) [anchor](page.md#nope)\n"
-                    "`[code](ignored.md)`\n")
+    page.write_text("# Title\n\n[ok](page.md#title) [bad](nowhere.md) [anchor](page.md#nope)\n`[code](ignored.md)`\n")
     assert _links(page) == ["page.md#title", "nowhere.md", "page.md#nope"]
     assert _anchors(page) == {"title"}

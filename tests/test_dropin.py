@@ -16,11 +16,11 @@ import pytest
 from gymnasium import spaces
 from gymnasium.error import AlreadyPendingCallError, ClosedEnvironmentError, NoAsyncCallError
 from gymnasium.utils.env_checker import data_equivalence
-from gymnasium.vector import AutoresetMode, SyncVectorEnv
-
-import envpool
+from gymnasium.vector import SyncVectorEnv
 from py_envs import FaultyEnv, SlowEnv
 from subprocs import alive
+
+import envpool
 
 # -- env outputs must match their declared spaces (issue 19 item 3) ---------------------------
 
@@ -123,7 +123,9 @@ def _discrete_int32():
     try:
         return spaces.Discrete(4, start=1, dtype=np.int32)
     except TypeError:  # gymnasium < 1.2 has no Discrete(dtype=...)
-        return pytest.param(None, marks=pytest.mark.skip(reason=f"gymnasium {gymnasium.__version__} has no Discrete(dtype=...)"))
+        return pytest.param(
+            None, marks=pytest.mark.skip(reason=f"gymnasium {gymnasium.__version__} has no Discrete(dtype=...)")
+        )
 
 
 @pytest.mark.parametrize(
@@ -232,13 +234,18 @@ def test_envs_with_other_spaces_are_refused_unless_observation_mode_allows():
     envs = envpool.make_python(fns, num_envs=2, num_workers=2, observation_mode="different")
     try:
         assert envs.single_observation_space == spaces.Box(0, 1, (2,))
-        assert envs.observation_space == gymnasium.vector.utils.batch_differing_spaces([f().observation_space for f in fns])
+        assert envs.observation_space == gymnasium.vector.utils.batch_differing_spaces(
+            [f().observation_space for f in fns]
+        )
         envs.reset(seed=0)
     finally:
         envs.close()
     with pytest.raises(RuntimeError, match="action space .* differs from env 0's"):
-        envpool.make_python([lambda: SpaceEnv(spaces.Discrete(2), spaces.Discrete(3)), lambda: SpaceEnv(spaces.Discrete(2))],
-                            num_envs=2, num_workers=2)
+        envpool.make_python(
+            [lambda: SpaceEnv(spaces.Discrete(2), spaces.Discrete(3)), lambda: SpaceEnv(spaces.Discrete(2))],
+            num_envs=2,
+            num_workers=2,
+        )
     with pytest.raises(ValueError, match="Invalid `observation_mode`"):
         envpool.make_python(fns, num_envs=2, observation_mode="mixed")
 
@@ -363,8 +370,9 @@ def test_an_env_that_failed_has_no_final_obs(python):
         fns = [SlowEnv, lambda: SlowEnv(end_at=2), lambda: FaultyEnv("raise", at=2)]
         envs = envpool.make_python(fns, num_envs=3, num_workers=2, autoreset_mode="same_step")
     else:
-        envs = envpool.make("StepCounter-v0", num_envs=3, terminate_at=[0, 2, 0], fail_at=[0, 0, 2],
-                            autoreset_mode="same_step")
+        envs = envpool.make(
+            "StepCounter-v0", num_envs=3, terminate_at=[0, 2, 0], fail_at=[0, 0, 2], autoreset_mode="same_step"
+        )
     try:
         envs.reset()
         envs.step(np.zeros(3, np.int64))
@@ -386,7 +394,11 @@ def test_an_env_that_failed_has_no_final_obs(python):
 
 @pytest.mark.parametrize("python", [False, True], ids=["native", "python"])
 def test_split_calls_and_their_errors_as_async_vector_env(python):
-    envs = envpool.make_python("CartPole-v1", num_envs=2, num_workers=1) if python else envpool.make("CartPole-v1", num_envs=2)
+    envs = (
+        envpool.make_python("CartPole-v1", num_envs=2, num_workers=1)
+        if python
+        else envpool.make("CartPole-v1", num_envs=2)
+    )
     with pytest.raises(NoAsyncCallError, match="without any prior call to `reset_async`"):
         envs.reset_wait()
     envs.reset_async(seed=0)

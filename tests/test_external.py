@@ -20,9 +20,10 @@ import pytest
 pytest.importorskip("zmq", reason="external episodes need pyzmq (pip install envpool-ng[external])")
 pytest.importorskip("msgpack", reason="external episodes need msgpack (pip install envpool-ng[external])")
 
-import envpool  # noqa: E402
 from external_helpers import answer_in_background  # noqa: E402
 from subprocs import start_python  # noqa: E402
+
+import envpool  # noqa: E402
 
 CARTPOLE = gym.make("CartPole-v1")
 OBS_SPACE, ACT_SPACE = CARTPOLE.observation_space, CARTPOLE.action_space
@@ -101,7 +102,9 @@ def test_client_processes_every_transition_arrives_once_with_its_reward_and_retu
         server.close()
     assert all(p.returncode == 0 for p in procs), [o[1][-2000:] for o in outs]
     records = [r for out, _ in outs for r in json.loads(out)]
-    assert len(records) == 18 and len({r["episode_id"] for r in records}) == 18, [(len(o[0]), o[1][-3000:]) for o in outs]
+    assert len(records) == 18 and len({r["episode_id"] for r in records}) == 18, [
+        (len(o[0]), o[1][-3000:]) for o in outs
+    ]
     assert set(seen) == {r["episode_id"] for r in records}
     for rec in records:
         rows = seen[rec["episode_id"]]
@@ -188,7 +191,9 @@ def test_a_client_that_dies_or_leaves_mid_episode_ends_its_episodes_truncated(se
         server.send(np.array([0]), info["env_id"])  # the answer goes nowhere
         s = survivor.start_episode("alive")
         done = threading.Event()
-        threading.Thread(target=lambda: (survivor.get_action(s, np.zeros(4, np.float32)), done.set()), daemon=True).start()
+        threading.Thread(
+            target=lambda: (survivor.get_action(s, np.zeros(4, np.float32)), done.set()), daemon=True
+        ).start()
         rows = {}
         deadline = time.monotonic() + 10
         while "dead-a" not in rows or "alive" not in rows:
@@ -224,7 +229,8 @@ def test_server_restart_on_the_same_port_the_client_reconnects():
         t, rows, stop = answer_in_background(first)
         eid = client.start_episode()
         assert int(client.get_action(eid, np.zeros(4, np.float32))) == 0
-        stop.set(); t.join()
+        stop.set()
+        t.join()
         first.close()
         with pytest.raises((envpool.ExternalError, TimeoutError)):
             client.start_episode()  # nobody serves now
@@ -235,7 +241,8 @@ def test_server_restart_on_the_same_port_the_client_reconnects():
                 client.get_action(eid, np.zeros(4, np.float32))  # the new server never saw it
             eid2 = client.start_episode()
             assert int(client.get_action(eid2, np.zeros(4, np.float32))) == 1
-            stop.set(); t.join()
+            stop.set()
+            t.join()
         finally:
             second.close()
     finally:
@@ -258,14 +265,20 @@ def test_bad_observations_get_an_error_reply_and_the_episode_goes_on(server, obs
         eid = client.start_episode()
         # Send it raw (the client would refuse some locally): the server must say what is wrong.
         conn = client._conn()
-        header = {"v": 2, "op": "get_action", "episode_id": eid, "obs": {"dtype": obs.dtype.name, "shape": list(obs.shape)}}
+        header = {
+            "v": 2,
+            "op": "get_action",
+            "episode_id": eid,
+            "obs": {"dtype": obs.dtype.name, "shape": list(obs.shape)},
+        }
         with pytest.raises(envpool.ExternalError, match=words) as err:
             client._roundtrip(conn, header, [obs.tobytes()])
         assert err.value.code == code
         assert int(client.get_action(eid, np.zeros(4, np.float32))) == 0  # the episode goes on
         client.end_episode(eid, np.zeros(4, np.float32))
     finally:
-        stop.set(); t.join()
+        stop.set()
+        t.join()
         client.close()
 
 
@@ -287,14 +300,23 @@ def test_unknown_and_ended_episodes_and_client_side_checks(server):
             client.get_action(other, np.zeros(3, np.float32))
         with pytest.raises(envpool.ExternalError, match="outside the space"):
             conn = client._conn()
-            client._roundtrip(conn, {"v": 2, "op": "log_action", "episode_id": other,
-                                     "obs": {"dtype": "float32", "shape": [4]}, "action": {"dtype": "int64", "shape": []}},
-                              [np.zeros(4, np.float32).tobytes(), np.int64(7).tobytes()])
+            client._roundtrip(
+                conn,
+                {
+                    "v": 2,
+                    "op": "log_action",
+                    "episode_id": other,
+                    "obs": {"dtype": "float32", "shape": [4]},
+                    "action": {"dtype": "int64", "shape": []},
+                },
+                [np.zeros(4, np.float32).tobytes(), np.int64(7).tobytes()],
+            )
         with pytest.raises(envpool.ExternalError, match="finite"):
             client.log_returns(other, float("nan"))
         assert int(client.get_action(other, np.zeros(4, np.float32))) == 0
     finally:
-        stop.set(); t.join()
+        stop.set()
+        t.join()
         client.close()
 
 
@@ -329,22 +351,79 @@ def test_malformed_and_oversized_frames_are_refused_and_others_go_on():
         reply = raw_call(sock, [msgpack.packb({"op": "hello", "client": "raw", "rid": 1})])
         assert reply["ok"] and reply["rid"] == 1
         assert raw_call(sock, [msgpack.packb({"v": 2, "op": "fly", "rid": 2})])["code"] == "bad_request"
-        r = raw_call(sock, [msgpack.packb({"v": 2, "op": "get_action", "episode_id": eid, "rid": 3,
-                                           "obs": {"dtype": "float32", "shape": [4]}})])
+        r = raw_call(
+            sock,
+            [
+                msgpack.packb(
+                    {"v": 2, "op": "get_action", "episode_id": eid, "rid": 3, "obs": {"dtype": "float32", "shape": [4]}}
+                )
+            ],
+        )
         assert r["code"] == "unknown_episode"  # another client's episode: not reachable, not revealed
         mine = raw_call(sock, [msgpack.packb({"v": 2, "op": "start_episode", "rid": 4})])["episode_id"]
-        r = raw_call(sock, [msgpack.packb({"v": 2, "op": "get_action", "episode_id": mine, "rid": 5,
-                                           "obs": {"dtype": "float32", "shape": [4]}})])
+        r = raw_call(
+            sock,
+            [
+                msgpack.packb(
+                    {
+                        "v": 2,
+                        "op": "get_action",
+                        "episode_id": mine,
+                        "rid": 5,
+                        "obs": {"dtype": "float32", "shape": [4]},
+                    }
+                )
+            ],
+        )
         assert r["code"] == "bad_request" and "frame" in r["error"]  # the array frame is missing
-        r = raw_call(sock, [msgpack.packb({"v": 2, "op": "get_action", "episode_id": mine, "rid": 6,
-                                           "obs": {"dtype": "float32", "shape": [4]}}), b"\0" * 20])
+        r = raw_call(
+            sock,
+            [
+                msgpack.packb(
+                    {
+                        "v": 2,
+                        "op": "get_action",
+                        "episode_id": mine,
+                        "rid": 6,
+                        "obs": {"dtype": "float32", "shape": [4]},
+                    }
+                ),
+                b"\0" * 20,
+            ],
+        )
         assert r["code"] == "bad_request" and "20 bytes" in r["error"]
         # Over max_frame_bytes: dropped as it arrives (never buffered whole), answered too_large.
-        r = raw_call(sock, [msgpack.packb({"v": 2, "op": "get_action", "episode_id": mine, "rid": 7,
-                                           "obs": {"dtype": "float32", "shape": [4]}}), b"\0" * 100_000])
+        r = raw_call(
+            sock,
+            [
+                msgpack.packb(
+                    {
+                        "v": 2,
+                        "op": "get_action",
+                        "episode_id": mine,
+                        "rid": 7,
+                        "obs": {"dtype": "float32", "shape": [4]},
+                    }
+                ),
+                b"\0" * 100_000,
+            ],
+        )
         assert r["rid"] == 7 and r["code"] == "too_large" and "max_frame_bytes=4096" in r["error"]
-        r = raw_call(sock, [msgpack.packb({"v": 2, "op": "get_action", "episode_id": mine, "rid": 8,
-                                           "obs": {"dtype": "float32", "shape": [4]}}), b"\0" * 16])
+        r = raw_call(
+            sock,
+            [
+                msgpack.packb(
+                    {
+                        "v": 2,
+                        "op": "get_action",
+                        "episode_id": mine,
+                        "rid": 8,
+                        "obs": {"dtype": "float32", "shape": [4]},
+                    }
+                ),
+                b"\0" * 16,
+            ],
+        )
         assert r["rid"] == 8 and r["ok"]  # the same connection goes on: that row reached the trainer
         assert int(client.get_action(eid, np.zeros(4, np.float32))) == 0  # others go on
         with pytest.raises(ValueError, match="max_frame_bytes"):  # the client checks first
@@ -353,7 +432,8 @@ def test_malformed_and_oversized_frames_are_refused_and_others_go_on():
             envpool.serve(gym.spaces.Box(0, 1, (2000,)), ACT_SPACE, max_frame_bytes=4096)
     finally:
         sock.close()
-        stop.set(); t.join()
+        stop.set()
+        t.join()
         client.close()
         server.close()
 
@@ -370,9 +450,16 @@ def test_token_auth_wrong_token_is_refused_and_nothing_leaks():
         with pytest.raises(envpool.ExternalError, match="auth"):
             bad.start_episode()
         # Before hello nothing is read, whatever it asks; after a refused hello neither.
-        for rid, header in enumerate([{"v": 2, "op": "start_episode"}, {"v": 2, "op": "log_returns", "episode_id": eid, "reward": 1.0}]):
+        for rid, header in enumerate(
+            [{"v": 2, "op": "start_episode"}, {"v": 2, "op": "log_returns", "episode_id": eid, "reward": 1.0}]
+        ):
             r = raw_call(sock, [msgpack.packb({**header, "rid": rid})])
-            assert r == {"rid": rid, "ok": False, "code": "unauthenticated", "error": "send hello (with the server's token) first"}
+            assert r == {
+                "rid": rid,
+                "ok": False,
+                "code": "unauthenticated",
+                "error": "send hello (with the server's token) first",
+            }
         r = raw_call(sock, [msgpack.packb({"op": "hello", "client": "x", "token": "s3cre", "rid": 9})])
         assert r == {"rid": 9, "ok": False, "code": "auth", "error": "wrong token"}  # no spaces, no ids
         r = raw_call(sock, [msgpack.packb({"v": 2, "op": "start_episode", "rid": 10})])

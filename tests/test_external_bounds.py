@@ -25,8 +25,9 @@ import pytest
 zmq = pytest.importorskip("zmq", reason="external episodes need pyzmq (pip install envpool-ng[external])")
 msgpack = pytest.importorskip("msgpack", reason="external episodes need msgpack (pip install envpool-ng[external])")
 
-import envpool  # noqa: E402
 from external_helpers import answer_in_background  # noqa: E402
+
+import envpool  # noqa: E402
 
 OBS_SPACE, ACT_SPACE = gym.spaces.Box(-1, 1, (4,), np.float32), gym.spaces.Discrete(2)
 OBS = np.zeros(4, np.float32)
@@ -66,8 +67,13 @@ stop.set(); t.join(); server.close()
 
 class ServerProcess:
     def __init__(self, act_n: int = 0, **kwargs):
-        self.proc = subprocess.Popen([sys.executable, "-c", SERVER, json.dumps(kwargs), str(act_n)],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", SERVER, json.dumps(kwargs), str(act_n)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         ready, _, _ = select.select([self.proc.stdout], [], [], 60)
         line = self.proc.stdout.readline().strip() if ready else ""
         if not line.startswith("127.0.0.1:"):
@@ -167,6 +173,7 @@ def call(sock, header: dict, *frames: bytes, timeout_ms: int = 10000) -> dict:
 
 # -- 8: memory bounds before (and after) auth ------------------------------------------------------
 
+
 def test_a_message_of_many_frames_is_dropped_as_it_arrives_not_held_whole(server_process):
     # 400 frames of 128 KiB, each under max_frame_bytes: 50 MiB in one multipart message.
     server = server_process(max_frame_bytes=200_000)
@@ -219,8 +226,9 @@ def test_a_client_that_never_reads_its_replies_costs_a_bounded_send_queue(server
     try:
         assert raw.call({"op": "hello", "client": "deaf", "rid": 0})["ok"]
         eids = [raw.call({"v": V, "op": "start_episode", "rid": k + 1})["episode_id"] for k in range(64)]
-        headers = [msgpack.packb({"v": V, "op": "get_action", "rid": 7, "episode_id": eid, "obs": DESC})
-                   for eid in eids]
+        headers = [
+            msgpack.packb({"v": V, "op": "get_action", "rid": 7, "episode_id": eid, "obs": DESC}) for eid in eids
+        ]
         for header in headers:  # a round that reads its replies: the pool's buffers are all in use once
             raw.send_frames([header, OBS.tobytes()])
         for _ in headers:
@@ -291,8 +299,12 @@ def test_replies_echo_bounded_request_ids_and_errors_quote_input_briefly():
     sock = dealer(server.address)
     try:
         r = call(sock, {"v": V, "op": "start_episode", "rid": 12345678901234})
-        assert r == {"rid": 12345678901234, "ok": False, "code": "unauthenticated",
-                     "error": "send hello (with the server's token) first"}
+        assert r == {
+            "rid": 12345678901234,
+            "ok": False,
+            "code": "unauthenticated",
+            "error": "send hello (with the server's token) first",
+        }
         r = call(sock, {"op": "hello", "client": "c", "token": "t", "rid": "x" * 64})
         assert r["ok"] and r["rid"] == "x" * 64 and r["v"] == V
         for rid in ("x" * 65, [1] * 10, {"a": 1}, 1.5):
@@ -308,6 +320,7 @@ def test_replies_echo_bounded_request_ids_and_errors_quote_input_briefly():
 
 
 # -- 9: the connection table -------------------------------------------------------------------
+
 
 def test_connections_that_failed_auth_or_left_are_forgotten():
     server = envpool.serve(OBS_SPACE, ACT_SPACE, token="s3cret", client_timeout=30.0)
@@ -335,6 +348,7 @@ def test_connections_that_failed_auth_or_left_are_forgotten():
 
 
 # -- 10: episode ids are per client --------------------------------------------------------------
+
 
 def test_episode_ids_are_per_client_and_other_clients_learn_nothing_of_them():
     server = envpool.serve(OBS_SPACE, ACT_SPACE, max_episodes=8, batch_size=1)
@@ -366,18 +380,21 @@ def test_episode_ids_are_per_client_and_other_clients_learn_nothing_of_them():
         assert err.value.code == "episode_ended"
         # The trainer tells the two "shared" episodes apart by client_number.
         shared = {}
-        for (obs, reward, terminated, truncated, info), _ in rows:
+        for (obs, reward, _terminated, _truncated, info), _ in rows:
             for i, eid in enumerate(info["episode_id"]):
                 if eid == "shared":
                     shared[int(info["client_number"][i])] = (float(obs[i][0]), float(reward[i]))
         assert sorted(shared.values()) == [(-0.5, 0.0), (0.5, 2.0)]
     finally:
-        stop.set(); t.join()
-        x.close(); y.close()
+        stop.set()
+        t.join()
+        x.close()
+        y.close()
         server.close()
 
 
 # -- 11: log_returns accumulation --------------------------------------------------------------
+
 
 def test_log_returns_info_merge_is_capped_and_the_reward_sum_must_stay_finite():
     server = envpool.serve(OBS_SPACE, ACT_SPACE, max_frame_bytes=4096)
@@ -408,6 +425,7 @@ def test_log_returns_info_merge_is_capped_and_the_reward_sum_must_stay_finite():
 
 # -- 12: PolicyClient sockets of finished threads -------------------------------------------------
 
+
 def test_policy_client_releases_the_sockets_of_threads_that_ended():
     server = envpool.serve(OBS_SPACE, ACT_SPACE, max_episodes=64)
     client = envpool.PolicyClient(server.address)
@@ -434,6 +452,7 @@ def test_policy_client_releases_the_sockets_of_threads_that_ended():
 
 # -- 13: bool payloads ---------------------------------------------------------------------------
 
+
 def test_bool_observations_carry_only_0_and_1_bytes():
     space = gym.spaces.Box(0, 1, (4,), bool)
     server = envpool.serve(space, ACT_SPACE)
@@ -450,11 +469,13 @@ def test_bool_observations_carry_only_0_and_1_bytes():
         assert len(rows) == 1 and rows[0][0][0].view(np.uint8).tolist() == [[1, 1, 0, 1]]
     finally:
         sock.close()
-        stop.set(); t.join()
+        stop.set()
+        t.join()
         server.close()
 
 
 # -- 14: per-client episode cap, and the new options' checks -------------------------------------
+
 
 def test_max_episodes_per_client_leaves_slots_for_other_clients():
     server = envpool.serve(OBS_SPACE, ACT_SPACE, max_episodes=4, max_episodes_per_client=2)
@@ -470,21 +491,25 @@ def test_max_episodes_per_client_leaves_slots_for_other_clients():
         x.end_episode(a, OBS)  # no row yet: its slot and its share come back at once
         x.start_episode()
     finally:
-        x.close(); y.close()
+        x.close()
+        y.close()
         server.close()
 
 
-@pytest.mark.parametrize("kwargs, error, words", [
-    (dict(max_episodes_per_client=0), ValueError, "max_episodes_per_client must be >= 1"),
-    (dict(max_episodes=4, max_episodes_per_client=5), ValueError, "must not exceed max_episodes"),
-    (dict(max_episodes_per_client=True), TypeError, "max_episodes_per_client must be an int"),
-    (dict(max_send_queue=0), ValueError, "max_send_queue must be >= 1"),
-    (dict(max_send_queue=2.5), TypeError, "max_send_queue must be an int"),
-    (dict(max_message_bytes=1500), ValueError, "must hold an observation"),
-    (dict(max_message_bytes="big"), TypeError, "max_message_bytes must be an int"),
-    (dict(max_frame_bytes=100), ValueError, "max_frame_bytes must be >= 1024"),
-    (dict(address="inproc://x"), ValueError, "ipc://"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, words",
+    [
+        (dict(max_episodes_per_client=0), ValueError, "max_episodes_per_client must be >= 1"),
+        (dict(max_episodes=4, max_episodes_per_client=5), ValueError, "must not exceed max_episodes"),
+        (dict(max_episodes_per_client=True), TypeError, "max_episodes_per_client must be an int"),
+        (dict(max_send_queue=0), ValueError, "max_send_queue must be >= 1"),
+        (dict(max_send_queue=2.5), TypeError, "max_send_queue must be an int"),
+        (dict(max_message_bytes=1500), ValueError, "must hold an observation"),
+        (dict(max_message_bytes="big"), TypeError, "max_message_bytes must be an int"),
+        (dict(max_frame_bytes=100), ValueError, "max_frame_bytes must be >= 1024"),
+        (dict(address="inproc://x"), ValueError, "ipc://"),
+    ],
+)
 def test_bound_options_are_checked(kwargs, error, words):
     with pytest.raises(error, match=words):
         envpool.serve(gym.spaces.Box(-1, 1, (200,), np.float32), ACT_SPACE, **kwargs)

@@ -76,14 +76,20 @@ def test_an_independent_client_runs_pipelined_episodes_from_the_doc_alone():
         assert client.spaces["obs"] == {"dtype": "float32", "shape": [4]}
         assert client.spaces["action"] == {"dtype": "int64", "shape": []}
         envs, steps, pending, returns = {}, {}, {}, {}
-        eids = [client.call({"v": 2, "op": "start_episode", "episode_id": f"ep{k}", "training_enabled": True})["episode_id"]
-                for k in range(16)]
+        eids = [
+            client.call({"v": 2, "op": "start_episode", "episode_id": f"ep{k}", "training_enabled": True})["episode_id"]
+            for k in range(16)
+        ]
         for k, eid in enumerate(eids):
             env = gym.make("CartPole-v1")
             obs, _ = env.reset(seed=k)
             envs[eid], steps[eid], returns[eid] = env, 0, 0.0
-            pending[client.send({"v": 2, "op": "get_action", "episode_id": eid, "obs": {"dtype": "float32", "shape": [4]}},
-                                obs.astype("<f4").tobytes())] = eid
+            pending[
+                client.send(
+                    {"v": 2, "op": "get_action", "episode_id": eid, "obs": {"dtype": "float32", "shape": [4]}},
+                    obs.astype("<f4").tobytes(),
+                )
+            ] = eid
         finished = 0
         while pending:
             reply, frames = client.receive()
@@ -96,15 +102,24 @@ def test_an_independent_client_runs_pipelined_episodes_from_the_doc_alone():
             steps[eid] += 1
             obs, r, term, trunc, _ = envs[eid].step(action)
             returns[eid] += r
-            pending[client.send({"v": 2, "op": "log_returns", "episode_id": eid, "reward": float(r), "info": None})] = eid
+            pending[client.send({"v": 2, "op": "log_returns", "episode_id": eid, "reward": float(r), "info": None})] = (
+                eid
+            )
             desc = {"dtype": "float32", "shape": [4]}
             if term or trunc:
-                pending[client.send({"v": 2, "op": "end_episode", "episode_id": eid, "obs": desc, "truncated": bool(trunc)},
-                                    obs.astype("<f4").tobytes())] = eid
+                pending[
+                    client.send(
+                        {"v": 2, "op": "end_episode", "episode_id": eid, "obs": desc, "truncated": bool(trunc)},
+                        obs.astype("<f4").tobytes(),
+                    )
+                ] = eid
                 finished += 1
             else:
-                pending[client.send({"v": 2, "op": "get_action", "episode_id": eid, "obs": desc},
-                                    obs.astype("<f4").tobytes())] = eid
+                pending[
+                    client.send(
+                        {"v": 2, "op": "get_action", "episode_id": eid, "obs": desc}, obs.astype("<f4").tobytes()
+                    )
+                ] = eid
         assert finished == 16
         client.sock.send_multipart([msgpack.packb({"op": "bye"})])
         # Each episode: one row per action, plus its end row.

@@ -67,16 +67,19 @@ def test_the_server_side_speaks_first_with_a_greeting_and_ready_as_router():
     assert _zmtp.encode([b"a", b"b" * 300]) == message([b"a", b"b" * 300])
 
 
-@pytest.mark.parametrize("stream, words", [
-    (b"GET / HTTP/1.1\r\n", "bad signature"),
-    (greeting(major=2), "too old"),
-    (greeting(mechanism=b"PLAIN"), "PLAIN"),
-    (greeting() + message([b"not a command"]), "READY"),
-    (greeting() + ready(b"REQ"), "REQ"),
-    (greeting() + command(b"READY", b""), "Socket-Type"),
-    (greeting() + ready() + b"\x10\x01x", "reserved"),
-    (greeting() + ready() + b"\x06" + struct.pack(">Q", 1 << 40), "command of"),
-])
+@pytest.mark.parametrize(
+    "stream, words",
+    [
+        (b"GET / HTTP/1.1\r\n", "bad signature"),
+        (greeting(major=2), "too old"),
+        (greeting(mechanism=b"PLAIN"), "PLAIN"),
+        (greeting() + message([b"not a command"]), "READY"),
+        (greeting() + ready(b"REQ"), "REQ"),
+        (greeting() + command(b"READY", b""), "Socket-Type"),
+        (greeting() + ready() + b"\x10\x01x", "reserved"),
+        (greeting() + ready() + b"\x06" + struct.pack(">Q", 1 << 40), "command of"),
+    ],
+)
 def test_a_peer_that_breaks_zmtp_is_refused(stream, words):
     d = decoder()
     with pytest.raises(_zmtp.ZmtpError, match=words):
@@ -94,10 +97,12 @@ def test_ping_is_answered_with_pong_and_its_context_and_other_commands_are_ignor
 def test_messages_over_the_bounds_are_dropped_whole_and_the_next_one_is_read():
     d = decoder(frames=3, frame_bytes=1000, message_bytes=1500)
     d.feed(greeting() + ready())
-    stream = (message([b"h1"] + [b"f"] * 2500)  # too many frames
-              + message([b"h2", b"x" * 5000])  # a frame over frame_bytes
-              + message([b"h3", b"y" * 900, b"z" * 900])  # over message_bytes in all
-              + message([b"h4", b"ok"]))
+    stream = (
+        message([b"h1"] + [b"f"] * 2500)  # too many frames
+        + message([b"h2", b"x" * 5000])  # a frame over frame_bytes
+        + message([b"h3", b"y" * 900, b"z" * 900])  # over message_bytes in all
+        + message([b"h4", b"ok"])
+    )
     out = feed_in_pieces(d, stream, range(0, len(stream), 777))
     assert [type(x) for x in out] == [_zmtp.TooLarge, _zmtp.TooLarge, _zmtp.TooLarge, list]
     assert [x.header for x in out[:3]] == [b"h1", b"h2", b"h3"]

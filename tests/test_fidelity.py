@@ -60,16 +60,21 @@ def _cartpole_states(rng, n):
 
 
 def _pendulum_states(rng, n):
-    th = _mix(rng, rng.uniform(-3 * PI, 3 * PI, n), _near(rng, n, [-PI, PI, 0.0, 3 * PI], 1e-6),
-              rng.uniform(-PI, PI, n))
+    th = _mix(
+        rng, rng.uniform(-3 * PI, 3 * PI, n), _near(rng, n, [-PI, PI, 0.0, 3 * PI], 1e-6), rng.uniform(-PI, PI, n)
+    )
     thdot = _mix(rng, rng.uniform(-10, 10, n), _near(rng, n, [-8.0, 8.0], 0.4), rng.uniform(-1, 1, n))
     return np.stack([th, thdot], axis=1)
 
 
 def _mountain_car_states(goal_position):
     def sample(rng, n):
-        pos = _mix(rng, rng.uniform(-1.25, 0.65, n), _near(rng, n, [-1.2, 0.6, goal_position], 0.06),
-                   _near(rng, n, [-1.2], 1e-3))
+        pos = _mix(
+            rng,
+            rng.uniform(-1.25, 0.65, n),
+            _near(rng, n, [-1.2, 0.6, goal_position], 0.06),
+            _near(rng, n, [-1.2], 1e-3),
+        )
         vel = _mix(rng, rng.uniform(-0.08, 0.08, n), _near(rng, n, [-0.07, 0.07, 0.0], 0.004), np.zeros(n))
         return np.stack([pos, vel], axis=1)
 

@@ -131,7 +131,10 @@ def test_dm_spec_keeps_discrete_start():
     assert (nested[0].minimum, nested[0].maximum) == (5, 6)
 
 
-@pytest.mark.parametrize("module", ["envpool", "envpool.tasks", "envpool.registration", "envpool.frontends.vector_env", "envpool.frontends.dm"])
+@pytest.mark.parametrize(
+    "module",
+    ["envpool", "envpool.tasks", "envpool.registration", "envpool.frontends.vector_env", "envpool.frontends.dm"],
+)
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
@@ -158,7 +161,9 @@ def _module_graph():
         deps = set()
         tree = ast.parse(path.read_text())
         typing_only = {  # `if TYPE_CHECKING:` imports never run
-            id(sub) for node in ast.walk(tree) if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING"
+            id(sub)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING"
             for sub in ast.walk(node)
         }
         for node in ast.walk(tree):
@@ -203,8 +208,13 @@ def test_subsystems_depend_only_on_lower_layers():
     """The subpackages are layers: front ends know nothing of where envs run (process, external),
     those know nothing of the runner, and nothing below knows the integrations."""
     layers = ["frontends", "process", "external", "runner", "integrations"]
-    below = {"frontends": [], "process": ["frontends"], "external": ["frontends", "process"],
-             "runner": ["frontends", "process", "external"], "integrations": layers[:-1]}
+    below = {
+        "frontends": [],
+        "process": ["frontends"],
+        "external": ["frontends", "process"],
+        "runner": ["frontends", "process", "external"],
+        "integrations": layers[:-1],
+    }
     crossings = set()
     for name, deps in _module_graph().items():
         parts = name.split(".")

@@ -56,8 +56,10 @@ def test_gym_front_end_is_an_env_and_a_vector_env_with_single_env_spaces():
     envs = envpool.make("CartPole-v1", env_type="gym", num_envs=3)
     assert isinstance(envs, gymnasium.Env) and isinstance(envs, gymnasium.vector.VectorEnv)
     assert envs.is_vector_env and len(envs) == 3 and not envs.is_async and envs.num_envs == 3
-    assert envs.observation_space == envs.single_observation_space == gymnasium.spaces.Box(
-        envs.observation_space.low, envs.observation_space.high, (4,), np.float32
+    assert (
+        envs.observation_space
+        == envs.single_observation_space
+        == gymnasium.spaces.Box(envs.observation_space.low, envs.observation_space.high, (4,), np.float32)
     )
     assert envs.action_space == envs.single_action_space == gymnasium.spaces.Discrete(2)
     np.testing.assert_array_equal(envs.all_env_ids, np.arange(3, dtype=np.int32))

@@ -22,9 +22,15 @@ def test_run_help_shows_the_defaults(capsys):
     with pytest.raises(SystemExit):
         cli.main(["run", "--help"])
     text = " ".join(capsys.readouterr().out.split())  # argparse wraps lines
-    for expected in ("envs in the pool (default: 8)", "total env steps (default: 100000)",
-                     "seeded with SEED + i (default: 0)", "(default: --num-envs, a full batch)",
-                     "(default: as envpool.make,", "first N steps (default: 200)", "(default: 30.0)"):
+    for expected in (
+        "envs in the pool (default: 8)",
+        "total env steps (default: 100000)",
+        "seeded with SEED + i (default: 0)",
+        "(default: --num-envs, a full batch)",
+        "(default: as envpool.make,",
+        "first N steps (default: 200)",
+        "(default: 30.0)",
+    ):
         assert expected in text, expected
 
 
@@ -46,8 +52,10 @@ def test_ppo_example_without_torch_says_what_to_install():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr, proc.stderr
-    assert "examples/ppo.py needs torch, from the `train` extra: pip install torch==2.13.0 && pip install " \
-           "'envpool-ng[train]'" in proc.stderr
+    assert (
+        "examples/ppo.py needs torch, from the `train` extra: pip install torch==2.13.0 && pip install "
+        "'envpool-ng[train]'" in proc.stderr
+    )
 
 
 def test_dm_env_doc_examples_run():

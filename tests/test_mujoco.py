@@ -30,16 +30,19 @@ import pytest
 import envpool
 
 try:
-    import mujoco  # noqa: F401  (the oracle's bindings; mujoco-core provides them)
     import gymnasium as gym
+    import mujoco  # noqa: F401  (the oracle's bindings; mujoco-core provides them)
     from gymnasium.envs.mujoco.mujoco_env import MujocoEnv  # noqa: F401  (needs glfw, imageio)
 except ImportError as exc:  # pragma: no cover - depends on the environment
-    pytest.skip(f"MuJoCo tests need mujoco-core, glfw and imageio (pip install envpool-ng[test]): {exc}",
-                allow_module_level=True)
+    pytest.skip(
+        f"MuJoCo tests need mujoco-core, glfw and imageio (pip install envpool-ng[test]): {exc}",
+        allow_module_level=True,
+    )
 
 if "HalfCheetah-v5" not in envpool.list_all_envs():  # pragma: no cover
-    pytest.skip("envpool was built without the MuJoCo headers (mujoco-core missing at build time)",
-                allow_module_level=True)
+    pytest.skip(
+        "envpool was built without the MuJoCo headers (mujoco-core missing at build time)", allow_module_level=True
+    )
 
 # Observed: bit-exact (both sides run the same libmujoco; ENVPOOL_MUJOCO_RTOL=0 checks bits and
 # passes with numpy's own OpenBLAS wheels on x86-64); the default tolerance leaves room for a
@@ -54,20 +57,53 @@ NUM_RESETS = 2000
 # (task, kwargs, can terminate)
 CASES = [
     ("HalfCheetah-v5", {}, False),
-    ("HalfCheetah-v5", {"exclude_current_positions_from_observation": False, "frame_skip": 3,
-                        "ctrl_cost_weight": 0.3, "forward_reward_weight": 0.7}, False),
+    (
+        "HalfCheetah-v5",
+        {
+            "exclude_current_positions_from_observation": False,
+            "frame_skip": 3,
+            "ctrl_cost_weight": 0.3,
+            "forward_reward_weight": 0.7,
+        },
+        False,
+    ),
     ("Hopper-v5", {}, True),
-    ("Hopper-v5", {"exclude_current_positions_from_observation": False, "healthy_z_range": (0.8, 1.5),
-                   "healthy_angle_range": (-0.3, 0.3), "healthy_state_range": (-50.0, 50.0)}, True),
+    (
+        "Hopper-v5",
+        {
+            "exclude_current_positions_from_observation": False,
+            "healthy_z_range": (0.8, 1.5),
+            "healthy_angle_range": (-0.3, 0.3),
+            "healthy_state_range": (-50.0, 50.0),
+        },
+        True,
+    ),
     ("Walker2d-v5", {}, True),
     ("Walker2d-v5", {"xml_file": "walker2d.xml", "terminate_when_unhealthy": False}, False),
     ("Ant-v5", {}, True),
-    ("Ant-v5", {"include_cfrc_ext_in_observation": False, "exclude_current_positions_from_observation": False,
-                "main_body": "torso", "contact_force_range": (-0.5, 2.0)}, True),
+    (
+        "Ant-v5",
+        {
+            "include_cfrc_ext_in_observation": False,
+            "exclude_current_positions_from_observation": False,
+            "main_body": "torso",
+            "contact_force_range": (-0.5, 2.0),
+        },
+        True,
+    ),
     ("Humanoid-v5", {}, True),
-    ("Humanoid-v5", {"include_cinert_in_observation": False, "include_cvel_in_observation": False,
-                     "include_qfrc_actuator_in_observation": False, "include_cfrc_ext_in_observation": False,
-                     "exclude_current_positions_from_observation": False, "healthy_z_range": (0.9, 1.8)}, True),
+    (
+        "Humanoid-v5",
+        {
+            "include_cinert_in_observation": False,
+            "include_cvel_in_observation": False,
+            "include_qfrc_actuator_in_observation": False,
+            "include_cfrc_ext_in_observation": False,
+            "exclude_current_positions_from_observation": False,
+            "healthy_z_range": (0.9, 1.8),
+        },
+        True,
+    ),
     ("HumanoidStandup-v5", {}, False),
     ("HumanoidStandup-v5", {"include_cfrc_ext_in_observation": False, "impact_cost_range": (-1.0, 1.0)}, False),
     ("Swimmer-v5", {}, False),
@@ -108,9 +144,9 @@ def _set_ref_state(ref, full_state):
     """Put gymnasium's env in our full state (qpos, qvel, act, qacc_warmstart, time)."""
     m, d = ref.model, ref.data
     nq, nv, na = m.nq, m.nv, m.na
-    ref.set_state(full_state[:nq], full_state[nq:nq + nv])
-    d.act[:] = full_state[nq + nv:nq + nv + na]
-    d.qacc_warmstart[:] = full_state[nq + nv + na:nq + 2 * nv + na]
+    ref.set_state(full_state[:nq], full_state[nq : nq + nv])
+    d.act[:] = full_state[nq + nv : nq + nv + na]
+    d.qacc_warmstart[:] = full_state[nq + nv + na : nq + 2 * nv + na]
     d.time = full_state[-1]
 
 
@@ -136,16 +172,16 @@ def test_steps_match_gymnasium(task, kwargs, can_terminate):
     ref.reset(seed=0)
     nq, nv = ref.model.nq, ref.model.nv
     env.reset()
-    starts = [env.get_state(i)[:nq + nv].copy() for i in range(NUM_ENVS)]
+    starts = [env.get_state(i)[: nq + nv].copy() for i in range(NUM_ENVS)]
     pos_noise, vel_noise = NOISE.get(task, (0.1, 1.0))
     n_term = 0
     for k in range(ROUNDS):
         before = []
         for i in range(NUM_ENVS):
             s = env.get_state(i)
-            qpos, qvel = s[:nq].copy(), s[nq:nq + nv].copy()
+            qpos, qvel = s[:nq].copy(), s[nq : nq + nv].copy()
             u = rng.random()
-            if u < 0.1 or not np.isfinite(s).all() or np.abs(s[:nq + nv]).max() > 1e3:
+            if u < 0.1 or not np.isfinite(s).all() or np.abs(s[: nq + nv]).max() > 1e3:
                 qpos, qvel = starts[i][:nq].copy(), starts[i][nq:].copy()
             elif u < 0.4:
                 qpos += rng.normal(0.0, pos_noise, nq)
@@ -167,7 +203,7 @@ def test_steps_match_gymnasium(task, kwargs, can_terminate):
                 _close(f"info[{key!r}]", info[key][row], value, context)
             after = env.get_state(i)
             _close("qpos", after[:nq], ref.data.qpos, context)
-            _close("qvel", after[nq:nq + nv], ref.data.qvel, context)
+            _close("qvel", after[nq : nq + nv], ref.data.qvel, context)
             n_term += int(r_term)
     env.close()
     total = ROUNDS * NUM_ENVS
@@ -181,7 +217,7 @@ def _reset_states(env, nq, nv, rounds):
     out = []
     for r in range(rounds):
         env.reset(seed=1000 * r)
-        out += [env.get_state(i)[:nq + nv] for i in range(env.num_envs)]
+        out += [env.get_state(i)[: nq + nv] for i in range(env.num_envs)]
     return np.array(out)
 
 
@@ -189,7 +225,9 @@ def _ks_statistic(a, b):
     """Two-sample Kolmogorov-Smirnov statistic."""
     a, b = np.sort(a), np.sort(b)
     grid = np.concatenate([a, b])
-    return np.abs(np.searchsorted(a, grid, side="right") / len(a) - np.searchsorted(b, grid, side="right") / len(b)).max()
+    return np.abs(
+        np.searchsorted(a, grid, side="right") / len(a) - np.searchsorted(b, grid, side="right") / len(b)
+    ).max()
 
 
 @pytest.mark.parametrize(("task", "kwargs"), [(t, kw) for t, kw, _ in CASES], ids=CASE_IDS)
@@ -204,7 +242,7 @@ def test_reset_matches_gymnasium(task, kwargs):
     for i in range(env.num_envs):
         s = env.get_state(i)
         ref.reset()
-        ref.set_state(s[:nq], s[nq:nq + nv])
+        ref.set_state(s[:nq], s[nq : nq + nv])
         _close("reset obs", obs[i], ref._get_obs(), f"{task} env {i}")
         for key, value in ref._get_reset_info().items():
             _close(f"reset info[{key!r}]", info[key][i], value, f"{task} env {i}")
@@ -327,8 +365,9 @@ def test_settotalmass_deprecation_is_not_printed_other_warnings_are():
     assert made.returncode == 0, made.stderr
     assert "settotalmass" not in made.stderr + made.stdout
     assert "MuJoCo warning: Nan, Inf or huge value" in made.stderr
-    info = subprocess.run([sys.executable, "-m", "envpool", "info", "HalfCheetah-v5"], capture_output=True, text=True,
-                          timeout=60)
+    info = subprocess.run(
+        [sys.executable, "-m", "envpool", "info", "HalfCheetah-v5"], capture_output=True, text=True, timeout=60
+    )
     assert info.returncode == 0, info.stderr
     assert "settotalmass" not in info.stderr + info.stdout
 

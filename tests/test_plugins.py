@@ -45,8 +45,16 @@ def built(tmp_path_factory) -> dict[str, str]:
         pytest.skip(reason)
     build = tmp_path_factory.mktemp("plugin-build")
     generator = ["-G", "Ninja"] if shutil.which("ninja") else []
-    configure = ["cmake", "-S", str(PLUGIN_SRC), "-B", str(build), *generator, "-DCMAKE_BUILD_TYPE=Debug",
-                 f"-Denvpool_DIR={plugins.cmake_dir()}"]
+    configure = [
+        "cmake",
+        "-S",
+        str(PLUGIN_SRC),
+        "-B",
+        str(build),
+        *generator,
+        "-DCMAKE_BUILD_TYPE=Debug",
+        f"-Denvpool_DIR={plugins.cmake_dir()}",
+    ]
     for cmd in (configure, ["cmake", "--build", str(build), "-j2"]):
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, f"{' '.join(cmd)} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
@@ -121,7 +129,7 @@ def test_plugin_tasks_are_registered_like_built_in_ones(built, probe, capsys):
     assert cli.main(["info", "PluginProbe-v0"]) == 0
     assert f"origin:              plugin probe ({os.path.realpath(probe)})" in capsys.readouterr().out
     assert cli.main(["list"]) == 0
-    line = next(l for l in capsys.readouterr().out.splitlines() if l.startswith("PluginProbe-v0 "))
+    line = next(text for text in capsys.readouterr().out.splitlines() if text.startswith("PluginProbe-v0 "))
     assert "fail_in=''" in line and "[plugin probe (" in line
 
 
@@ -174,7 +182,7 @@ def test_plugin_task_as_gymnasium_id(probe):
         envs.reset(seed=0)
         for step in range(1, 4):
             _, _, terminated, _, _ = envs.step(np.array([0, 1]))
-        assert terminated.all() and step == 3  # terminate_at=3 for this id
+            assert terminated.all() == (step == 3)  # terminate_at=3 for this id
     finally:
         envs.close()
 
@@ -197,7 +205,9 @@ def test_step_failure_is_an_env_error_and_the_env_restarts(probe):
     try:
         envs.reset()
         envs.step(np.zeros(3, np.int64))  # env 1's first step call is fine
-        with pytest.raises(envpool.EnvError, match="env 1: std::runtime_error: Probe failed on purpose in step 2") as exc:
+        with pytest.raises(
+            envpool.EnvError, match="env 1: std::runtime_error: Probe failed on purpose in step 2"
+        ) as exc:
             envs.step(np.zeros(3, np.int64))
         obs, _, _, truncated, _ = exc.value.result
         np.testing.assert_array_equal(truncated, [False, True, False])
@@ -216,7 +226,9 @@ def test_reset_failure_is_an_env_error(probe):
         with pytest.raises(envpool.EnvError, match="env 0: std::runtime_error: Probe failed on purpose in reset 1"):
             envs.reset()
         # env 0 restarts on its next step, fails again; env 1 steps on regardless
-        with pytest.raises(envpool.EnvError, match="env 0: std::runtime_error: Probe failed on purpose in reset 2") as exc:
+        with pytest.raises(
+            envpool.EnvError, match="env 0: std::runtime_error: Probe failed on purpose in reset 2"
+        ) as exc:
             envs.step(np.zeros(2, np.int64))
         obs, _, _, truncated, _ = exc.value.result
         assert obs[1, 0] == 1 and truncated.tolist() == [True, False]
@@ -230,7 +242,10 @@ def test_reset_failure_is_an_env_error(probe):
 @pytest.mark.parametrize(
     "target, message",
     [
-        ("fake_version", r"(?s)was built for envpool 0\.0\.9.*envpool version: plugin 0\.0\.9, this envpool " + envpool.__version__),
+        (
+            "fake_version",
+            r"(?s)was built for envpool 0\.0\.9.*envpool version: plugin 0\.0\.9, this envpool " + envpool.__version__,
+        ),
         ("fake_abi_version", rf"ENVPOOL_ABI_VERSION: plugin 9999, this envpool {_core.abi_version}\b"),
         ("fake_cxx11_abi", r"_GLIBCXX_USE_CXX11_ABI: plugin 0, this envpool 1"),
     ],
@@ -261,7 +276,9 @@ def test_plugin_with_an_invalid_id_is_refused(built, target, task_id):
 
 
 def test_plugin_whose_registration_throws_is_refused(built):
-    with pytest.raises(ImportError, match="failed while registering its tasks: std::runtime_error: probe registration failed"):
+    with pytest.raises(
+        ImportError, match="failed while registering its tasks: std::runtime_error: probe registration failed"
+    ):
         envpool.load_plugin(built["probe_throws"])
     assert "PluginProbeThrows-v0" not in envpool.list_all_envs()
 
@@ -300,7 +317,9 @@ def test_installed_plugins_load_at_import(built, tmp_path):
     site = tmp_path / "site"
     site.mkdir()
     _fake_distribution(site, "probepkg", "probepkg:PLUGIN_PATH", f"PLUGIN_PATH = {built['probe']!r}\n")
-    _fake_distribution(site, "stalepkg", "stalepkg:plugin_paths", f"def plugin_paths():\n    return [{built['fake_version']!r}]\n")
+    _fake_distribution(
+        site, "stalepkg", "stalepkg:plugin_paths", f"def plugin_paths():\n    return [{built['fake_version']!r}]\n"
+    )
     code = textwrap.dedent("""
         import gymnasium, numpy as np, envpool
         print("origin", envpool.make_spec("PluginProbe-v0").origin)
@@ -315,7 +334,10 @@ def test_installed_plugins_load_at_import(built, tmp_path):
     assert f"origin plugin probe ({os.path.realpath(built['probe'])})" in proc.stdout
     assert "reward [1.0, 1.0]" in proc.stdout
     # the stale plugin is reported, and did not stop the import
-    assert "RuntimeWarning: envpool: plugin entry point 'stalepkg' = 'stalepkg:plugin_paths' (from stalepkg 1.0)" in proc.stderr
+    assert (
+        "RuntimeWarning: envpool: plugin entry point 'stalepkg' = 'stalepkg:plugin_paths' (from stalepkg 1.0)"
+        in proc.stderr
+    )
     assert "envpool version: plugin 0.0.9" in proc.stderr
 
 

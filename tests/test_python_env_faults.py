@@ -11,14 +11,12 @@ import time
 
 import numpy as np
 import pytest
-
-import envpool
 from py_envs import FaultyEnv, SlowEnv
 from subprocs import alive, start_python
 
+import envpool
+
 TESTS = os.path.dirname(os.path.abspath(__file__))
-
-
 
 
 def mixed(fault: str, n: int = 4, at: int = 3, bad: int = 1):

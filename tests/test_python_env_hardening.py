@@ -15,10 +15,10 @@ import time
 
 import numpy as np
 import pytest
-
-import envpool
 from py_envs import FaultyEnv, SlowEnv
 from subprocs import _sigint_default, alive, start_python
+
+import envpool
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 ZEROS4 = np.zeros(4, np.int64)
@@ -40,7 +40,10 @@ def run_script(code: str, timeout: float) -> subprocess.CompletedProcess:
     """Runs `code` in a new session: its process group (workers of the old code included) is
     ended afterwards, whatever happened."""
     proc = subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent(code)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-c", textwrap.dedent(code)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         start_new_session=True,
     )
     try:
@@ -316,7 +319,10 @@ def test_terminal_ctrl_c_interrupts_the_caller_and_the_workers_go_on():
     """Ctrl-C in a terminal signals the whole foreground process group: the training script
     gets KeyboardInterrupt, the workers (in process groups of their own) are not touched."""
     proc = subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent(f"""
+        [
+            sys.executable,
+            "-c",
+            textwrap.dedent(f"""
         import sys, time, numpy as np
         sys.path.insert(0, {TESTS!r})
         import envpool
@@ -333,8 +339,12 @@ def test_terminal_ctrl_c_interrupts_the_caller_and_the_workers_go_on():
             obs, *_ = envs.step(np.zeros(2, np.int64))
             print("interrupted", obs[:, 0].tolist(), envs.unwrapped._pool.worker_pids == pids, flush=True)
         envs.close()
-        """)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        """),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
         preexec_fn=_sigint_default,
     )
     try:
@@ -359,7 +369,7 @@ def test_one_worker_death_is_one_env_error_naming_all_its_envs(fault, mode):
     try:
         envs.reset()
         errors = []
-        for t in range(5):  # the replacement's env 1 would fail again at the 3rd step of its episode
+        for _ in range(5):  # the replacement's env 1 would fail again at the 3rd step of its episode
             try:
                 envs.step(ZEROS4, timeout=10)
             except envpool.EnvError as err:

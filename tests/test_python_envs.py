@@ -14,10 +14,10 @@ import pytest
 from gymnasium.utils.env_checker import data_equivalence
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
+from py_envs import NestedEnv, SlowEnv
+from subprocs import alive
 
 import envpool
-from subprocs import alive
-from py_envs import NestedEnv, SlowEnv
 
 MODES = [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED]
 
@@ -47,7 +47,9 @@ def assert_same_info(ours, ref, where):
 
 
 def compare_rollout(fns, mode, steps, seed=3, ours_env=None, num_workers=2):
-    ours = envpool.make_python(ours_env or fns, num_envs=len(fns), num_workers=num_workers, seed=None, autoreset_mode=mode)
+    ours = envpool.make_python(
+        ours_env or fns, num_envs=len(fns), num_workers=num_workers, seed=None, autoreset_mode=mode
+    )
     ref = gymnasium.vector.SyncVectorEnv(fns, autoreset_mode=mode)
     try:
         obs, info = ours.reset(seed=seed)
@@ -344,7 +346,6 @@ def test_no_worker_outlives_close():
     assert not any(alive(p) for p in pids)
 
 
-
 @pytest.mark.parametrize("context", ["fork", "forkserver", "spawn"])
 def test_every_start_method_runs_closures(context):
     length = 3  # captured by the closure: travels with cloudpickle
@@ -377,11 +378,17 @@ def test_every_action_dtype_is_validated():
         assert obs[:, 0].tolist() == [-1.0, 10.0]
         cases = [
             ({"f64": np.array([[0.0, np.inf], [0, 0]])}, r"action 'f64' element 1 for env 0 \(row 0\) is not finite"),
-            ({"i32": np.array([[3, -5], [4, 0]], np.int32)}, r"action 'i32' element 0 4 for env 1 \(row 1\) is outside \[0, 3\]"),
+            (
+                {"i32": np.array([[3, -5], [4, 0]], np.int32)},
+                r"action 'i32' element 0 4 for env 1 \(row 1\) is outside \[0, 3\]",
+            ),
             ({"i32": np.array([[3, -6], [0, 0]], np.int32)}, r"element 1 -6 for env 0 \(row 0\) is outside \[-5, 5\]"),
             ({"md": np.array([[1, -1], [0, 1]])}, r"action 'md' element 0 0 for env 1 \(row 1\) is outside \[1, 2\]"),
             ({"md": np.array([[1, 2], [1, 1]])}, r"action 'md' element 1 2 for env 0 \(row 0\) is outside \[-1, 1\]"),
-            ({"mb": np.array([[0, 2], [1, 1]], np.int8)}, r"action 'mb' element 1 2 for env 0 \(row 0\) is outside \[0, 1\]"),
+            (
+                {"mb": np.array([[0, 2], [1, 1]], np.int8)},
+                r"action 'mb' element 1 2 for env 0 \(row 0\) is outside \[0, 1\]",
+            ),
         ]
         for change, message in cases:
             with pytest.raises(ValueError, match=message):

@@ -97,9 +97,7 @@ def test_set_weights_reaches_every_runner(local_ray):
 
 
 def test_python_env_pool(local_ray):
-    with envpool.ray.RunnerGroup(
-        "CartPole-v1", num_runners=2, python=True, num_envs=2, context="forkserver"
-    ) as group:
+    with envpool.ray.RunnerGroup("CartPole-v1", num_runners=2, python=True, num_envs=2, context="forkserver") as group:
         episodes = group.sample(num_timesteps=200)
         assert steps(episodes) == 200 and {e.runner for e in episodes} == {0, 1}
         assert group.get_metrics()["num_env_steps_sampled"] == 200

@@ -41,7 +41,11 @@ def cluster():
         head_node_args={
             "num_cpus": 1,
             # Notice a dead node within ~2 s instead of the default ~30 s.
-            "_system_config": {"health_check_initial_delay_ms": 0, "health_check_period_ms": 500, "health_check_failure_threshold": 4},
+            "_system_config": {
+                "health_check_initial_delay_ms": 0,
+                "health_check_period_ms": 500,
+                "health_check_failure_threshold": 4,
+            },
         },
     )
     workers = [c.add_node(num_cpus=1, resources={f"worker{i}": 1}) for i in range(2)]

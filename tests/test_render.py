@@ -150,7 +150,7 @@ def test_frames_match_gymnasium(task):
 # -- toy text ------------------------------------------------------------------------------------
 #
 # Our toy-text scenes follow gymnasium's layout and colours but draw their own sprites (walker,
-# flag, taxi, passenger, house, cards, suits, font: see cpp/render/toy_text.h), so a frame and
+# flag, taxi, passenger, house, cards, suits, font: see cpp/envs/toy_text/render.h), so a frame and
 # gymnasium's for the same state differ by a fixed amount of sprite detail. Comparing at 10 x 10
 # blocks leaves that detail about as large as the change a different state makes, so each task
 # is compared in a view where the state shows and the drawing detail averages out:
@@ -272,7 +272,7 @@ def _set_blackjack(ours, ref, dealer, player):
         env = ref.unwrapped
         env.dealer, env.player = list(dealer), list(player)
         # gymnasium draws the showing card's suit (and J / Q / K for a ten) at reset; envpool
-        # derives them from the hands (see cpp/envs/blackjack.h): use the same here.
+        # derives them from the hands (see cpp/envs/toy_text/blackjack.h): use the same here.
         hidden, p0, p1 = dealer[1], player[0], player[1]
         env.dealer_top_card_suit = "CDHS"[(hidden + p0 + p1) % 4]
         shown = dealer[0]
@@ -285,7 +285,8 @@ TOY_TEXT = ["FrozenLake-v1", "FrozenLake8x8-v1", "CliffWalking-v1", "Taxi-v4", "
 # (new sprites, 64-pixel FrozenLake cells, other window sizes), so older releases are no oracle.
 _GYM_VERSION = tuple(int(p) for p in gym.__version__.split(".")[:2])
 needs_gym_1_4_art = pytest.mark.skipif(
-    _GYM_VERSION < (1, 4), reason=f"toy-text frames follow gymnasium 1.4's art; gymnasium {gym.__version__} draws the old art"
+    _GYM_VERSION < (1, 4),
+    reason=f"toy-text frames follow gymnasium 1.4's art; gymnasium {gym.__version__} draws the old art",
 )
 
 
@@ -339,8 +340,18 @@ def test_toy_text_frames_match_gymnasium(task):
 @needs_gym_1_4_art
 def test_frozen_lake_custom_map_frames():
     """Maps whose cells are not 64 pixels: gymnasium scales tiles and sprites; so do we."""
-    desc = ["SFFFFFFFFH", "FFHFFFFFFF", "FFFFHFFFFF", "FHFFFFFHFF", "FFFFFFFFFF",
-            "FFFHFFFFFF", "FFFFFFHFFF", "HFFFFFFFFF", "FFFFFHFFFF", "FFFFFFFFFG"]
+    desc = [
+        "SFFFFFFFFH",
+        "FFHFFFFFFF",
+        "FFFFHFFFFF",
+        "FHFFFFFHFF",
+        "FFFFFFFFFF",
+        "FFFHFFFFFF",
+        "FFFFFFHFFF",
+        "HFFFFFFFFF",
+        "FFFFFHFFFF",
+        "FFFFFFFFFG",
+    ]
     ours = envpool.make("FrozenLake-v1", num_envs=1, desc=desc, render_mode="rgb_array")
     ref = gym.make("FrozenLake-v1", desc=desc, render_mode="rgb_array")
     limit = TOY_THRESHOLD["FrozenLake-v1"]
@@ -467,8 +478,9 @@ def test_cli_record_gif(tmp_path, capsys):
     from envpool import cli
 
     out = tmp_path / "cartpole.gif"
-    rc = cli.main(["run", "CartPole-v1", "--num-envs", "2", "--steps", "40", "-q",
-                   "--record", str(out), "--record-steps", "10"])
+    rc = cli.main(
+        ["run", "CartPole-v1", "--num-envs", "2", "--steps", "40", "-q", "--record", str(out), "--record-steps", "10"]
+    )
     assert rc == 0
     assert "recorded 11 frames of env 0" in capsys.readouterr().out
     frames = iio.imread(out)

@@ -66,7 +66,12 @@ def test_rllib_builds_an_envpool_vector_env_and_records_terminal_states(env):
         ("envpool/CartPole-v1", "vector_entry_point", {"env_type": "gym"}, "env_type='gymnasium'"),
         ("envpool/CartPole-v1", "sync", {}, "gym_env_vectorize_mode='vector_entry_point'"),
         # Reached through gymnasium's registry (module prefix), not envpool.rllib's creator.
-        ("envpool:envpool/CartPole-v1", "vector_entry_point", {"autoreset_mode": "same_step"}, "autoreset_mode='next_step'"),
+        (
+            "envpool:envpool/CartPole-v1",
+            "vector_entry_point",
+            {"autoreset_mode": "same_step"},
+            "autoreset_mode='next_step'",
+        ),
         ("envpool:envpool/CartPole-v1", "vector_entry_point", {"batch_size": 2}, "batch_size must equal num_envs"),
     ],
 )
@@ -81,7 +86,13 @@ def test_same_kwargs_outside_rllib_still_work():
     # The guard is only for RLlib's env runner: gymnasium.make_vec itself keeps every mode.
     import gymnasium
 
-    envs = gymnasium.make_vec("envpool/CartPole-v1", num_envs=4, vectorization_mode="vector_entry_point", autoreset_mode="same_step", batch_size=2)
+    envs = gymnasium.make_vec(
+        "envpool/CartPole-v1",
+        num_envs=4,
+        vectorization_mode="vector_entry_point",
+        autoreset_mode="same_step",
+        batch_size=2,
+    )
     try:
         assert envs.metadata["autoreset_mode"].name == "SAME_STEP" and envs.batch_size == 2
     finally:
@@ -94,7 +105,9 @@ def test_env_runners_do_not_sample_the_same_episodes(env):
     # make's default seed would return identical data.
     runners = [env_runner(config(env)) for _ in range(2)]
     try:
-        firsts = [np.array([e.get_observations(0) for e in r.sample(num_timesteps=8, random_actions=True)]) for r in runners]
+        firsts = [
+            np.array([e.get_observations(0) for e in r.sample(num_timesteps=8, random_actions=True)]) for r in runners
+        ]
         assert not np.array_equal(firsts[0], firsts[1])
     finally:
         for r in runners:
@@ -158,7 +171,9 @@ def test_ppo_learns_cartpole(local_ray, num_env_runners):
             # Remote env runners are separate Ray actor processes that never imported envpool.
             pids = algo.env_runner_group.foreach_env_runner(lambda r: __import__("os").getpid(), local_env_runner=False)
             assert len(set(pids)) == 2 and __import__("os").getpid() not in pids
-            kinds = algo.env_runner_group.foreach_env_runner(lambda r: type(r.env.unwrapped).__name__, local_env_runner=False)
+            kinds = algo.env_runner_group.foreach_env_runner(
+                lambda r: type(r.env.unwrapped).__name__, local_env_runner=False
+            )
             assert kinds == ["EnvPoolVectorEnv"] * 2
         returns = []
         for _ in range(8):  # usually 4-5 iterations suffice; stop as soon as it clearly learned

@@ -14,12 +14,11 @@ import time
 import gymnasium
 import numpy as np
 import pytest
-
-import envpool
 from subprocs import start_python
 
-ZEROS2 = np.zeros(2, dtype=np.int64)
+import envpool
 
+ZEROS2 = np.zeros(2, dtype=np.int64)
 
 
 def slow_pool(sleep_s: float, num_envs=2, batch_size=1, num_threads=1):

@@ -14,11 +14,12 @@ import doctest
 import importlib
 import pickle
 
-import envpool
-import envpool.runner
 import gymnasium
 import numpy as np
 import pytest
+
+import envpool
+import envpool.runner
 
 SEED = 3
 LIMIT = 40  # time limit: this policy both terminates and truncates episodes within it
@@ -183,6 +184,7 @@ def test_num_episodes_returns_exactly_that_many_complete_episodes(kind, num_envs
             for ep, (r_obs, r_act, r_rew, r_term, r_trunc) in zip(eps, ref):
                 np.testing.assert_array_equal(ep.observations, r_obs)
                 np.testing.assert_array_equal(ep.actions, r_act)
+                np.testing.assert_array_equal(ep.rewards, r_rew)
                 assert (ep.terminated, ep.truncated) == (r_term, r_trunc)
         metrics = runner.get_metrics()
         assert metrics["num_episodes"] == 5
@@ -479,7 +481,9 @@ def test_bad_input_raises_and_the_runner_stays_usable(batch_size):
 
 @pytest.mark.parametrize("module", ["", ".episodes", ".callbacks", ".env_runner"])
 def test_docstring_examples(module):
-    result = doctest.testmod(importlib.import_module("envpool.runner" + module), optionflags=doctest.NORMALIZE_WHITESPACE)
+    result = doctest.testmod(
+        importlib.import_module("envpool.runner" + module), optionflags=doctest.NORMALIZE_WHITESPACE
+    )
     assert result.attempted > 0 and result.failed == 0
 
 

@@ -10,11 +10,12 @@ import pytest
 
 sb3 = pytest.importorskip("stable_baselines3")
 
-import envpool
-from envpool.sb3 import VecEnvAdapter, make_vec_env
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.utils import check_for_correct_spaces
 from stable_baselines3.common.vec_env import DummyVecEnv, VecCheckNan, VecMonitor
+
+import envpool
+from envpool.sb3 import VecEnvAdapter, make_vec_env
 
 SEED = 5
 

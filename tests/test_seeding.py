@@ -30,11 +30,19 @@ SEED = 20240
 RESEED = 7_000_001
 MODES = [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED]
 MUJOCO_TASKS = [
-    "Reacher-v5", "Pusher-v5", "InvertedPendulum-v5", "InvertedDoublePendulum-v5", "HalfCheetah-v5", "Hopper-v5",
-    "Swimmer-v5", "Walker2d-v5", "Ant-v5", "Humanoid-v5", "HumanoidStandup-v5",
+    "Reacher-v5",
+    "Pusher-v5",
+    "InvertedPendulum-v5",
+    "InvertedDoublePendulum-v5",
+    "HalfCheetah-v5",
+    "Hopper-v5",
+    "Swimmer-v5",
+    "Walker2d-v5",
+    "Ant-v5",
+    "Humanoid-v5",
+    "HumanoidStandup-v5",
 ]
 TWO_STARTS = ["SFFHF", "FHFFS", "FFGHF"]  # FrozenLake: the first state is drawn among two S tiles
-
 
 
 def _numpy_norm_adds_rounded_products() -> bool:
@@ -99,8 +107,9 @@ def _pair(task, kwargs, gym_kwargs, limit, mode, seed=SEED, per_env_gym_kwargs=N
         pytest.skip(f"envpool was built without {task}")
     gym_kwargs = dict(kwargs if gym_kwargs is None else gym_kwargs)
     per_env = per_env_gym_kwargs or [{}] * N
-    ref = SyncVectorEnv([functools.partial(_ref_env, task, {**gym_kwargs, **per_env[i]}, limit) for i in range(N)],
-                        autoreset_mode=mode)
+    ref = SyncVectorEnv(
+        [functools.partial(_ref_env, task, {**gym_kwargs, **per_env[i]}, limit) for i in range(N)], autoreset_mode=mode
+    )
     ours = envpool.make(task, num_envs=N, seed=seed, max_episode_steps=limit, autoreset_mode=mode, **kwargs)
     return ours, ref
 
@@ -114,7 +123,8 @@ def _assert_same(what, ours, ref, context):
         return
     ours, ref = np.asarray(ours), np.asarray(ref)
     assert ours.dtype == ref.dtype and ours.shape == ref.shape, (
-        f"{what} ({context}): ours {ours.dtype}{ours.shape}, gymnasium {ref.dtype}{ref.shape}")
+        f"{what} ({context}): ours {ours.dtype}{ours.shape}, gymnasium {ref.dtype}{ref.shape}"
+    )
     if not np.array_equal(ours, ref):
         bad = np.argwhere(ours != ref)
         raise AssertionError(f"{what} ({context}) differs at {bad[:5].tolist()}:\nours {ours!r}\ngymnasium {ref!r}")
@@ -202,8 +212,12 @@ def test_make_seed_is_the_seed_of_the_first_reset(task):
     for seed, reset_seed in [(SEED, None), (0, None), (2**64 - N, None), (1, [5, 2**64 - 1, 0, 2**40 + 3])]:
         ours, ref = _pair(task, {}, None, None, AutoresetMode.NEXT_STEP, seed=seed)
         try:
-            _assert_same("reset obs", ours.reset(seed=reset_seed)[0],
-                         ref.reset(seed=seed if reset_seed is None else reset_seed)[0], f"seed {seed} / {reset_seed}")
+            _assert_same(
+                "reset obs",
+                ours.reset(seed=reset_seed)[0],
+                ref.reset(seed=seed if reset_seed is None else reset_seed)[0],
+                f"seed {seed} / {reset_seed}",
+            )
             _compare_run(ours, ref, AutoresetMode.NEXT_STEP, 30, seed)
         finally:
             ours.close()
@@ -264,7 +278,7 @@ def test_threads_and_batches_do_not_change_the_streams(num_threads, batch_size):
             counts[ids] += 1
             ours.send(act, ids)
         for i in range(N):
-            _assert_same(f"env {i} observations", np.stack(got[i][:len(expected[i])]), np.stack(expected[i]), "")
+            _assert_same(f"env {i} observations", np.stack(got[i][: len(expected[i])]), np.stack(expected[i]), "")
     finally:
         ours.close()
         for r in refs:

@@ -149,8 +149,15 @@ def test_render_rgb_array_and_render_fps():
 
 @pytest.mark.parametrize(
     "task",
-    [*CLASSIC, "FrozenLake-v1", "Blackjack-v1", "CliffWalking-v1", "Taxi-v4",
-     pytest.param("HalfCheetah-v5", marks=MUJOCO), pytest.param("Hopper-v5", marks=MUJOCO)],
+    [
+        *CLASSIC,
+        "FrozenLake-v1",
+        "Blackjack-v1",
+        "CliffWalking-v1",
+        "Taxi-v4",
+        pytest.param("HalfCheetah-v5", marks=MUJOCO),
+        pytest.param("Hopper-v5", marks=MUJOCO),
+    ],
 )
 def test_passes_gymnasiums_env_checker(task):
     """check_env (seeding determinism, spaces, returned types, rendering) passes, with no warning

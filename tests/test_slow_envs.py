@@ -9,14 +9,13 @@ import time
 
 import numpy as np
 import pytest
+from subprocs import start_python
 
 import envpool
-from subprocs import start_python
 
 STEP_S = 0.2
 SERIAL_S = 4 * STEP_S  # 0.8 s: all four envs on one thread
 BOUND_S = 0.7  # parallel: 0.4 s
-
 
 
 def slow_pool(batch_size=4, step_sleep_us=int(STEP_S * 1e6)):

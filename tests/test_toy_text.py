@@ -29,7 +29,12 @@ import pytest
 import envpool
 
 TOY_TEXT = [
-    "FrozenLake-v1", "FrozenLake8x8-v1", "CliffWalking-v1", "CliffWalkingSlippery-v1", "Taxi-v4", "Blackjack-v1",
+    "FrozenLake-v1",
+    "FrozenLake8x8-v1",
+    "CliffWalking-v1",
+    "CliffWalkingSlippery-v1",
+    "Taxi-v4",
+    "Blackjack-v1",
 ]
 CUSTOM_DESC = ["SFFHF", "FHFFS", "FFGHF"]  # not square, two start tiles, goal inside the map
 SCHEDULE = [5.0, -2.0, -0.25]  # reward_schedule: goal, hole, frozen
@@ -222,8 +227,10 @@ def _perturbed(P, probs):
     """P with the three entries of every stochastic (state, action) reweighted to ``probs``
     (gymnasium lists them as (a - 1, a, a + 1) for FrozenLake / CliffWalking and as (forward,
     left, right) for Taxi)."""
-    return {s: {a: [(probs[k], *e[1:]) for k, e in enumerate(es)] if len(es) == 3 else es for a, es in acts.items()}
-            for s, acts in P.items()}
+    return {
+        s: {a: [(probs[k], *e[1:]) for k, e in enumerate(es)] if len(es) == 3 else es for a, es in acts.items()}
+        for s, acts in P.items()
+    }
 
 
 class _Tally:
@@ -242,8 +249,14 @@ class _Tally:
         ints = rows[:, :3].astype(np.int64)
         r_vals, r_idx = np.unique(rows[:, 3], return_inverse=True)
         p_vals, p_idx = np.unique(rows[:, 5] if with_prob else np.zeros(len(rows)), return_inverse=True)
-        dims = [int(ints[:, 0].max()) + 1, int(ints[:, 1].max()) + 1, int(ints[:, 2].max()) + 1, len(r_vals), 2,
-                len(p_vals)]
+        dims = [
+            int(ints[:, 0].max()) + 1,
+            int(ints[:, 1].max()) + 1,
+            int(ints[:, 2].max()) + 1,
+            len(r_vals),
+            2,
+            len(p_vals),
+        ]
         cols = [ints[:, 0], ints[:, 1], ints[:, 2], r_idx.ravel(), rows[:, 4].astype(np.int64), p_idx.ravel()]
         uniq, cnt = np.unique(np.ravel_multi_index(cols, dims), return_counts=True)
         by_pair = defaultdict(dict)
@@ -605,7 +618,6 @@ def test_random_frozen_lake_maps():
         assert m[0] == "F" and m[63] == "G" and _reachable(m)  # S reads as F (left from S stays, no end)
         holes.append(m.count("H"))
     # gymnasium's generator gives the same hole count distribution (mean within 5 SE).
-    from gymnasium.envs.toy_text.frozen_lake import generate_random_map
 
     ref_holes = [sum(row.count("H") for row in generate_random_map(seed=k)) for k in range(400)]
     se = math.sqrt(np.var(ref_holes) / len(ref_holes) + np.var(ref_holes) / len(holes))

@@ -65,8 +65,13 @@ ROLLOUTS = [
     # task, envs, steps: long enough for episode ends (CartPole falls; random actions make
     # Hopper fall) and the next-step autoresets after them.
     pytest.param("CartPole-v1", 8, 120, id="CartPole-v1"),
-    pytest.param("Hopper-v5", 4, 60, id="Hopper-v5",
-                 marks=pytest.mark.skipif(not HAS_MUJOCO, reason="MuJoCo tasks need mujoco-core at build and run time")),
+    pytest.param(
+        "Hopper-v5",
+        4,
+        60,
+        id="Hopper-v5",
+        marks=pytest.mark.skipif(not HAS_MUJOCO, reason="MuJoCo tasks need mujoco-core at build and run time"),
+    ),
 ]
 
 
@@ -128,7 +133,7 @@ def test_async_recv_send_in_scan_matches_python_loop_per_env():
     compared = 0
     for env in range(n):
         k = min(len(got_env[env]), len(want_env.get(env, [])))
-        for (g, w) in zip(got_env[env][:k], want_env[env][:k]):
+        for g, w in zip(got_env[env][:k], want_env[env][:k]):
             for gi, wi in zip(g, w):
                 np.testing.assert_array_equal(gi, np.asarray(wi).astype(np.asarray(gi).dtype))
         compared += k
@@ -357,7 +362,9 @@ def test_env_error_inside_jit_names_the_env_and_pool_goes_on():
     envs.reset()
     f = jax.jit(step)
     h, _ = f(handle, jnp.zeros(3, jnp.int32))
-    with pytest.raises(JaxRuntimeError, match=r"environment error in env \d: std::runtime_error: StepCounter failed on purpose"):
+    with pytest.raises(
+        JaxRuntimeError, match=r"environment error in env \d: std::runtime_error: StepCounter failed on purpose"
+    ):
         jax.block_until_ready(f(h, jnp.zeros(3, jnp.int32)))
     h, (obs, *_rest) = f(h, jnp.zeros(3, jnp.int32))
     assert np.asarray(obs).shape == (3, 4)
@@ -440,7 +447,7 @@ def test_python_env_and_external_pools_are_refused():
         "obs": [{"name": "obs", "dtype": "float32", "shape": (2,), "low": [], "high": [], "discrete": False}],
         "action": [{"name": "action", "dtype": "int64", "shape": (), "low": [0], "high": [1], "discrete": True}],
     }
-    core = envpool._core.Pool.for_external("ext", spec, 4, 2, 1.0)
+    core = envpool._core.ExternalPool("ext", spec, 4, 2, 1.0)
     with pytest.raises(ValueError, match="external episodes and may be partial"):
         core.xla_id()
     core.close()

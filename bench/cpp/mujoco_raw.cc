@@ -73,7 +73,8 @@ double RawStepsPerSecond(const std::string& xml_path, int num_envs, int num_thre
       while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
       uint64_t count = 0;
       if (errors[static_cast<std::size_t>(t)].empty()) {
-        const Clock::time_point stop = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+        const Clock::time_point stop =
+            start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
         for (unsigned k = 0;; ++k) {
           const double* c = ctrl.data() + static_cast<std::size_t>(k % kActionSets) * static_cast<std::size_t>(n * nu);
           for (int i = 0; i < n; ++i, c += nu) {
@@ -116,14 +117,14 @@ double RawStepsPerSecond(const std::string& xml_path, int num_envs, int num_thre
 
 PYBIND11_MODULE(envpool_mujoco_raw, m) {
   namespace py = pybind11;
-  m.def("steps_per_second",
-        [](const std::string& xml_path, int num_envs, int num_threads, double seconds, int frame_skip,
-           bool rne_post_constraint) {
-          py::gil_scoped_release release;  // (loading libmujoco takes the GIL itself when it must)
-          return envpool::mujoco::RawStepsPerSecond(xml_path, num_envs, num_threads, seconds, frame_skip,
-                                                    rne_post_constraint);
-        },
-        py::arg("xml_path"), py::arg("num_envs"), py::arg("num_threads"), py::arg("seconds"), py::arg("frame_skip"),
-        py::arg("rne_post_constraint") = false,
-        "Env steps/s of a plain C++ mj_step loop (no pool, no Python per step).");
+  m.def(
+      "steps_per_second",
+      [](const std::string& xml_path, int num_envs, int num_threads, double seconds, int frame_skip,
+         bool rne_post_constraint) {
+        py::gil_scoped_release release;  // (loading libmujoco takes the GIL itself when it must)
+        return envpool::mujoco::RawStepsPerSecond(xml_path, num_envs, num_threads, seconds, frame_skip,
+                                                  rne_post_constraint);
+      },
+      py::arg("xml_path"), py::arg("num_envs"), py::arg("num_threads"), py::arg("seconds"), py::arg("frame_skip"),
+      py::arg("rne_post_constraint") = false, "Env steps/s of a plain C++ mj_step loop (no pool, no Python per step).");
 }

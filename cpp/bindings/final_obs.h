@@ -61,9 +61,9 @@ class FinalFieldMaker {
     const char* src = static_cast<const char*>(field_.data()) + static_cast<std::size_t>(row) * bytes_;
     if (spec_.discrete) return py::int_(IntegerAt(spec_.dtype, src));
     auto& api = py::detail::npy_api::get();
-    PyObject* value = api.PyArray_NewFromDescr_(api.PyArray_Type_, descr_.inc_ref().ptr(),  // steals the descr
-                                                static_cast<int>(dims_.size()), dims_.data(), nullptr, nullptr, 0,
-                                                nullptr);
+    PyObject* value =
+        api.PyArray_NewFromDescr_(api.PyArray_Type_, descr_.inc_ref().ptr(),  // steals the descr
+                                  static_cast<int>(dims_.size()), dims_.data(), nullptr, nullptr, 0, nullptr);
     if (value == nullptr) throw py::error_already_set();
     std::memcpy(py::detail::array_proxy(value)->data, src, bytes_);
     return py::reinterpret_steal<py::object>(value);

@@ -38,30 +38,37 @@ void BindRng(py::module_& m) {
       .def(py::init<uint64_t>(), py::arg("seed"))
       .def("seed", &Rng::Seed, py::arg("seed"), "Restart as np.random.default_rng(seed).")
       .def_property_readonly("last_seed", &Rng::seed)
-      .def("random_raw", [](Rng& r, py::ssize_t n) { return Draws<uint64_t>(n, [&] { return r.NextU64(); }); },
-           py::arg("n"), "bit_generator.random_raw(n)")
-      .def("next_uint32", [](Rng& r, py::ssize_t n) { return Draws<uint32_t>(n, [&] { return r.NextU32(); }); },
-           py::arg("n"), "numpy's 32-bit draws (integers(2**32, dtype=np.uint32, size=n))")
-      .def("random", [](Rng& r, py::ssize_t n) { return Draws<double>(n, [&] { return r.Uniform(); }); },
-           py::arg("n"), "Generator.random(n)")
-      .def("uniform",
-           [](Rng& r, double low, double high, py::ssize_t n) {
-             return Draws<double>(n, [&] { return r.Uniform(low, high); });
-           },
-           py::arg("low"), py::arg("high"), py::arg("n"), "Generator.uniform(low, high, n)")
-      .def("integers",
-           [](Rng& r, uint64_t high, py::ssize_t n) {
-             if (high == 0) throw std::invalid_argument("high must be >= 1");
-             return Draws<uint64_t>(n, [&] { return r.Below(high); });
-           },
-           py::arg("high"), py::arg("n"), "Generator.integers(high, size=n) (one call per value)")
-      .def("standard_normal", [](Rng& r, py::ssize_t n) { return Draws<double>(n, [&] { return r.Normal(); }); },
-           py::arg("n"), "Generator.standard_normal(n)")
-      .def("normal",
-           [](Rng& r, double mean, double stddev, py::ssize_t n) {
-             return Draws<double>(n, [&] { return r.Normal(mean, stddev); });
-           },
-           py::arg("loc"), py::arg("scale"), py::arg("n"), "Generator.normal(loc, scale, n)")
+      .def(
+          "random_raw", [](Rng& r, py::ssize_t n) { return Draws<uint64_t>(n, [&] { return r.NextU64(); }); },
+          py::arg("n"), "bit_generator.random_raw(n)")
+      .def(
+          "next_uint32", [](Rng& r, py::ssize_t n) { return Draws<uint32_t>(n, [&] { return r.NextU32(); }); },
+          py::arg("n"), "numpy's 32-bit draws (integers(2**32, dtype=np.uint32, size=n))")
+      .def(
+          "random", [](Rng& r, py::ssize_t n) { return Draws<double>(n, [&] { return r.Uniform(); }); }, py::arg("n"),
+          "Generator.random(n)")
+      .def(
+          "uniform",
+          [](Rng& r, double low, double high, py::ssize_t n) {
+            return Draws<double>(n, [&] { return r.Uniform(low, high); });
+          },
+          py::arg("low"), py::arg("high"), py::arg("n"), "Generator.uniform(low, high, n)")
+      .def(
+          "integers",
+          [](Rng& r, uint64_t high, py::ssize_t n) {
+            if (high == 0) throw std::invalid_argument("high must be >= 1");
+            return Draws<uint64_t>(n, [&] { return r.Below(high); });
+          },
+          py::arg("high"), py::arg("n"), "Generator.integers(high, size=n) (one call per value)")
+      .def(
+          "standard_normal", [](Rng& r, py::ssize_t n) { return Draws<double>(n, [&] { return r.Normal(); }); },
+          py::arg("n"), "Generator.standard_normal(n)")
+      .def(
+          "normal",
+          [](Rng& r, double mean, double stddev, py::ssize_t n) {
+            return Draws<double>(n, [&] { return r.Normal(mean, stddev); });
+          },
+          py::arg("loc"), py::arg("scale"), py::arg("n"), "Generator.normal(loc, scale, n)")
       .def_property_readonly(
           "state",
           [](const Rng& r) {

@@ -52,8 +52,9 @@ DType ToDType(int32_t code) {
     case ENVPOOL_XLA_FLOAT64:
       return DType::kFloat64;
     default:
-      throw InputTypeError("an array has an element type envpool does not use (not bool, int8, uint8, int32, "
-                           "int64, float32 or float64)");
+      throw InputTypeError(
+          "an array has an element type envpool does not use (not bool, int8, uint8, int32, "
+          "int64, float32 or float64)");
   }
 }
 
@@ -123,10 +124,12 @@ Entry& Enter(int64_t id, Port*& port) {
   }
   Entry& e = *it->second;
   if (e.port == nullptr) {
-    throw ProtocolError("the pool (" + e.description + ") is closed; the functions its xla() returned cannot be used any more");
+    throw ProtocolError("the pool (" + e.description +
+                        ") is closed; the functions its xla() returned cannot be used any more");
   }
   if (!e.port->TryEnter()) {
-    throw ProtocolError("the pool (" + e.description + ") is in use by another call: a Python call on it, or another "
+    throw ProtocolError("the pool (" + e.description +
+                        ") is in use by another call: a Python call on it, or another "
                         "jitted function using it, runs at the same time (jax dispatches asynchronously: "
                         "jax.block_until_ready a jitted function's results before calling the pool from Python)");
   }
@@ -160,8 +163,9 @@ void SendArrays(Entry& e, Port& port, const EnvpoolXlaArray* ids, const EnvpoolX
     // Every env is sent at once, so with envs in flight the pool would refuse the send; say so
     // before the actions are staged (a step may still be reading the last ones in place).
     if (p.in_flight() > 0) {
-      throw ProtocolError("the envs are still in flight (a send without its recv, or a recv that failed): "
-                          "recv() their batch before sending again");
+      throw ProtocolError(
+          "the envs are still in flight (a send without its recv, or a recv that failed): "
+          "recv() their batch before sending again");
     }
   }
   if (num_actions != static_cast<int32_t>(specs.size())) {
@@ -173,18 +177,18 @@ void SendArrays(Entry& e, Port& port, const EnvpoolXlaArray* ids, const EnvpoolX
     const ArraySpec& spec = specs[f];
     const DType from = ToDType(actions[f].dtype);
     const DType to = spec.discrete ? DType::kInt64 : spec.dtype;
-    const bool ok = to == DType::kBool ? from == DType::kBool
-                    : IsFloating(to)   ? from != DType::kBool
-                                       : IsInteger(from);
+    const bool ok = to == DType::kBool ? from == DType::kBool : IsFloating(to) ? from != DType::kBool : IsInteger(from);
     if (!ok) {
       throw InputTypeError("action '" + spec.name + "' must hold " +
-                           (IsFloating(to) ? "real numbers" : to == DType::kBool ? "bools" : "integers") + ", got " +
-                           DTypeName(from) + " values");
+                           (IsFloating(to)       ? "real numbers"
+                            : to == DType::kBool ? "bools"
+                                                 : "integers") +
+                           ", got " + DTypeName(from) + " values");
     }
     const std::size_t elements = static_cast<std::size_t>(n) * spec.NumElements();
     if (static_cast<std::size_t>(actions[f].count) != elements) {
-      throw std::invalid_argument("action '" + spec.name + "' has " + std::to_string(actions[f].count) + " elements but " +
-                                  std::to_string(n) + " envs need " + std::to_string(elements));
+      throw std::invalid_argument("action '" + spec.name + "' has " + std::to_string(actions[f].count) +
+                                  " elements but " + std::to_string(n) + " envs need " + std::to_string(elements));
     }
     // Staged in memory the pool owns: a full-batch step reads its actions in place until its
     // batch is taken, which may be after this call returns (a recv that timed out).
@@ -220,7 +224,8 @@ void CheckResults(const EnvPool& p, const EnvpoolXlaArray* results, int32_t num_
 void RecvInto(Entry& e, Port& port, double timeout_s, EnvpoolXlaArray* results) {
   EnvPool& p = port.pool();
   const auto ready = p.WaitBatch(timeout_s, [&e] { return e.closing.load(std::memory_order_relaxed); });
-  if (ready == EnvPool::WaitResult::kInterrupted) throw ProtocolError("the pool was closed while recv() waited for its batch");
+  if (ready == EnvPool::WaitResult::kInterrupted)
+    throw ProtocolError("the pool was closed while recv() waited for its batch");
   if (ready == EnvPool::WaitResult::kTimeout) {
     char text[160];
     std::snprintf(text, sizeof(text), "no batch was complete within %g s; nothing is lost: the next recv() returns it",
@@ -240,7 +245,8 @@ void RecvInto(Entry& e, Port& port, double timeout_s, EnvpoolXlaArray* results) 
   auto errors = p.TakeEnvErrors();
   if (!errors.empty()) {
     std::string details;
-    for (const auto& [id, what] : errors) details += (details.empty() ? "env " : "; env ") + std::to_string(id) + ": " + what;
+    for (const auto& [id, what] : errors)
+      details += (details.empty() ? "env " : "; env ") + std::to_string(id) + ": " + what;
     throw EnvFailure("environment error in " + details +
                      " (inside jit the batch is lost with the error; the env restarts, the pool stays usable)");
   }

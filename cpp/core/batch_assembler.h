@@ -109,7 +109,9 @@ class BatchAssembler {
   void Publish(std::size_t pos, int count) {
     // seq_cst pairs with SleepUntil's store to waiter_sleeping_ (no lost wake-up).
     if (written_[pos].value.fetch_add(count) + count == rows_[pos].value.load() && waiter_sleeping_.load()) {
-      { std::lock_guard<std::mutex> lock(done_mu_); }
+      {
+        std::lock_guard<std::mutex> lock(done_mu_);
+      }
       done_cv_.notify_all();
     }
   }
@@ -120,7 +122,8 @@ class BatchAssembler {
   std::size_t TakePos() const { return taken_pos_; }
   int Written(std::size_t pos) const { return written_[pos].value.load(std::memory_order_relaxed); }
   bool Ready() const {
-    return written_[taken_pos_].value.load(std::memory_order_acquire) == rows_[taken_pos_].value.load(std::memory_order_relaxed);
+    return written_[taken_pos_].value.load(std::memory_order_acquire) ==
+           rows_[taken_pos_].value.load(std::memory_order_relaxed);
   }
   // Rows of the next batch to take: batch_size, or fewer after Cut() or ExpectRows().
   int Rows() const { return rows_[taken_pos_].value.load(std::memory_order_relaxed); }
@@ -184,8 +187,8 @@ class BatchAssembler {
   const BatchLayout& layout_;
   const int batch_size_;
   std::vector<BatchBuffers> ring_;
-  std::unique_ptr<RowCounter[]> written_;              // rows published per ring position
-  std::unique_ptr<RowCounter[]> rows_;                 // rows that complete each position's batch
+  std::unique_ptr<RowCounter[]> written_;               // rows published per ring position
+  std::unique_ptr<RowCounter[]> rows_;                  // rows that complete each position's batch
   alignas(64) std::atomic<uint64_t> next_row_{0};       // next free (batch index << 24 | row)
   alignas(64) std::atomic<uint64_t> taken_batches_{0};  // batches taken (their positions re-armed)
   std::size_t full_batch_pos_ = 0;

@@ -26,11 +26,11 @@ struct FieldLayout {
 
 struct BatchLayout {
   std::vector<FieldLayout> fields;
-  std::size_t num_obs = 0;   // fields [0, num_obs) are observations
+  std::size_t num_obs = 0;  // fields [0, num_obs) are observations
   std::size_t reward = 0, terminated = 0, truncated = 0, env_id = 0, elapsed_step = 0;
   std::size_t first_info = 0;  // fields [first_info, first_info + num_info) are the env's info
   std::size_t num_info = 0;
-  bool has_final = false;         // same-step autoreset: the final_* fields below exist
+  bool has_final = false;  // same-step autoreset: the final_* fields below exist
   std::size_t first_final_obs = 0, final_elapsed_step = 0, first_final_info = 0;
 
   static BatchLayout For(const EnvSpec& spec, bool with_final) {

@@ -10,7 +10,7 @@
 //   explicit MyEnv(const Config& config);
 //   void Reset(Rng& rng, Output& out) override;
 //   void Step(const Action& action, Rng& rng, Output& out) override;
-// plus two lines in cpp/envs/builtin_tasks.cc: its #include and its Task<> entry.
+// plus two lines in its family's cpp/envs/<family>/registration.cc: its #include and its Task<> entry.
 #pragma once
 
 #include <cstddef>
@@ -92,9 +92,7 @@ class Env {
 
   // The env's full internal state as doubles (opt-in): lets tests and users put an env in
   // an exact state, e.g. to compare with a reference implementation step by step.
-  virtual std::vector<double> GetState() const {
-    throw std::logic_error("this environment does not expose its state");
-  }
+  virtual std::vector<double> GetState() const { throw std::logic_error("this environment does not expose its state"); }
   virtual void SetState(const std::vector<double>& /*state*/) {
     throw std::logic_error("this environment does not expose its state");
   }

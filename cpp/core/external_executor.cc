@@ -149,7 +149,8 @@ void ExternalExecutor::Complete(int slot, const void* const* obs, const void* co
   const std::size_t pos = batches.PosOf(batch);
   if (row == 0) first_row_ = Clock::now();
   auto write = [&](Output& out) {
-    for (std::size_t f = 0; f < ctx_.spec.obs.size(); ++f) std::memcpy(out.Obs<char>(f), obs[f], ctx_.spec.obs[f].RowBytes());
+    for (std::size_t f = 0; f < ctx_.spec.obs.size(); ++f)
+      std::memcpy(out.Obs<char>(f), obs[f], ctx_.spec.obs[f].RowBytes());
     for (std::size_t f = 0; f < ctx_.spec.info.size(); ++f) {
       std::memcpy(out.Info<char>(f), info[f], ctx_.spec.info[f].RowBytes());
     }

@@ -76,7 +76,7 @@ class ExternalExecutor final : public Executor {
   bool stopped_ = false;
   std::vector<EpisodeState> episodes_;
   std::vector<Slot> slots_;
-  std::vector<int> free_;  // free slots whose answer was taken, taken from the back
+  std::vector<int> free_;        // free slots whose answer was taken, taken from the back
   Clock::time_point first_row_;  // when the batch being filled got its first row
   // Queued answers.
   std::vector<int32_t> answer_slots_;

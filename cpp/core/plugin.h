@@ -119,13 +119,13 @@ inline envpool_plugin_abi CurrentPluginAbi(const char* plugin_name) {
 // registration function, in which `registry` is the envpool::PluginRegistry& to Add tasks to.
 // NAME (a string literal) names the plugin in `envpool info` and in error messages. Exceptions
 // thrown by the body refuse the whole plugin, with their message.
-#define ENVPOOL_PLUGIN(NAME)                                                              \
-  static void EnvpoolPluginRegister(::envpool::PluginRegistry& registry);                 \
-  ENVPOOL_PLUGIN_EXPORT const envpool_plugin_abi* envpool_plugin_abi_info() {             \
-    static const envpool_plugin_abi abi = ::envpool::CurrentPluginAbi(NAME);              \
-    return &abi;                                                                          \
-  }                                                                                       \
+#define ENVPOOL_PLUGIN(NAME)                                                                \
+  static void EnvpoolPluginRegister(::envpool::PluginRegistry& registry);                   \
+  ENVPOOL_PLUGIN_EXPORT const envpool_plugin_abi* envpool_plugin_abi_info() {               \
+    static const envpool_plugin_abi abi = ::envpool::CurrentPluginAbi(NAME);                \
+    return &abi;                                                                            \
+  }                                                                                         \
   ENVPOOL_PLUGIN_EXPORT void envpool_plugin_register(::envpool::PluginRegistry* registry) { \
-    EnvpoolPluginRegister(*registry);                                                     \
-  }                                                                                       \
+    EnvpoolPluginRegister(*registry);                                                       \
+  }                                                                                         \
   static void EnvpoolPluginRegister(::envpool::PluginRegistry& registry)

@@ -82,8 +82,8 @@ std::string Differences(const envpool_plugin_abi& plugin, const envpool_plugin_a
 bool ValidTaskId(const std::string& id) {
   if (id.empty()) return false;
   for (char c : id) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-                    c == '-' || c == '.';
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
     if (!ok) return false;
   }
   return true;
@@ -126,14 +126,15 @@ LoadedPlugin LoadPlugin(const std::string& path) {
     throw PluginError("'" + file + "' returned no readable ABI description: it is not an envpool plugin");
   }
   const envpool_plugin_abi host_abi = CurrentPluginAbi("envpool");
-  const bool same_layout = plugin_abi->abi_version == host_abi.abi_version && plugin_abi->struct_size == host_abi.struct_size;
+  const bool same_layout =
+      plugin_abi->abi_version == host_abi.abi_version && plugin_abi->struct_size == host_abi.struct_size;
   const std::string name = same_layout ? Str(plugin_abi->plugin_name) : std::string("?");
   const std::string diff = Differences(*plugin_abi, host_abi);
   if (!diff.empty()) {
     const std::string side = same_layout ? Describe(*plugin_abi) : "envpool " + Str(plugin_abi->envpool_version);
-    throw PluginError("envpool plugin '" + name + "' (" + file + ") was built for " + side +
-                      ", but this envpool is " + Describe(host_abi) + "; they differ in:" + diff +
-                      "\nRebuild the plugin against envpool " + ENVPOOL_VERSION +
+    throw PluginError("envpool plugin '" + name + "' (" + file + ") was built for " + side + ", but this envpool is " +
+                      Describe(host_abi) + "; they differ in:" + diff + "\nRebuild the plugin against envpool " +
+                      ENVPOOL_VERSION +
                       " with the same compiler, e.g. `pip install --force-reinstall --no-build-isolation "
                       "--no-binary <its package> <its package>`, or rerun its CMake build with "
                       "-Denvpool_DIR=$(python -m envpool --cmake-dir).");
@@ -146,8 +147,8 @@ LoadedPlugin LoadPlugin(const std::string& path) {
     try {
       register_fn(&collector);
     } catch (const std::exception& e) {
-      throw PluginError("envpool plugin '" + name + "' (" + file + ") failed while registering its tasks: " +
-                        ExceptionText(e));
+      throw PluginError("envpool plugin '" + name + "' (" + file +
+                        ") failed while registering its tasks: " + ExceptionText(e));
     } catch (...) {
       throw PluginError("envpool plugin '" + name + "' (" + file +
                         ") failed while registering its tasks with an exception that is not a std::exception");

@@ -27,7 +27,8 @@ bool SameArrays(const EnvSpec& a, const EnvSpec& b) {
 }
 
 int CheckedNumEnvs(const PoolOptions& options) {
-  if (options.num_envs < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(options.num_envs));
+  if (options.num_envs < 1)
+    throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(options.num_envs));
   return options.num_envs;
 }
 
@@ -85,7 +86,8 @@ void EnvPool::Init(const PoolOptions& options, const ExecutorFactory& make_execu
   // most ceil(num_envs / batch_size) batches: one more position lets the next batch start
   // while the user still holds nothing from the ring.
   batches_ = std::make_unique<BatchAssembler>(layout_, batch_size_, (num_envs_ + batch_size_ - 1) / batch_size_ + 1);
-  executor_ = make_executor(ExecutorContext{spec_, layout_, num_envs_, batch_size_, *batches_, *rules_, *orders_, errors_});
+  executor_ =
+      make_executor(ExecutorContext{spec_, layout_, num_envs_, batch_size_, *batches_, *rules_, *orders_, errors_});
 }
 
 EnvPool::~EnvPool() { Close(); }
@@ -175,8 +177,8 @@ EnvPool::WaitResult EnvPool::WaitBatch(double timeout_s, const std::function<boo
   }
   const auto start = Clock::now();
   const bool has_deadline = timeout_s >= 0;
-  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
-                                    has_deadline ? timeout_s : 0.0));
+  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
+                                    std::chrono::duration<double>(has_deadline ? timeout_s : 0.0));
   auto check = [&](Clock::time_point now) -> std::optional<WaitResult> {
     if (has_deadline && now >= deadline) return WaitResult::kTimeout;
     if (interrupted && interrupted()) return WaitResult::kInterrupted;
@@ -211,8 +213,9 @@ EnvPool::WaitResult EnvPool::WaitBatch(double timeout_s, const std::function<boo
   // batch is far from complete, sleep at once rather than spin, leaving the cores to the
   // workers; the envs still stepping hide the wake-up latency.
   const int64_t remaining = batch_size_ - batches_->Written(batches_->TakePos());
-  const bool sleep_at_once = !helped && protocol_.in_flight() >= 2 * batch_size_ &&
-                             executor_->NsPerEnv() * remaining / std::max(1, executor_->parallelism()) > kSpinMax.count();
+  const bool sleep_at_once =
+      !helped && protocol_.in_flight() >= 2 * batch_size_ &&
+      executor_->NsPerEnv() * remaining / std::max(1, executor_->parallelism()) > kSpinMax.count();
   for (unsigned i = 1;; ++i) {
     if (batches_->Ready()) return WaitResult::kReady;
     if (!sleep_at_once) {
@@ -237,9 +240,8 @@ int EnvPool::TakeBatch(BatchBuffers fresh) {
     // A finished episode must be reset explicitly before the env can step again.
     const bool* term = buf.Row<bool>(layout_, layout_.terminated, 0);
     const bool* trunc = buf.Row<bool>(layout_, layout_.truncated, 0);
-    protocol_.MarkReturned(ids, rows, [&](int row) {
-      return term[row] || trunc[row] || executor_->Episode(ids[row]).episode_over;
-    });
+    protocol_.MarkReturned(
+        ids, rows, [&](int row) { return term[row] || trunc[row] || executor_->Episode(ids[row]).episode_over; });
   } else if (full_batch() && rows == batch_size_) {
     protocol_.MarkAllReturned();
   } else {
@@ -257,15 +259,16 @@ void EnvPool::Render(const int* env_ids, int n, uint8_t* frames) {
   for (int i = 0; i < n; ++i) {
     const int id = env_ids ? env_ids[i] : i;
     if (id < 0 || id >= num_envs_) {
-      throw std::invalid_argument("env_id[" + std::to_string(i) + "] = " + std::to_string(id) + " is out of range [0, " +
-                                  std::to_string(num_envs_) + ")");
+      throw std::invalid_argument("env_id[" + std::to_string(i) + "] = " + std::to_string(id) +
+                                  " is out of range [0, " + std::to_string(num_envs_) + ")");
     }
     protocol_.CheckIdle(id, "rendering it");
     if (protocol_.status(id) == EnvStatus::kNotReset) {
       throw ProtocolError("env " + std::to_string(id) + " has not been reset; call reset() before render()");
     }
   }
-  for (int i = 0; i < n; ++i) executor_->Render(env_ids ? env_ids[i] : i, frames + static_cast<std::size_t>(i) * frame_bytes);
+  for (int i = 0; i < n; ++i)
+    executor_->Render(env_ids ? env_ids[i] : i, frames + static_cast<std::size_t>(i) * frame_bytes);
 }
 
 std::vector<double> EnvPool::GetState(int env_id) const {

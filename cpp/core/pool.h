@@ -16,8 +16,8 @@
 // Batches: the k-th batch holds the k-th group of `batch_size` results to be completed. When
 // batch_size == num_envs ("full batch") a batch holds every env in flight once: all envs in
 // env-id order after a send of all envs, or the envs sent by id in the order sent (a subset
-// gives a short batch, as the reference EnvPool's sync mode). Result memory is lent by the caller per ring position (ArmBuffers): a
-// batch's memory is handed to the user as is and the position re-armed with fresh memory.
+// gives a short batch, as the reference EnvPool's sync mode). Result memory is lent by the caller per ring position
+// (ArmBuffers): a batch's memory is handed to the user as is and the position re-armed with fresh memory.
 #pragma once
 
 #include <chrono>
@@ -40,11 +40,11 @@ namespace envpool {
 
 struct PoolOptions {
   int num_envs = 1;
-  int batch_size = 0;          // 0: num_envs (full batch)
-  int num_threads = 1;         // threads stepping envs (see ThreadExecutor)
-  uint64_t seed = 0;           // env i's RNG is seeded from seed + i
-  int max_episode_steps = -1;  // -1: the task's limit; 0: no limit
-  std::vector<Config> configs; // per env, complete (see MakeConfigs); empty: task defaults
+  int batch_size = 0;           // 0: num_envs (full batch)
+  int num_threads = 1;          // threads stepping envs (see ThreadExecutor)
+  uint64_t seed = 0;            // env i's RNG is seeded from seed + i
+  int max_episode_steps = -1;   // -1: the task's limit; 0: no limit
+  std::vector<Config> configs;  // per env, complete (see MakeConfigs); empty: task defaults
   AutoresetMode autoreset = AutoresetMode::kNextStep;
   std::chrono::nanoseconds spin{std::chrono::microseconds(50)};  // worker spin before sleeping
 };

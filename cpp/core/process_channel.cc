@@ -128,7 +128,10 @@ void FutexWakeAll(std::atomic<uint32_t>& word) {
 }
 
 WorkerChannel::WorkerChannel(const std::string& path, ProcessLayout layout, int worker)
-    : map_(SharedMapping::Open(path, layout.total_bytes)), layout_(std::move(layout)), worker_(worker), owner_pid_(getpid()) {
+    : map_(SharedMapping::Open(path, layout.total_bytes)),
+      layout_(std::move(layout)),
+      worker_(worker),
+      owner_pid_(getpid()) {
   if (worker < 0 || static_cast<std::size_t>(worker) >= layout_.num_workers) throw std::invalid_argument("bad worker");
   // A replacement worker continues where its predecessor's commands were accounted for.
   next_ = map_.Atomic<uint32_t>(layout_.Worker(worker_) + ProcessLayout::kDone).load(std::memory_order_acquire);
@@ -173,7 +176,8 @@ int WorkerChannel::Wait(std::chrono::nanoseconds timeout, std::chrono::nanosecon
 }
 
 int WorkerChannel::Next() {
-  const uint32_t tail = map_.Atomic<uint32_t>(layout_.Worker(worker_) + ProcessLayout::kCmdTail).load(std::memory_order_acquire);
+  const uint32_t tail =
+      map_.Atomic<uint32_t>(layout_.Worker(worker_) + ProcessLayout::kCmdTail).load(std::memory_order_acquire);
   if (tail == next_) throw std::logic_error("WorkerChannel::Next: no command is queued");
   const int env_id = map_.At<int32_t>(layout_.CommandSlot(worker_, next_));
   SetBusy(env_id);
@@ -212,10 +216,11 @@ void WorkerChannel::ReportFork(int env_id) {
 void WorkerChannel::SetBusy(int env_id) {
   const std::size_t w = layout_.Worker(worker_);
   map_.Atomic<int32_t>(w + ProcessLayout::kBusyEnv).store(env_id, std::memory_order_relaxed);
-  const int64_t now = env_id < 0 ? 0
-                                 : std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                       std::chrono::steady_clock::now().time_since_epoch())
-                                       .count();
+  const int64_t now =
+      env_id < 0
+          ? 0
+          : std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+                .count();
   map_.Atomic<int64_t>(w + ProcessLayout::kBusySince).store(now, std::memory_order_relaxed);
 }
 

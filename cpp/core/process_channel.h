@@ -41,15 +41,14 @@ namespace envpool {
 struct ProcessLayout {
   std::size_t num_envs = 0;
   std::size_t num_workers = 0;
-  std::vector<int> worker_start;  // worker w hosts envs [worker_start[w], worker_start[w + 1])
-  std::size_t info_capacity = 0;  // bytes per pickled info dict
+  std::vector<int> worker_start;   // worker w hosts envs [worker_start[w], worker_start[w + 1])
+  std::size_t info_capacity = 0;   // bytes per pickled info dict
   std::size_t error_capacity = 0;  // bytes per error text
 
   // Header (each word on a cache line of its own).
   // The collector sleeps until done_seq reaches wake_at (the commands its batch still needs),
   // so a batch costs it one wake-up, not one per env.
-  static constexpr std::size_t kDoneSeq = 0, kCollectorWaiting = 64, kWakeAt = 68, kShutdown = 128,
-                               kHeaderBytes = 192;
+  static constexpr std::size_t kDoneSeq = 0, kCollectorWaiting = 64, kWakeAt = 68, kShutdown = 128, kHeaderBytes = 192;
   // Per worker block.
   static constexpr std::size_t kWakeSeq = 0, kSleeping = 4, kCmdTail = 8, kDone = 64, kDead = 68, kBusySince = 72,
                                kBusyEnv = 80, kForkPid = 84, kForkEnv = 88, kWorkerBytes = 128;
@@ -61,9 +60,9 @@ struct ProcessLayout {
                                kEnvFixedBytes = 64;
   std::size_t envs = 0;
   std::size_t env_stride = 0;
-  std::vector<std::size_t> action;      // per action field, offset within an env block
-  std::vector<std::size_t> obs_step;    // per obs field: the observation after a step
-  std::vector<std::size_t> obs_reset;   // per obs field: the observation after a reset
+  std::vector<std::size_t> action;     // per action field, offset within an env block
+  std::vector<std::size_t> obs_step;   // per obs field: the observation after a step
+  std::vector<std::size_t> obs_reset;  // per obs field: the observation after a reset
   std::size_t info_step = 0, info_reset = 0, error = 0;
   std::size_t total_bytes = 0;
 
@@ -85,7 +84,7 @@ struct ProcessLayout {
 // A shared memory mapping; the pool creates it (an anonymous memfd), workers open it by path.
 class SharedMapping {
  public:
-  static SharedMapping Create(std::size_t bytes);         // a new zeroed memfd mapping
+  static SharedMapping Create(std::size_t bytes);                         // a new zeroed memfd mapping
   static SharedMapping Open(const std::string& path, std::size_t bytes);  // e.g. /proc/<pid>/fd/<fd>
   SharedMapping() = default;
   SharedMapping(SharedMapping&& other) noexcept { *this = std::move(other); }
@@ -152,8 +151,8 @@ class WorkerChannel {
   SharedMapping map_;
   ProcessLayout layout_;
   int worker_;
-  int owner_pid_;       // the process that opened the channel
-  uint32_t next_ = 0;   // position of the next command to take
+  int owner_pid_;         // the process that opened the channel
+  uint32_t next_ = 0;     // position of the next command to take
   int current_env_ = -1;  // the command taken by Next(), until Done()
 };
 

@@ -151,7 +151,8 @@ void ProcessExecutor::CompleteRow(int env_id, const std::string* lost) {
     auto [batch, first] = batches.Reserve(1);
     // This thread is the one that takes batches: waiting here for a position to be re-armed
     // would wait forever. Rows completed never exceed the envs sent, so it cannot happen.
-    if (!batches.Armed(batch)) throw std::logic_error("process pool: a row was completed for a batch the ring cannot hold");
+    if (!batches.Armed(batch))
+      throw std::logic_error("process pool: a row was completed for a batch the ring cannot hold");
     pos = batches.PosOf(batch);
     row = first;
     env.row_batch = batch;
@@ -221,9 +222,9 @@ std::string ProcessExecutor::WriteOffReason(int worker, int32_t fork_pid, uint32
            " (an env may fork, but its child must exec or exit, never return)" + after;
   }
   const WorkerBook& book = workers_[static_cast<std::size_t>(worker)];
-  return who + " counted " + std::to_string(done) + " finished commands, outside the " +
-         std::to_string(book.consumed) + ".." + std::to_string(book.sent) +
-         " possible: another process (a fork of it?) wrote to its shared memory" + after;
+  return who + " counted " + std::to_string(done) + " finished commands, outside the " + std::to_string(book.consumed) +
+         ".." + std::to_string(book.sent) + " possible: another process (a fork of it?) wrote to its shared memory" +
+         after;
 }
 
 void ProcessExecutor::SettleDeath(int worker) {
@@ -270,14 +271,16 @@ void ProcessExecutor::CutShortUnreturned(int worker, const std::string& reason) 
 }
 
 bool ProcessExecutor::DeathSettled(int worker) const {
-  return map_.Atomic<uint32_t>(layout_.Worker(worker) + ProcessLayout::kDead).load(std::memory_order_acquire) == kSettled;
+  return map_.Atomic<uint32_t>(layout_.Worker(worker) + ProcessLayout::kDead).load(std::memory_order_acquire) ==
+         kSettled;
 }
 
 void ProcessExecutor::Revived(int worker) {
   const std::size_t block = layout_.Worker(worker);
   std::lock_guard<std::mutex> lock(death_mu_);
   auto& dead = map_.Atomic<uint32_t>(block + ProcessLayout::kDead);
-  if (dead.load(std::memory_order_acquire) != kSettled) throw std::logic_error("Revived: the worker's death is not settled");
+  if (dead.load(std::memory_order_acquire) != kSettled)
+    throw std::logic_error("Revived: the worker's death is not settled");
   // The old process is gone (the caller killed its process group): whatever it or a fork of
   // it wrote after the settlement is undone, and the replacement starts where it ended.
   map_.Atomic<uint32_t>(block + ProcessLayout::kDone).store(revive_done_[static_cast<std::size_t>(worker)]);

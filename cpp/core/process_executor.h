@@ -65,16 +65,16 @@ class ProcessExecutor final : public Executor {
  private:
   // What the collector knows of each worker, whatever shared memory says.
   struct WorkerBook {
-    uint32_t sent = 0;          // commands queued (the ring's tail)
-    uint32_t consumed = 0;      // commands completed into rows
-    bool touched = false;       // got commands in this dispatch
+    uint32_t sent = 0;      // commands queued (the ring's tail)
+    uint32_t consumed = 0;  // commands completed into rows
+    bool touched = false;   // got commands in this dispatch
   };
   // Per env: the user thread's (the collector is the caller).
   struct EnvBook {
     EpisodeState episode;
-    Op sent_op = Op::kStep;                // the op it was dispatched with
-    uint64_t row_batch = ~uint64_t{0};     // batch index of its last row (none yet)
-    std::size_t row = 0;                   // and the row in it
+    Op sent_op = Op::kStep;             // the op it was dispatched with
+    uint64_t row_batch = ~uint64_t{0};  // batch index of its last row (none yet)
+    std::size_t row = 0;                // and the row in it
   };
   static constexpr uint32_t kAlive = 0, kDied = 1, kSettled = 2;  // a worker block's `dead`
 

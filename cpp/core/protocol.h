@@ -56,7 +56,8 @@ class Protocol {
   template <class Over>
   void MarkReturned(const int32_t* ids, int n, Over&& over) {
     in_flight_ -= n;
-    for (int i = 0; i < n; ++i) Set(static_cast<std::size_t>(ids[i]), over(i) ? EnvStatus::kEpisodeOver : EnvStatus::kIdle);
+    for (int i = 0; i < n; ++i)
+      Set(static_cast<std::size_t>(ids[i]), over(i) ? EnvStatus::kEpisodeOver : EnvStatus::kIdle);
   }
   // Fast path: a full batch came back and no episode needs an explicit reset.
   void MarkAllReturned() {

@@ -27,8 +27,8 @@ std::size_t EditDistance(const std::string& a, const std::string& b) {
   for (std::size_t i = 1; i <= a.size(); ++i) {
     cur[0] = i;
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                        std::tolower(static_cast<unsigned char>(b[j - 1]));
+      const bool same =
+          std::tolower(static_cast<unsigned char>(a[i - 1])) == std::tolower(static_cast<unsigned char>(b[j - 1]));
       cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (same ? 0 : 1)});
     }
     std::swap(prev, cur);
@@ -118,8 +118,9 @@ std::vector<Config> MakeConfigs(const TaskSpec& task, int num_envs,
       for (const auto& [k, v] : task.defaults.values()) keys.push_back(k);
       std::string known;
       for (const auto& k : Closest(key, keys)) known += (known.empty() ? "" : ", ") + k;
-      throw std::invalid_argument("unknown keyword argument '" + key + "' for " + task.id +
-                                  (known.empty() ? " (it takes no env kwargs)" : " (it takes, closest first: " + known + ")"));
+      throw std::invalid_argument(
+          "unknown keyword argument '" + key + "' for " + task.id +
+          (known.empty() ? " (it takes no env kwargs)" : " (it takes, closest first: " + known + ")"));
     }
     if (values.size() != 1 && values.size() != static_cast<std::size_t>(num_envs)) {
       throw std::invalid_argument("keyword argument '" + key + "' has " + std::to_string(values.size()) +

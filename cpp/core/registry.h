@@ -19,10 +19,10 @@
 namespace envpool {
 
 struct TaskSpec {
-  std::string id;                  // "CartPole-v1"
-  int max_episode_steps = 0;       // gymnasium's TimeLimit for this id (0: none)
-  double reward_threshold = NAN;   // gymnasium's registered threshold (NaN: none)
-  Config defaults;                 // the env's kwargs with this id's defaults
+  std::string id;                 // "CartPole-v1"
+  int max_episode_steps = 0;      // gymnasium's TimeLimit for this id (0: none)
+  double reward_threshold = NAN;  // gymnasium's registered threshold (NaN: none)
+  Config defaults;                // the env's kwargs with this id's defaults
   std::function<EnvSpec(const Config&)> spec;
   std::function<std::unique_ptr<Env>(const Config&)> make;
   std::string origin = "built-in";  // where the task came from (built-in, a plugin's name, ...)
@@ -33,7 +33,10 @@ template <typename E>
 TaskSpec Task(std::string id, int max_episode_steps, double reward_threshold = NAN, Config overrides = {}) {
   Config defaults = E::DefaultConfig();
   for (const auto& [key, value] : overrides.values()) defaults.Set(key, value);
-  return TaskSpec{std::move(id), max_episode_steps, reward_threshold, std::move(defaults),
+  return TaskSpec{std::move(id),
+                  max_episode_steps,
+                  reward_threshold,
+                  std::move(defaults),
                   [](const Config& c) { return E::Spec(c); },
                   [](const Config& c) -> std::unique_ptr<Env> { return std::make_unique<E>(c); }};
 }

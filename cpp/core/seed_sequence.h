@@ -74,7 +74,8 @@ class SeedSequence {
       }
     }
     for (std::size_t src = kPoolSize; src < n; ++src) {
-      for (std::size_t dst = 0; dst < kPoolSize; ++dst) pool_[dst] = Mix(pool_[dst], HashMix(entropy[src], &hash_const));
+      for (std::size_t dst = 0; dst < kPoolSize; ++dst)
+        pool_[dst] = Mix(pool_[dst], HashMix(entropy[src], &hash_const));
     }
   }
 

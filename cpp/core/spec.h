@@ -18,11 +18,24 @@
 namespace envpool {
 
 // New dtypes are appended: plugins built against an older list keep their values.
-enum class DType { kBool, kInt8, kInt32, kInt64, kUInt8, kFloat32, kFloat64, kInt16, kUInt16, kUInt32, kUInt64, kFloat16 };
+enum class DType {
+  kBool,
+  kInt8,
+  kInt32,
+  kInt64,
+  kUInt8,
+  kFloat32,
+  kFloat64,
+  kInt16,
+  kUInt16,
+  kUInt32,
+  kUInt64,
+  kFloat16
+};
 
 // Every dtype, for lookups by name.
-inline constexpr DType kAllDTypes[] = {DType::kBool,   DType::kInt8,   DType::kInt16,  DType::kInt32,
-                                       DType::kInt64,  DType::kUInt8,  DType::kUInt16, DType::kUInt32,
+inline constexpr DType kAllDTypes[] = {DType::kBool,   DType::kInt8,    DType::kInt16,   DType::kInt32,
+                                       DType::kInt64,  DType::kUInt8,   DType::kUInt16,  DType::kUInt32,
                                        DType::kUInt64, DType::kFloat16, DType::kFloat32, DType::kFloat64};
 
 inline std::size_t DTypeSize(DType t) {
@@ -101,12 +114,8 @@ struct ArraySpec {
   }
   // A gymnasium Discrete(n, start): values start .. start + n - 1, stored as int64.
   static ArraySpec Discrete(std::string name, int64_t n, int64_t start = 0) {
-    return ArraySpec{std::move(name),
-                     DType::kInt64,
-                     {},
-                     {static_cast<double>(start)},
-                     {static_cast<double>(start + n - 1)},
-                     true};
+    return ArraySpec{
+        std::move(name), DType::kInt64, {}, {static_cast<double>(start)}, {static_cast<double>(start + n - 1)}, true};
   }
 };
 

@@ -19,8 +19,7 @@ ThreadExecutor::ThreadExecutor(ExecutorContext context, const TaskSpec& task, co
   caller_chunks_.reserve(static_cast<std::size_t>(ctx_.num_envs));
   // num_threads workers. In a full-batch step() of cheap envs the calling thread takes the
   // place of one of them (see Dispatch), so num_threads threads step envs either way.
-  threads_ = std::make_unique<ThreadPool>(
-      num_threads, ctx_.num_envs, [this](const Chunk& c) { RunChunk(c); }, spin);
+  threads_ = std::make_unique<ThreadPool>(num_threads, ctx_.num_envs, [this](const Chunk& c) { RunChunk(c); }, spin);
 }
 
 void ThreadExecutor::SetState(int env_id, const std::vector<double>& state) {

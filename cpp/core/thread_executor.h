@@ -63,8 +63,8 @@ class ThreadExecutor final : public Executor {
   int num_threads_;
   // Written by the calling thread per dispatch: a cache line apart from what workers read.
   alignas(64) std::vector<Chunk> chunk_scratch_;
-  std::vector<Chunk> caller_chunks_;  // chunks the waiting caller runs itself
-  bool caller_helps_ = false;         // the current dispatch lets the caller step envs
+  std::vector<Chunk> caller_chunks_;                 // chunks the waiting caller runs itself
+  bool caller_helps_ = false;                        // the current dispatch lets the caller step envs
   alignas(64) std::atomic<int64_t> ns_per_env_{-1};  // running estimate of one env step's cost (-1: unknown)
 
   // Work per chunk handed to a thread: large enough to amortize a hand-off between cores

@@ -29,7 +29,7 @@
 namespace envpool {
 
 struct Chunk {
-  int head = -1;        // first env id
+  int head = -1;  // first env id
   int count = 0;
   bool linked = false;  // the rest follow through the pool's next[] links; else head+1, head+2, ...
 };
@@ -215,7 +215,9 @@ class ThreadPool {
     if (!caller_helps) {
       WakeSleepers();
     } else if (num_workers() > 1 && sleeping_with_part_.load() > 0) {  // seq_cst, as WakeSleepers
-      { std::lock_guard<std::mutex> lock(sleep_mu_); }
+      {
+        std::lock_guard<std::mutex> lock(sleep_mu_);
+      }
       sleep_cv_.notify_all();
     }
   }
@@ -228,7 +230,9 @@ class ThreadPool {
   void WakeSleepers() {
     // seq_cst with the sleeper's increment of sleeping_: either we see it, or it sees the work.
     if (sleeping_.load() > 0) {
-      { std::lock_guard<std::mutex> lock(sleep_mu_); }
+      {
+        std::lock_guard<std::mutex> lock(sleep_mu_);
+      }
       sleep_cv_.notify_all();
     }
   }

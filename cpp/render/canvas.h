@@ -377,7 +377,8 @@ class Canvas {
         x0 = edge;
       } else {
         const int edge = (c0 & 4) ? 0 : bottom;
-        if (x1 != x0) x0 = Trunc(x0 + static_cast<double>(Trunc((edge - y0) / (static_cast<double>(y1 - y0) / (x1 - x0)))));
+        if (x1 != x0)
+          x0 = Trunc(x0 + static_cast<double>(Trunc((edge - y0) / (static_cast<double>(y1 - y0) / (x1 - x0)))));
         y0 = edge;
       }
     }

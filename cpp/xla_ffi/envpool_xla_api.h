@@ -43,10 +43,10 @@ enum EnvpoolXlaDType {
 /* Status codes; the handlers turn them into the XLA FFI error of the same name. */
 enum EnvpoolXlaStatus {
   ENVPOOL_XLA_OK = 0,
-  ENVPOOL_XLA_INVALID_ARGUMENT = 1,   /* bad action values, env ids, shapes or dtypes */
+  ENVPOOL_XLA_INVALID_ARGUMENT = 1,    /* bad action values, env ids, shapes or dtypes */
   ENVPOOL_XLA_FAILED_PRECONDITION = 2, /* the pool is closed, busy, or the protocol is broken */
-  ENVPOOL_XLA_DEADLINE_EXCEEDED = 3,  /* recv's timeout passed (nothing is lost) */
-  ENVPOOL_XLA_INTERNAL = 4            /* an env raised; the message names it */
+  ENVPOOL_XLA_DEADLINE_EXCEEDED = 3,   /* recv's timeout passed (nothing is lost) */
+  ENVPOOL_XLA_INTERNAL = 4             /* an env raised; the message names it */
 };
 
 /* A dense row-major array: `count` elements of `dtype` at `data`. */

@@ -100,7 +100,8 @@ ffi::Error PassHandle(const ffi::AnyBuffer& handle, ffi::Result<ffi::AnyBuffer>&
 // Collects env_ids (the first argument) and the action arrays from the remaining arguments.
 ffi::Error Inputs(const ffi::RemainingArgs& args, EnvpoolXlaArray& env_ids, EnvpoolXlaArray* actions,
                   int32_t& num_actions) {
-  if (args.size() < 1 || args.size() > kMaxArrays + 1) return ffi::Error::InvalidArgument("envpool: bad argument count");
+  if (args.size() < 1 || args.size() > kMaxArrays + 1)
+    return ffi::Error::InvalidArgument("envpool: bad argument count");
   for (std::size_t i = 0; i < args.size(); ++i) {
     auto buffer = args.get<ffi::AnyBuffer>(i);
     if (!buffer.has_value()) return buffer.error();
@@ -125,8 +126,7 @@ ffi::Error Outputs(const ffi::RemainingRets& rets, EnvpoolXlaArray* results, int
 enum class Call { kSend, kRecv, kStep };
 
 ffi::Error Forward(Call call, int64_t pool, bool all_envs, double timeout, const EnvpoolXlaArray& env_ids,
-                   const EnvpoolXlaArray* actions, int32_t num_actions, EnvpoolXlaArray* results,
-                   int32_t num_results) {
+                   const EnvpoolXlaArray* actions, int32_t num_actions, EnvpoolXlaArray* results, int32_t num_results) {
   char error[kErrorSize];
   error[0] = '\0';
   const EnvpoolXlaArray* ids = all_envs ? nullptr : &env_ids;
@@ -187,21 +187,15 @@ extern "C" int64_t envpool_xla_init(const void* table) {
 
 extern "C" int64_t envpool_xla_api_version() { return ENVPOOL_XLA_API_VERSION; }
 
-XLA_FFI_DEFINE_HANDLER_SYMBOL(envpool_ng_send_cpu, SendCpu,
-                              ffi::Ffi::Bind()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .RemainingArgs()
-                                  .Ret<ffi::AnyBuffer>()
-                                  .Attr<int64_t>("pool")
-                                  .Attr<bool>("all_envs"));
+XLA_FFI_DEFINE_HANDLER_SYMBOL(
+    envpool_ng_send_cpu, SendCpu,
+    ffi::Ffi::Bind().Arg<ffi::AnyBuffer>().RemainingArgs().Ret<ffi::AnyBuffer>().Attr<int64_t>("pool").Attr<bool>(
+        "all_envs"));
 
-XLA_FFI_DEFINE_HANDLER_SYMBOL(envpool_ng_recv_cpu, RecvCpu,
-                              ffi::Ffi::Bind()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .Ret<ffi::AnyBuffer>()
-                                  .RemainingRets()
-                                  .Attr<int64_t>("pool")
-                                  .Attr<double>("timeout"));
+XLA_FFI_DEFINE_HANDLER_SYMBOL(
+    envpool_ng_recv_cpu, RecvCpu,
+    ffi::Ffi::Bind().Arg<ffi::AnyBuffer>().Ret<ffi::AnyBuffer>().RemainingRets().Attr<int64_t>("pool").Attr<double>(
+        "timeout"));
 
 XLA_FFI_DEFINE_HANDLER_SYMBOL(envpool_ng_step_cpu, StepCpu,
                               ffi::Ffi::Bind()

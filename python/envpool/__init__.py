@@ -16,21 +16,22 @@ project with the same import name (see envpool._distribution).
 
 # First: PyPI's unrelated `envpool` writes into this same folder; say so before importing
 # modules it may have overwritten (envpool._distribution).
-from envpool._distribution import DISTRIBUTION as _DISTRIBUTION, check_on_import as _check_on_import
+from envpool._distribution import DISTRIBUTION as _DISTRIBUTION  # noqa: F401 - the marker _distribution looks for
+from envpool._distribution import check_on_import as _check_on_import
 
 _check_on_import()
 
 from envpool.errors import EnvError
-from envpool.registration import make, make_dm, make_gym, make_gymnasium, register_envs
-from envpool.tasks import list_all_envs, make_spec
-from envpool.process.pool import make_python
-from envpool.runner import EnvRunner, Episode, RunnerCallbacks, TimeMajorBatch, episodes_to_batch
-from envpool.external.wire import ExternalError
 from envpool.external import ExternalEnv, serve
 from envpool.external.client import PolicyClient
-from envpool.plugins import load_installed_plugins, load_plugin
-from envpool.frontends.vector_env import EnvPoolVectorEnv
+from envpool.external.wire import ExternalError
 from envpool.frontends.gym_env import EnvPoolGymEnv
+from envpool.frontends.vector_env import EnvPoolVectorEnv
+from envpool.plugins import load_installed_plugins, load_plugin
+from envpool.process.pool import make_python
+from envpool.registration import make, make_dm, make_gym, make_gymnasium, register_envs
+from envpool.runner import EnvRunner, Episode, RunnerCallbacks, TimeMajorBatch, episodes_to_batch
+from envpool.tasks import list_all_envs, make_spec
 
 __version__ = "0.1.0"
 

@@ -117,7 +117,9 @@ def find_clash(package_dir: pathlib.Path | None = None) -> Clash | None:
     mine = _recorded_files(ours) if ours is not None else {}
     overwritten = tuple(name for name in theirs if name in mine and _holds_recorded_content(other, theirs[name]))
     missing = tuple(
-        name for name, entry in mine.items() if name.endswith(".py") and not pathlib.Path(ours.locate_file(entry)).is_file()
+        name
+        for name, entry in mine.items()
+        if name.endswith(".py") and not pathlib.Path(ours.locate_file(entry)).is_file()
     )
     return Clash(
         folder=folder,
@@ -157,6 +159,7 @@ def check_from_cli(module) -> str | None:
         return f"{what}: {clash.explain()}"
     return (
         f"{what}: its __init__.py is missing or not its own. Reinstall it:\n"
-        f"    pip install --force-reinstall --no-deps {DISTRIBUTION}      (or `pip install --force-reinstall --no-deps .` "
+        f"    pip install --force-reinstall --no-deps {DISTRIBUTION}      "
+        "(or `pip install --force-reinstall --no-deps .` "
         "in a checkout)"
     )

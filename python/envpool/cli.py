@@ -1,10 +1,10 @@
 """The ``envpool`` command line: list tasks, describe one, or run one with random actions.
 
-    envpool list
-    envpool info Pendulum-v1
-    envpool run CartPole-v1 --num-envs 256 --batch-size 128 --threads 2 --steps 2000000
-    envpool run Pendulum-v1 --record pendulum.gif --record-steps 200
-    envpool --cmake-dir        (the C++ env SDK's CMake package, for -Denvpool_DIR=...)
+envpool list
+envpool info Pendulum-v1
+envpool run CartPole-v1 --num-envs 256 --batch-size 128 --threads 2 --steps 2000000
+envpool run Pendulum-v1 --record pendulum.gif --record-steps 200
+envpool --cmake-dir        (the C++ env SDK's CMake package, for -Denvpool_DIR=...)
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import ast
 import os
 import sys
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from gymnasium.vector.utils import batch_space
@@ -209,12 +210,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     if recorder:
         elapsed = max(elapsed - recorder.seconds, 1e-9)  # throughput without the rendering
 
-    print(f"{args.task}: {done_steps:,} steps in {elapsed:.2f} s = {done_steps / elapsed:,.0f} steps/s "
-          f"(num_envs={envs.num_envs}, batch_size={batch}, threads={envs.num_threads})")
+    print(
+        f"{args.task}: {done_steps:,} steps in {elapsed:.2f} s = {done_steps / elapsed:,.0f} steps/s "
+        f"(num_envs={envs.num_envs}, batch_size={batch}, threads={envs.num_threads})"
+    )
     if finished:
         r = np.asarray(finished)
-        print(f"episodes: {len(r)}  return mean {r.mean():.2f}  std {r.std():.2f}  "
-              f"min {r.min():.2f}  max {r.max():.2f}")
+        print(
+            f"episodes: {len(r)}  return mean {r.mean():.2f}  std {r.std():.2f}  min {r.min():.2f}  max {r.max():.2f}"
+        )
     else:
         print("episodes: none finished (run more steps)")
     if recorder:
@@ -241,42 +245,83 @@ class _PrintAndExit(argparse.Action):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="envpool", description=__doc__.split("\n")[0])
-    parser.add_argument("--version", action="version",
-                        version=f"envpool {envpool.__version__} (distribution {envpool._DISTRIBUTION})")
-    parser.add_argument("--cmake-dir", action=_PrintAndExit, what="cmake_dir",
-                        help="print the folder of envpool's CMake package (for -Denvpool_DIR=...) and exit")
-    parser.add_argument("--include-dir", action=_PrintAndExit, what="include_dir",
-                        help="print the folder of the C++ env SDK headers and exit")
+    parser.add_argument(
+        "--version", action="version", version=f"envpool {envpool.__version__} (distribution {envpool._DISTRIBUTION})"
+    )
+    parser.add_argument(
+        "--cmake-dir",
+        action=_PrintAndExit,
+        what="cmake_dir",
+        help="print the folder of envpool's CMake package (for -Denvpool_DIR=...) and exit",
+    )
+    parser.add_argument(
+        "--include-dir",
+        action=_PrintAndExit,
+        what="include_dir",
+        help="print the folder of the C++ env SDK headers and exit",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     sub.add_parser("list", help="list all tasks").set_defaults(func=cmd_list)
 
     info = sub.add_parser("info", help="spaces, config and defaults of a task")
     info.add_argument("task", help="a task id (see `envpool list`)")
-    info.add_argument("--env-kwarg", "-k", type=_parse_kwarg, action="append", default=[], metavar="KEY=VALUE",
-                      help="env keyword argument, e.g. -k g=9.81 (repeatable)")
+    info.add_argument(
+        "--env-kwarg",
+        "-k",
+        type=_parse_kwarg,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="env keyword argument, e.g. -k g=9.81 (repeatable)",
+    )
     info.set_defaults(func=cmd_info)
 
     run = sub.add_parser("run", help="step a task with random actions and report throughput")
     run.add_argument("task", help="a task id (see `envpool list`)")
     run.add_argument("--num-envs", type=int, default=8, help="envs in the pool (default: %(default)s)")
-    run.add_argument("--batch-size", type=int, default=None,
-                     help="envs per batch; fewer than --num-envs runs the asynchronous send/recv loop "
-                          "(default: --num-envs, a full batch)")
-    run.add_argument("--threads", type=int, default=None,
-                     help="threads stepping envs (default: as envpool.make, the CPU count capped at the batch "
-                          "size, one fewer when asynchronous)")
+    run.add_argument(
+        "--batch-size",
+        type=int,
+        default=None,
+        help="envs per batch; fewer than --num-envs runs the asynchronous send/recv loop "
+        "(default: --num-envs, a full batch)",
+    )
+    run.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="threads stepping envs (default: as envpool.make, the CPU count capped at the batch "
+        "size, one fewer when asynchronous)",
+    )
     run.add_argument("--steps", type=int, default=100_000, help="total env steps (default: %(default)s)")
     run.add_argument("--seed", type=int, default=0, help="env i is seeded with SEED + i (default: %(default)s)")
-    run.add_argument("--env-kwarg", "-k", type=_parse_kwarg, action="append", default=[], metavar="KEY=VALUE",
-                     help="env keyword argument, e.g. -k g=9.81 (repeatable)")
+    run.add_argument(
+        "--env-kwarg",
+        "-k",
+        type=_parse_kwarg,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="env keyword argument, e.g. -k g=9.81 (repeatable)",
+    )
     run.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    run.add_argument("--record", metavar="PATH", default=None,
-                     help="save env 0's frames as a GIF or video (.gif, .mp4, ...; needs envpool-ng[record])")
-    run.add_argument("--record-steps", type=int, default=200, metavar="N",
-                     help="record env 0's first N steps (default: %(default)s)")
-    run.add_argument("--record-fps", type=float, default=30.0, metavar="FPS",
-                     help="frames per second of the recording (default: %(default)s)")
+    run.add_argument(
+        "--record",
+        metavar="PATH",
+        default=None,
+        help="save env 0's frames as a GIF or video (.gif, .mp4, ...; needs envpool-ng[record])",
+    )
+    run.add_argument(
+        "--record-steps", type=int, default=200, metavar="N", help="record env 0's first N steps (default: %(default)s)"
+    )
+    run.add_argument(
+        "--record-fps",
+        type=float,
+        default=30.0,
+        metavar="FPS",
+        help="frames per second of the recording (default: %(default)s)",
+    )
     run.set_defaults(func=cmd_run)
     return parser
 

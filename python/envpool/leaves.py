@@ -23,7 +23,18 @@ Path = tuple[Any, ...]
 # The dtypes of fixed-size leaves (cpp/core/spec.h: DType): every one gymnasium's Box allows
 # (integer, floating, bool) but long double.
 SUPPORTED_DTYPES = (
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64",
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
 )
 FIXED_SPACES = (spaces.Box, spaces.Discrete, spaces.MultiDiscrete, spaces.MultiBinary)
 
@@ -70,7 +81,9 @@ def array_spec(path: Path, space: spaces.Space, default: str) -> dict[str, Any]:
     dtype = leaf_dtype(space)
     if isinstance(space, spaces.Discrete):
         start = int(space.start)
-        return dict(name=name, dtype=dtype.name, shape=[], low=[float(start)], high=[float(start + space.n - 1)], discrete=True)
+        return dict(
+            name=name, dtype=dtype.name, shape=[], low=[float(start)], high=[float(start + space.n - 1)], discrete=True
+        )
     if isinstance(space, spaces.MultiDiscrete):
         start = np.broadcast_to(np.asarray(space.start, dtype=np.float64), space.shape)
         return dict(
@@ -144,7 +157,9 @@ class SpaceLeaves:
     def array_specs(self) -> list[dict[str, Any]]:
         specs = [array_spec(path, sub, self.default_name) for path, sub in self.fixed]
         if self.objects:
-            specs.append(dict(name=OBJECTS_FIELD, dtype="uint8", shape=[self.object_bytes], low=[], high=[], discrete=False))
+            specs.append(
+                dict(name=OBJECTS_FIELD, dtype="uint8", shape=[self.object_bytes], low=[], high=[], discrete=False)
+            )
         return specs
 
     # -- the worker's end: one env's values ------------------------------------------------------
@@ -226,7 +241,9 @@ class SpaceLeaves:
         fixed = {name: get(batched, path) for (path, _), name in zip(self.fixed, self.names)}
         rows = None
         if self.objects:
-            per_leaf = [list(iterate(self._batched_space(k, n), get(batched, path))) for k, (path, _) in enumerate(self.objects)]
+            per_leaf = [
+                list(iterate(self._batched_space(k, n), get(batched, path))) for k, (path, _) in enumerate(self.objects)
+            ]
             if any(len(values) != n for values in per_leaf):
                 raise ValueError(f"actions must hold one value per env ({n}) in every variable-size leaf")
             rows = [list(row) for row in zip(*per_leaf)]

@@ -72,7 +72,9 @@ def _entry_point_paths(value: Any) -> list[str]:
         value = value()
     items = value if isinstance(value, (list, tuple)) else [value]
     if not items or not all(isinstance(p, (str, os.PathLike)) for p in items):
-        raise TypeError(f"the entry point must give a plugin path (str or os.PathLike) or a list of them, got {value!r}")
+        raise TypeError(
+            f"the entry point must give a plugin path (str or os.PathLike) or a list of them, got {value!r}"
+        )
     return [os.fspath(p) for p in items]
 
 

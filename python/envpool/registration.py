@@ -11,11 +11,11 @@ from typing import Any
 
 from gymnasium.vector import AutoresetMode
 
+from envpool.frontends.installed_gym import gym_front_end
 from envpool.frontends.pool import parse_autoreset_mode
 from envpool.frontends.single_env import SingleEnvEntryPoint
-from envpool.tasks import _tasks
-from envpool.frontends.installed_gym import gym_front_end
 from envpool.frontends.vector_env import EnvPoolVectorEnv
+from envpool.tasks import _tasks
 
 ENV_TYPES = ("gymnasium", "gym", "dm")
 
@@ -178,7 +178,9 @@ def rllib_kwargs(env_id: str, num_envs: int, kwargs: dict[str, Any]) -> dict[str
         )
     env_type = kwargs.get("env_type", "gymnasium")
     if env_type != "gymnasium":
-        raise ValueError(f"{env_id} in RLlib: RLlib needs env_type='gymnasium' (a gymnasium VectorEnv), got {env_type!r}")
+        raise ValueError(
+            f"{env_id} in RLlib: RLlib needs env_type='gymnasium' (a gymnasium VectorEnv), got {env_type!r}"
+        )
     if kwargs.get("seed") is None:
         kwargs = {**kwargs, "seed": secrets.randbelow(2**31)}
     return kwargs

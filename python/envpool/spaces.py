@@ -47,7 +47,9 @@ def check_observation_mode(mode: Any) -> None:
     """``observation_mode`` as gymnasium's vector envs take it (errors worded as theirs)."""
     if isinstance(mode, tuple) and len(mode) == 2:
         if not isinstance(mode[0], spaces.Space) or not isinstance(mode[1], spaces.Space):
-            raise TypeError(f"Expected both elements of observation_mode to be Spaces, got {type(mode[0])} and {type(mode[1])}")
+            raise TypeError(
+                f"Expected both elements of observation_mode to be Spaces, got {type(mode[0])} and {type(mode[1])}"
+            )
     elif not (isinstance(mode, str) and mode in ("same", "different")):
         raise ValueError(OBSERVATION_MODE_ERROR.format(mode=mode))
 

@@ -1,7 +1,7 @@
 """Tasks: what the registry offers (``list_all_envs``, ``make_spec``) and env kwargs packing.
 
 Every task comes from the C++ registry (cpp/core/registry.h; built-in tasks in
-cpp/envs/builtin_tasks.cc), so a new env needs no Python change: it appears here, in the CLI
+cpp/envs/<family>/registration.cc), so a new env needs no Python change: it appears here, in the CLI
 and as ``envpool/<task>`` in gymnasium. This module imports no front end.
 """
 

@@ -45,8 +45,18 @@ CLEANRL_ENVS = {
 CLEANRL_ARGS = {
     "ppo.py": ["--env-id", "CartPole-v1", "--num-envs", "4", "--num-steps", "128", "--total-timesteps", "2048"],
     "ppo_continuous_action.py": [
-        "--env-id", "Hopper-v5", "--num-envs", "2", "--num-steps", "256", "--total-timesteps", "2048",
-        "--num-minibatches", "4", "--update-epochs", "2",
+        "--env-id",
+        "Hopper-v5",
+        "--num-envs",
+        "2",
+        "--num-steps",
+        "256",
+        "--total-timesteps",
+        "2048",
+        "--num-minibatches",
+        "4",
+        "--update-epochs",
+        "2",
     ],
 }
 
@@ -70,7 +80,11 @@ def test_cleanrl_script_runs_on_envpool(script, tmp_path):
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     result = subprocess.run(
         [sys.executable, str(patched), *CLEANRL_ARGS[script]],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     iterations = 2048 // int(CLEANRL_ARGS[script][3]) // int(CLEANRL_ARGS[script][5])

@@ -19,7 +19,8 @@ class HalfCheetah : public MujocoEnv {
   static EnvSpec Spec(const Config& config) {
     auto model = SpecModel(config);
     const int skip = config.Get<bool>("exclude_current_positions_from_observation") ? 1 : 0;
-    return MakeSpec(model.get(), model->nq + model->nv - skip, {"x_position", "x_velocity", "reward_forward", "reward_ctrl"});
+    return MakeSpec(model.get(), model->nq + model->nv - skip,
+                    {"x_position", "x_velocity", "reward_forward", "reward_ctrl"});
   }
 
   explicit HalfCheetah(const Config& config)

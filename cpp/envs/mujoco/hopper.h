@@ -24,9 +24,9 @@ class Hopper : public MujocoEnv {
   static EnvSpec Spec(const Config& config) {
     auto model = SpecModel(config);
     const int skip = config.Get<bool>("exclude_current_positions_from_observation") ? 1 : 0;
-    return MakeSpec(model.get(), model->nq + model->nv - skip,
-                    {"x_position", "z_distance_from_origin", "x_velocity", "reward_forward", "reward_ctrl",
-                     "reward_survive"});
+    return MakeSpec(
+        model.get(), model->nq + model->nv - skip,
+        {"x_position", "z_distance_from_origin", "x_velocity", "reward_forward", "reward_ctrl", "reward_survive"});
   }
 
   explicit Hopper(const Config& config)

@@ -88,7 +88,8 @@ class Humanoid : public MujocoEnv {
         z_range_(Range(config, "healthy_z_range")),
         reset_noise_scale_(config.Get<double>("reset_noise_scale")),
         obs_(config) {
-    total_mass_ = NumpySum<double>(static_cast<std::size_t>(m_->nbody), [this](std::size_t b) { return m_->body_mass[b]; });
+    total_mass_ =
+        NumpySum<double>(static_cast<std::size_t>(m_->nbody), [this](std::size_t b) { return m_->body_mass[b]; });
   }
 
   void Reset(Rng& rng, Output& out) override {

@@ -20,10 +20,10 @@ class HumanoidStandup : public MujocoEnv {
 
   static EnvSpec Spec(const Config& config) {
     auto m = SpecModel(config);
-    return MakeSpec(m.get(), HumanoidObservation(config).Size(m.get()),
-                    {"x_position", "y_position", "z_distance_from_origin", "reward_linup", "reward_quadctrl",
-                     "reward_impact"},
-                    HumanoidObservation::TendonInfo(m.get()));
+    return MakeSpec(
+        m.get(), HumanoidObservation(config).Size(m.get()),
+        {"x_position", "y_position", "z_distance_from_origin", "reward_linup", "reward_quadctrl", "reward_impact"},
+        HumanoidObservation::TendonInfo(m.get()));
   }
 
   explicit HumanoidStandup(const Config& config)

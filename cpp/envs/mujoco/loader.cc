@@ -224,7 +224,8 @@ std::shared_ptr<const mjModel> LoadModel(const std::string& xml_file) {
 }
 
 int BodyId(const mjModel* m, const std::string& name) {
-  const bool numeric = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; });
+  const bool numeric =
+      !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; });
   int id = -1;
   if (numeric) {
     id = std::atoi(name.c_str());

@@ -10,10 +10,10 @@
 // dependency): go through Mj().
 #pragma once
 
+#include <mujoco/mujoco.h>
+
 #include <memory>
 #include <string>
-
-#include <mujoco/mujoco.h>
 
 namespace envpool::mujoco {
 

@@ -50,7 +50,8 @@ T NumpySum(std::size_t n, const F& f, std::size_t begin = 0) {
 // gymnasium's `weight * np.sum(np.square(action))` for a float32 action: float32 throughout
 // (numpy keeps the float32 dtype when multiplying by a Python float).
 inline float ControlCost(const float* action, int n, double weight) {
-  const float s = NumpySum<float>(static_cast<std::size_t>(n), [action](std::size_t i) { return action[i] * action[i]; });
+  const float s =
+      NumpySum<float>(static_cast<std::size_t>(n), [action](std::size_t i) { return action[i] * action[i]; });
   return static_cast<float>(weight) * s;
 }
 
@@ -80,7 +81,8 @@ inline double NumpyPow2(double x) {
 // A [low, high] pair given as a list kwarg (gymnasium's tuple[float, float] ranges).
 inline std::pair<double, double> Range(const Config& config, const std::string& key) {
   const auto v = config.Get<std::vector<double>>(key);
-  if (v.size() != 2) throw std::invalid_argument(key + " must have 2 values (low, high), got " + std::to_string(v.size()));
+  if (v.size() != 2)
+    throw std::invalid_argument(key + " must have 2 values (low, high), got " + std::to_string(v.size()));
   return {v[0], v[1]};
 }
 
@@ -106,9 +108,9 @@ class MujocoEnv : public Env {
   void SetState(const std::vector<double>& state) override {
     const std::size_t nq = m_->nq, nv = m_->nv, na = m_->na;
     if (state.size() != nq + nv && state.size() != StateSize()) {
-      throw std::invalid_argument("state must have nq + nv = " + std::to_string(nq + nv) +
-                                  " values (qpos, qvel) or " + std::to_string(StateSize()) +
-                                  " (qpos, qvel, act, qacc_warmstart, time), got " + std::to_string(state.size()));
+      throw std::invalid_argument("state must have nq + nv = " + std::to_string(nq + nv) + " values (qpos, qvel) or " +
+                                  std::to_string(StateSize()) + " (qpos, qvel, act, qacc_warmstart, time), got " +
+                                  std::to_string(state.size()));
     }
     const double* p = state.data();
     std::copy(p, p + nq, data_->qpos);

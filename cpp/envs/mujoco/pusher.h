@@ -63,9 +63,9 @@ class Pusher : public MujocoEnv {
     }
     const double reward_near = -Norm(vec1, 3) * reward_near_weight_;
     const double reward_dist = -Norm(vec2, 3) * reward_dist_weight_;
-    const float reward_ctrl =
-        -NumpySum<float>(static_cast<std::size_t>(m_->nu), [a](std::size_t i) { return a[i] * a[i]; }) *
-        static_cast<float>(reward_control_weight_);
+    const float reward_ctrl = -NumpySum<float>(static_cast<std::size_t>(m_->nu), [a](std::size_t i) {
+      return a[i] * a[i];
+    }) * static_cast<float>(reward_control_weight_);
     out.reward() = (reward_dist + reward_ctrl) + reward_near;
     out.terminated() = false;
     WriteInfo(out, {reward_dist, reward_ctrl, reward_near});
@@ -78,7 +78,8 @@ class Pusher : public MujocoEnv {
     double* obs = out.Obs<double>();
     obs = std::copy(data_->qpos, data_->qpos + 7, obs);
     obs = std::copy(data_->qvel, data_->qvel + 7, obs);
-    for (int body : {tips_arm_, object_, goal_}) obs = std::copy(data_->xpos + 3 * body, data_->xpos + 3 * body + 3, obs);
+    for (int body : {tips_arm_, object_, goal_})
+      obs = std::copy(data_->xpos + 3 * body, data_->xpos + 3 * body + 3, obs);
   }
 
   double reward_near_weight_, reward_dist_weight_, reward_control_weight_;

@@ -54,8 +54,9 @@ class Reacher : public MujocoEnv {
     double vec[3];
     for (int j = 0; j < 3; ++j) vec[j] = data_->xpos[3 * fingertip_ + j] - data_->xpos[3 * target_ + j];
     const double reward_dist = -Norm(vec, 3) * reward_dist_weight_;
-    const float reward_ctrl = -NumpySum<float>(static_cast<std::size_t>(m_->nu), [a](std::size_t i) { return a[i] * a[i]; }) *
-                              static_cast<float>(reward_control_weight_);
+    const float reward_ctrl = -NumpySum<float>(static_cast<std::size_t>(m_->nu), [a](std::size_t i) {
+      return a[i] * a[i];
+    }) * static_cast<float>(reward_control_weight_);
     out.reward() = reward_dist + reward_ctrl;
     out.terminated() = false;
     WriteInfo(out, {reward_dist, reward_ctrl});

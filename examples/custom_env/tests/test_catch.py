@@ -10,13 +10,13 @@ import collections
 import os
 
 import gymnasium
+import mysim
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
+from mysim.twin import CatchTwin
 
 import envpool
-import mysim
-from mysim.twin import CatchTwin
 
 N = 6
 SEED = 3
@@ -30,13 +30,23 @@ def actions_for(env_ids, counters):
 
 
 def ours(mode=AutoresetMode.NEXT_STEP, batch_size=None, num_threads=1, **kwargs):
-    return envpool.make("Catch-v0", num_envs=N, batch_size=batch_size, num_threads=num_threads, seed=SEED,
-                        autoreset_mode=mode, rows=ROWS, cols=COLS, **kwargs)
+    return envpool.make(
+        "Catch-v0",
+        num_envs=N,
+        batch_size=batch_size,
+        num_threads=num_threads,
+        seed=SEED,
+        autoreset_mode=mode,
+        rows=ROWS,
+        cols=COLS,
+        **kwargs,
+    )
 
 
 def twin(mode=AutoresetMode.NEXT_STEP):
-    return gymnasium.vector.SyncVectorEnv([lambda: CatchTwin(ROWS, COLS, render_mode="rgb_array")] * N,
-                                          autoreset_mode=mode)
+    return gymnasium.vector.SyncVectorEnv(
+        [lambda: CatchTwin(ROWS, COLS, render_mode="rgb_array")] * N, autoreset_mode=mode
+    )
 
 
 def test_the_plugin_is_found_through_its_entry_point():

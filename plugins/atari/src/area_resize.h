@@ -72,7 +72,9 @@ class AreaResizer {
     }
     reduced_.assign(static_cast<std::size_t>(dst_row_), 0.0f);
     sum_.assign(static_cast<std::size_t>(dst_row_), 0.0f);
-    reduce_row_ = taps_ == 2 ? &AreaResizer::ReduceRow<2> : taps_ == 3 ? &AreaResizer::ReduceRow<3> : &AreaResizer::ReduceRow<0>;
+    reduce_row_ = taps_ == 2   ? &AreaResizer::ReduceRow<2>
+                  : taps_ == 3 ? &AreaResizer::ReduceRow<3>
+                               : &AreaResizer::ReduceRow<0>;
   }
 
   // src: src_height x src_width x channels bytes; dst: dst_height x dst_width x channels.
@@ -165,9 +167,9 @@ class AreaResizer {
   }
 
   int src_row_ = 0, dst_row_ = 0;  // rows in elements (pixels * channels)
-  int taps_ = 0;                               // source elements per destination element
-  std::vector<int> tap_src_;                   // taps_ x dst_row_: source element of each tap
-  std::vector<float> tap_weight_;              // taps_ x dst_row_: its weight (0: unused)
+  int taps_ = 0;                   // source elements per destination element
+  std::vector<int> tap_src_;       // taps_ x dst_row_: source element of each tap
+  std::vector<float> tap_weight_;  // taps_ x dst_row_: its weight (0: unused)
   std::vector<Weight> y_tab_;
   std::vector<float> reduced_;  // the current source row reduced along x (dst_row_ floats)
   std::vector<float> sum_;      // the destination row being summed along y

@@ -150,13 +150,13 @@ EnvSpec AtariEnv::Spec(const Config& config) {
           "screen size");
   std::vector<int> shape{o.stack_num, o.img_height, o.img_width};
   if (!o.gray_scale) shape.push_back(3);
-  EnvSpec spec{{ArraySpec::Box("obs", DType::kUInt8, shape, {0.0}, {255.0})},
-               {ArraySpec::Discrete("action", rom.num_actions)},
-               {ArraySpec::Box("lives", DType::kInt32, {}, {}, {}),
-                ArraySpec::Box("reward", DType::kFloat64, {}, {}, {}),
-                ArraySpec::Box("terminated", DType::kInt32, {}, {0.0}, {1.0}),
-                ArraySpec::Box("frame_number", DType::kInt32, {}, {}, {}),
-                ArraySpec::Box("episode_frame_number", DType::kInt32, {}, {}, {})}};
+  EnvSpec spec{
+      {ArraySpec::Box("obs", DType::kUInt8, shape, {0.0}, {255.0})},
+      {ArraySpec::Discrete("action", rom.num_actions)},
+      {ArraySpec::Box("lives", DType::kInt32, {}, {}, {}), ArraySpec::Box("reward", DType::kFloat64, {}, {}, {}),
+       ArraySpec::Box("terminated", DType::kInt32, {}, {0.0}, {1.0}),
+       ArraySpec::Box("frame_number", DType::kInt32, {}, {}, {}),
+       ArraySpec::Box("episode_frame_number", DType::kInt32, {}, {}, {})}};
   // The reference's dm discount: 0 at a step that lost a life (the dm front end reads it).
   if (o.zero_discount_on_life_loss) spec.info.push_back(ArraySpec::Box("discount", DType::kFloat64, {}, {0.0}, {1.0}));
   spec.render_height = rom.height;
@@ -173,8 +173,8 @@ AtariEnv::AtariEnv(const Config& config)
   // The ROM is loaded by the first reset (with the seed the pool gives first: see Seed).
   const RomFacts rom = LoadRomFacts(opt_);
   action_set_ = rom.actions;
-  fire_on_reset_ = opt_.use_fire_reset &&
-                   std::find(action_set_.begin(), action_set_.end(), ale::PLAYER_A_FIRE) != action_set_.end();
+  fire_on_reset_ =
+      opt_.use_fire_reset && std::find(action_set_.begin(), action_set_.end(), ale::PLAYER_A_FIRE) != action_set_.end();
   raw_h_ = rom.height;
   raw_w_ = rom.width;
   channels_ = opt_.gray_scale ? 1 : 3;

@@ -34,8 +34,8 @@ void SetDefaultRomsDir(std::string dir);
 struct AtariOptions {
   std::string task;  // the ROM id, "pong"
   int stack_num, frame_skip, noop_max, img_height, img_width, mode, difficulty, max_num_frames_per_episode;
-  bool episodic_life, terminal_on_life_loss, zero_discount_on_life_loss, reward_clip, use_fire_reset, gray_scale, use_inter_area_resize,
-      maxpool, full_action_space;
+  bool episodic_life, terminal_on_life_loss, zero_discount_on_life_loss, reward_clip, use_fire_reset, gray_scale,
+      use_inter_area_resize, maxpool, full_action_space;
   float repeat_action_probability;
   bool zero_stack_padding;  // frame_stack_padding == "zero" (else "reset": copies of the first frame)
 

@@ -97,7 +97,7 @@ ENVPOOL_PLUGIN_EXPORT int envpool_atari_area_resize(const uint8_t* src, int src_
 // excluded), or -1 on an error. envs == threads is the one-emulator-per-core limit; envs ==
 // num_envs adds what many emulators per core cost in caches, which a pool of num_envs pays too.
 ENVPOOL_PLUGIN_EXPORT double envpool_atari_raw_steps_n(const char* rom_path, int threads, int envs, int64_t steps,
-                                                        int frame_skip) {
+                                                       int frame_skip) {
   if (threads < 1 || envs < threads) return -1.0;
   std::atomic<bool> failed{false}, go{false};
   std::atomic<int> ready{0};
@@ -146,8 +146,7 @@ ENVPOOL_PLUGIN_EXPORT double envpool_atari_raw_steps_n(const char* rom_path, int
 }
 
 // One ALE per thread: envpool_atari_raw_steps_n with envs == threads.
-ENVPOOL_PLUGIN_EXPORT double envpool_atari_raw_steps(const char* rom_path, int threads, int64_t steps,
-                                                      int frame_skip) {
+ENVPOOL_PLUGIN_EXPORT double envpool_atari_raw_steps(const char* rom_path, int threads, int64_t steps, int frame_skip) {
   return envpool_atari_raw_steps_n(rom_path, threads, threads, steps, frame_skip);
 }
 

@@ -47,8 +47,15 @@ def rom_id(game: str) -> str:
 
 
 def ours(game: str, num_envs: int, seed: int, autoreset_mode="next_step", batch_size=None, **kw):
-    return envpool.make(f"{game}-v5", num_envs=num_envs, batch_size=batch_size, seed=seed,
-                        autoreset_mode=autoreset_mode, num_threads=2, **kw)
+    return envpool.make(
+        f"{game}-v5",
+        num_envs=num_envs,
+        batch_size=batch_size,
+        seed=seed,
+        autoreset_mode=autoreset_mode,
+        num_threads=2,
+        **kw,
+    )
 
 
 def vector_oracle(game: str, num_envs: int, autoreset_mode="next_step", batch_size=0, **kw) -> AtariVectorEnv:
@@ -80,28 +87,51 @@ class ScriptedNoops:
         return count
 
 
-def gymnasium_oracle(game: str, ale_seeds, autoreset_mode="next_step", *, frame_skip=4, stack_num=4, noop_max=30,
-                     img_height=84, img_width=84, gray_scale=True, terminal_on_life_loss=False,
-                     repeat_action_probability=0.0, full_action_space=False, max_num_frames_per_episode=108000,
-                     frame_stack_padding="zero"):
+def gymnasium_oracle(
+    game: str,
+    ale_seeds,
+    autoreset_mode="next_step",
+    *,
+    frame_skip=4,
+    stack_num=4,
+    noop_max=30,
+    img_height=84,
+    img_width=84,
+    gray_scale=True,
+    terminal_on_life_loss=False,
+    repeat_action_probability=0.0,
+    full_action_space=False,
+    max_num_frames_per_episode=108000,
+    frame_stack_padding="zero",
+):
     """(b) as a SyncVectorEnv; env i's ALE is seeded with ale_seeds[i] (as ours: seed + i)."""
     noops = [ScriptedNoops() for _ in ale_seeds]
 
     def make(i):
         def thunk():
-            env = gymnasium.make(f"ALE/{game}-v5", frameskip=1, repeat_action_probability=repeat_action_probability,
-                                 full_action_space=full_action_space,
-                                 max_num_frames_per_episode=max_num_frames_per_episode)
+            env = gymnasium.make(
+                f"ALE/{game}-v5",
+                frameskip=1,
+                repeat_action_probability=repeat_action_probability,
+                full_action_space=full_action_space,
+                max_num_frames_per_episode=max_num_frames_per_episode,
+            )
             base = env.unwrapped
             # AtariEnv derives the ALE seed from reset(seed) through a SeedSequence; seed the ALE
             # with ours directly, as AtariEnv.seed_game + load_game do.
             base.ale.setInt("random_seed", int(ale_seeds[i]))
             base.load_game()
             base._np_random = noops[i]
-            env = AtariPreprocessing(env, noop_max=noop_max, frame_skip=frame_skip,
-                                     screen_size=(img_width, img_height), terminal_on_life_loss=terminal_on_life_loss,
-                                     grayscale_obs=gray_scale)
+            env = AtariPreprocessing(
+                env,
+                noop_max=noop_max,
+                frame_skip=frame_skip,
+                screen_size=(img_width, img_height),
+                terminal_on_life_loss=terminal_on_life_loss,
+                grayscale_obs=gray_scale,
+            )
             return FrameStackObservation(env, stack_num, padding_type=frame_stack_padding)
+
         return thunk
 
     mode = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}[autoreset_mode]

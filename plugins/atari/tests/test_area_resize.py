@@ -7,23 +7,30 @@ OpenCV (opencv-python-headless) is a test-only dependency: the plugin reimplemen
 import ctypes
 
 import cv2
+import envpool_atari
 import numpy as np
 import pytest
 
-import envpool_atari
-
 _lib = ctypes.CDLL(envpool_atari.PLUGIN_PATH)
 _lib.envpool_atari_area_resize.restype = ctypes.c_int
-_lib.envpool_atari_area_resize.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int,
-                                           ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
+_lib.envpool_atari_area_resize.argtypes = [
+    ctypes.c_void_p,
+    ctypes.c_int,
+    ctypes.c_int,
+    ctypes.c_int,
+    ctypes.c_void_p,
+    ctypes.c_int,
+    ctypes.c_int,
+]
 
 
 def plugin_resize(src: np.ndarray, height: int, width: int) -> np.ndarray:
     src = np.ascontiguousarray(src)
     channels = 1 if src.ndim == 2 else src.shape[2]
     dst = np.zeros((height, width) + src.shape[2:], dtype=np.uint8)
-    rc = _lib.envpool_atari_area_resize(src.ctypes.data, src.shape[0], src.shape[1], channels,
-                                        dst.ctypes.data, height, width)
+    rc = _lib.envpool_atari_area_resize(
+        src.ctypes.data, src.shape[0], src.shape[1], channels, dst.ctypes.data, height, width
+    )
     assert rc == 0, f"the plugin refused {src.shape} -> {(height, width)}"
     return dst
 

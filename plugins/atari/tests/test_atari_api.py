@@ -10,15 +10,17 @@ import ale_py
 import gymnasium
 import numpy as np
 import pytest
+from atari_oracles import ours, random_actions
 
 import envpool
 from envpool.plugins import loaded_plugins
-from atari_oracles import ours, random_actions
 
 
 def test_every_v5_game_of_ale_py_is_a_task_of_the_plugin():
     gymnasium.register_envs(ale_py)
-    theirs = {env_id.split("/")[1] for env_id in gymnasium.registry if env_id.startswith("ALE/") and env_id.endswith("-v5")}
+    theirs = {
+        env_id.split("/")[1] for env_id in gymnasium.registry if env_id.startswith("ALE/") and env_id.endswith("-v5")
+    }
     (plugin,) = [p for p in loaded_plugins() if p["name"] == "atari"]
     assert set(plugin["task_ids"]) == theirs and len(theirs) == 104
     assert set(plugin["task_ids"]) <= set(envpool.list_all_envs())
@@ -246,16 +248,20 @@ def run_python(code, **env):
 def test_missing_rom_is_a_clear_error(tmp_path):
     proc = run_python("import envpool; envpool.make('Pong-v5', num_envs=1)", ALE_ROMS_DIR=str(tmp_path))
     assert proc.returncode != 0
-    assert "Atari ROM 'pong' not found" in proc.stderr and str(tmp_path) in proc.stderr and "ALE_ROMS_DIR" in proc.stderr
+    assert (
+        "Atari ROM 'pong' not found" in proc.stderr and str(tmp_path) in proc.stderr and "ALE_ROMS_DIR" in proc.stderr
+    )
 
 
 def test_ale_roms_dir_is_used(tmp_path):
     roms = pathlib.Path(ale_py.__file__).parent / "roms"
     (tmp_path / "pong.bin").write_bytes((roms / "pong.bin").read_bytes())
     (tmp_path / "breakout.bin").write_bytes((roms / "pong.bin").read_bytes())  # a wrong ROM
-    code = ("import envpool, json\n"
-            "e = envpool.make('Pong-v5', num_envs=1); print(json.dumps(e.reset()[0].shape)); e.close()\n"
-            "try:\n    envpool.make('Breakout-v5', num_envs=1)\nexcept Exception as x:\n    print(type(x).__name__, x)\n")
+    code = (
+        "import envpool, json\n"
+        "e = envpool.make('Pong-v5', num_envs=1); print(json.dumps(e.reset()[0].shape)); e.close()\n"
+        "try:\n    envpool.make('Breakout-v5', num_envs=1)\nexcept Exception as x:\n    print(type(x).__name__, x)\n"
+    )
     proc = run_python(code, ALE_ROMS_DIR=str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()

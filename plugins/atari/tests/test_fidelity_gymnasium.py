@@ -10,15 +10,22 @@ autoresets, with sticky actions.
 
 import numpy as np
 import pytest
-
 from atari_oracles import gymnasium_oracle, ours, random_actions
 
 
 def run(game, num_envs, steps, seed, autoreset_mode="next_step", frame_stack_padding="zero", **kw):
-    mine = ours(game, num_envs, seed, autoreset_mode=autoreset_mode, use_fire_reset=False,
-                frame_stack_padding=frame_stack_padding, **kw)
-    ref, noops = gymnasium_oracle(game, [seed + i for i in range(num_envs)], autoreset_mode,
-                                  frame_stack_padding=frame_stack_padding, **kw)
+    mine = ours(
+        game,
+        num_envs,
+        seed,
+        autoreset_mode=autoreset_mode,
+        use_fire_reset=False,
+        frame_stack_padding=frame_stack_padding,
+        **kw,
+    )
+    ref, noops = gymnasium_oracle(
+        game, [seed + i for i in range(num_envs)], autoreset_mode, frame_stack_padding=frame_stack_padding, **kw
+    )
     ends = 0
     try:
         obs, info = mine.reset()
@@ -46,8 +53,9 @@ def run(game, num_envs, steps, seed, autoreset_mode="next_step", frame_stack_pad
             np.testing.assert_array_equal(info["lives"][live], r_info["lives"][live], err_msg=f"step {t}: lives")
             if autoreset_mode == "same_step":
                 for i in np.flatnonzero(now_done):
-                    np.testing.assert_array_equal(info["final_obs"][i], r_info["final_obs"][i],
-                                                  err_msg=f"step {t}: final_obs of env {i}")
+                    np.testing.assert_array_equal(
+                        info["final_obs"][i], r_info["final_obs"][i], err_msg=f"step {t}: final_obs of env {i}"
+                    )
             ends += int(now_done.sum())
             done = now_done
     finally:
@@ -59,8 +67,15 @@ def run(game, num_envs, steps, seed, autoreset_mode="next_step", frame_stack_pad
 @pytest.mark.parametrize("game", ["Pong", "Breakout", "SpaceInvaders"])
 @pytest.mark.parametrize("autoreset_mode", ["next_step", "same_step"])
 def test_equals_atari_preprocessing(game, autoreset_mode):
-    ends = run(game, 3, 250, seed=7, autoreset_mode=autoreset_mode, terminal_on_life_loss=game != "Pong",
-               repeat_action_probability=0.25)
+    ends = run(
+        game,
+        3,
+        250,
+        seed=7,
+        autoreset_mode=autoreset_mode,
+        terminal_on_life_loss=game != "Pong",
+        repeat_action_probability=0.25,
+    )
     if game != "Pong":
         assert ends >= 3
 

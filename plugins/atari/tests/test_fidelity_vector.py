@@ -8,7 +8,6 @@ autoreset modes, full batch and async, with sticky actions.
 
 import numpy as np
 import pytest
-
 from atari_oracles import ours, random_actions, vector_oracle
 
 INFO_KEYS = ("lives", "frame_number", "episode_frame_number")
@@ -42,8 +41,9 @@ def run_full_batch(game, num_envs, steps, seed, autoreset_mode="next_step", **kw
             done = out[2] | out[3]
             if autoreset_mode == "same_step" and done.any():
                 for i in np.flatnonzero(done):
-                    np.testing.assert_array_equal(out[4]["final_obs"][i], r_out[4]["final_obs"][i],
-                                                  err_msg=f"step {t}: final_obs of env {i}")
+                    np.testing.assert_array_equal(
+                        out[4]["final_obs"][i], r_out[4]["final_obs"][i], err_msg=f"step {t}: final_obs of env {i}"
+                    )
             ends += int(done.sum())
     finally:
         mine.close()
@@ -56,8 +56,15 @@ def run_full_batch(game, num_envs, steps, seed, autoreset_mode="next_step", **kw
 def test_full_batch_equals_atari_vector_env(game, autoreset_mode):
     # A short frame limit and terminal_on_life_loss (AtariVectorEnv's episodic_life) make
     # episodes end often: truncations in every game, terminations at life losses.
-    ends = run_full_batch(game, 4, 300, seed=3, autoreset_mode=autoreset_mode, max_num_frames_per_episode=600,
-                          terminal_on_life_loss=game != "Pong")
+    ends = run_full_batch(
+        game,
+        4,
+        300,
+        seed=3,
+        autoreset_mode=autoreset_mode,
+        max_num_frames_per_episode=600,
+        terminal_on_life_loss=game != "Pong",
+    )
     assert ends >= 4
 
 
@@ -75,9 +82,22 @@ def test_game_over_and_sticky_actions_equal_atari_vector_env():
 
 
 def test_rgb_no_maxpool_and_other_sizes_equal_atari_vector_env():
-    run_full_batch("SpaceInvaders", 2, 120, seed=2, gray_scale=False, img_height=96, img_width=72, stack_num=3,
-                   frame_skip=3, maxpool=False, noop_max=7, use_fire_reset=False, reward_clip=True,
-                   max_num_frames_per_episode=300)
+    run_full_batch(
+        "SpaceInvaders",
+        2,
+        120,
+        seed=2,
+        gray_scale=False,
+        img_height=96,
+        img_width=72,
+        stack_num=3,
+        frame_skip=3,
+        maxpool=False,
+        noop_max=7,
+        use_fire_reset=False,
+        reward_clip=True,
+        max_num_frames_per_episode=300,
+    )
 
 
 def test_async_equals_atari_vector_env_per_env():

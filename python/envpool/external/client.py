@@ -28,7 +28,7 @@ __all__ = ["ExternalError", "PolicyClient"]
 class _Conn:
     """One DEALER connection, used by one thread (its ``owner``)."""
 
-    def __init__(self, client: "PolicyClient"):
+    def __init__(self, client: PolicyClient):
         zmq = client._zmq
         self.owner = threading.current_thread()
         self.sock = client._ctx.socket(zmq.DEALER)
@@ -99,7 +99,9 @@ class PolicyClient:
 
     def start_episode(self, episode_id: str | None = None, training_enabled: bool = True) -> str:
         """Starts an episode and returns its id (``episode_id``, or a new unique one)."""
-        reply, _ = self._call({"op": "start_episode", "episode_id": episode_id, "training_enabled": bool(training_enabled)})
+        reply, _ = self._call(
+            {"op": "start_episode", "episode_id": episode_id, "training_enabled": bool(training_enabled)}
+        )
         return reply["episode_id"]
 
     def get_action(self, episode_id: str, obs) -> Any:
@@ -116,7 +118,9 @@ class PolicyClient:
         it in ``info["logged_action"]``."""
         obs_desc, obs_frame = self._encode("obs", obs)
         act_desc, act_frame = self._encode("action", action)
-        self._call({"op": "log_action", "episode_id": episode_id, "obs": obs_desc, "action": act_desc}, [obs_frame, act_frame])
+        self._call(
+            {"op": "log_action", "episode_id": episode_id, "obs": obs_desc, "action": act_desc}, [obs_frame, act_frame]
+        )
 
     def log_returns(self, episode_id: str, reward: float, info: dict | None = None) -> None:
         """Adds ``reward`` to the episode's next row (rewards add up until then); ``info`` (a
@@ -146,7 +150,7 @@ class PolicyClient:
                     pass
             conn.sock.close()
 
-    def __enter__(self) -> "PolicyClient":
+    def __enter__(self) -> PolicyClient:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -169,11 +173,15 @@ class PolicyClient:
         if self._spaces is not None:
             limit, total = self._spaces["max_frame_bytes"], len(packed) + sum(map(len, frames))
             if len(packed) > limit:
-                raise ValueError(f"{header['op']}'s header (its info, ids) packs into {len(packed)} bytes, over the "
-                                 f"server's max_frame_bytes={limit}")
+                raise ValueError(
+                    f"{header['op']}'s header (its info, ids) packs into {len(packed)} bytes, over the "
+                    f"server's max_frame_bytes={limit}"
+                )
             if total > self._spaces["max_message_bytes"]:
-                raise ValueError(f"{header['op']} takes {total} bytes, over the server's "
-                                 f"max_message_bytes={self._spaces['max_message_bytes']}")
+                raise ValueError(
+                    f"{header['op']} takes {total} bytes, over the server's "
+                    f"max_message_bytes={self._spaces['max_message_bytes']}"
+                )
         return packed
 
     def _conn(self) -> _Conn:
@@ -213,13 +221,26 @@ class PolicyClient:
                 conn.sock.close()
 
     def _hello(self, conn: _Conn, timeout: float | None = None) -> None:
-        reply, _ = self._roundtrip(conn, {"op": "hello", "v": _wire.VERSION, "token": self._token, "client": self._id},
-                                   [], hello=True, timeout=timeout)
+        reply, _ = self._roundtrip(
+            conn,
+            {"op": "hello", "v": _wire.VERSION, "token": self._token, "client": self._id},
+            [],
+            hello=True,
+            timeout=timeout,
+        )
         if reply.get("v") != _wire.VERSION:
-            raise ExternalError("bad_reply", f"the server at {self._endpoint} speaks protocol version "
-                                f"{reply.get('v')!r}, this client {_wire.VERSION}")
-        self._spaces = {"obs": reply["obs"], "action": reply["action"], "max_frame_bytes": reply["max_frame_bytes"],
-                        "max_message_bytes": reply["max_message_bytes"], "client_timeout": reply["client_timeout"]}
+            raise ExternalError(
+                "bad_reply",
+                f"the server at {self._endpoint} speaks protocol version "
+                f"{reply.get('v')!r}, this client {_wire.VERSION}",
+            )
+        self._spaces = {
+            "obs": reply["obs"],
+            "action": reply["action"],
+            "max_frame_bytes": reply["max_frame_bytes"],
+            "max_message_bytes": reply["max_message_bytes"],
+            "client_timeout": reply["client_timeout"],
+        }
         conn.authenticated = True
 
     def _call(self, header: dict, frames: list[bytes] = ()) -> tuple[dict, list[bytes]]:
@@ -240,8 +261,9 @@ class PolicyClient:
                 raise ExternalError("closed", "the client was closed") from None
             raise
 
-    def _roundtrip(self, conn: _Conn, header: dict, frames: list[bytes], hello: bool = False,
-                   timeout: float | None = None):
+    def _roundtrip(
+        self, conn: _Conn, header: dict, frames: list[bytes], hello: bool = False, timeout: float | None = None
+    ):
         zmq = self._zmq
         timeout = self._timeout if timeout is None else timeout
         rid = next(conn.rids)

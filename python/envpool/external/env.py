@@ -54,8 +54,15 @@ class ExternalEnv:
         """The environment's own loop: start episodes, ask for actions, log returns, end them."""
         raise NotImplementedError("subclass ExternalEnv and implement run()")
 
-    def open(self, *, batch_size: int = 1, max_episodes: int = 1024, wait_ms: float = 1.0, num_runners: int = 1,
-             timeout: float = 60.0) -> ExternalVectorEnv:
+    def open(
+        self,
+        *,
+        batch_size: int = 1,
+        max_episodes: int = 1024,
+        wait_ms: float = 1.0,
+        num_runners: int = 1,
+        timeout: float = 60.0,
+    ) -> ExternalVectorEnv:
         """Starts ``num_runners`` threads running :meth:`run` and returns the trainer's pool
         (an :class:`ExternalVectorEnv`). Closing the pool ends the calls waiting in ``run()``
         (they raise :class:`envpool.ExternalError` with code ``closed``) and joins the threads."""
@@ -64,8 +71,14 @@ class ExternalEnv:
         num_runners = check_int("num_runners", num_runners, 1)
         where = tempfile.mkdtemp(prefix="envpool-external-")  # mode 0700: this user's only
         try:
-            pool = serve(self.observation_space, self.action_space, address=f"ipc://{where}/server",
-                         batch_size=batch_size, max_episodes=max_episodes, wait_ms=wait_ms)
+            pool = serve(
+                self.observation_space,
+                self.action_space,
+                address=f"ipc://{where}/server",
+                batch_size=batch_size,
+                max_episodes=max_episodes,
+                wait_ms=wait_ms,
+            )
         except BaseException:
             shutil.rmtree(where, ignore_errors=True)
             raise
@@ -110,4 +123,3 @@ class ExternalEnv:
 
     def end_episode(self, episode_id: str, obs, truncated: bool = False) -> None:
         self._client.end_episode(episode_id, obs, truncated)
-

@@ -8,17 +8,33 @@ from envpool.frontends.pool import check_int
 
 def _endpoint(address: str) -> str:
     if address.startswith("inproc://"):
-        raise ValueError(f"inproc:// endpoints are not supported (got {address!r}): the server reads raw "
-                         "connections; use ipc:///some/path for clients on the same host")
+        raise ValueError(
+            f"inproc:// endpoints are not supported (got {address!r}): the server reads raw "
+            "connections; use ipc:///some/path for clients on the same host"
+        )
     return _wire.endpoint(address)
 
 
 class ExternalOptions:
     """serve()'s arguments, checked."""
 
-    def __init__(self, observation_space, action_space, *, address, batch_size, max_episodes, wait_ms, token,
-                 client_timeout, max_frame_bytes, max_message_bytes=None, max_send_queue=None,
-                 max_episodes_per_client=None, name="external"):
+    def __init__(
+        self,
+        observation_space,
+        action_space,
+        *,
+        address,
+        batch_size,
+        max_episodes,
+        wait_ms,
+        token,
+        client_timeout,
+        max_frame_bytes,
+        max_message_bytes=None,
+        max_send_queue=None,
+        max_episodes_per_client=None,
+        name="external",
+    ):
         _wire.import_zmq_msgpack()
         self.obs_spec = _wire.single_leaf(observation_space, "obs")
         self.action_spec = _wire.single_leaf(action_space, "action")
@@ -42,8 +58,10 @@ class ExternalOptions:
         else:
             self.max_episodes_per_client = check_int("max_episodes_per_client", max_episodes_per_client, 1)
             if self.max_episodes_per_client > self.max_episodes:
-                raise ValueError(f"max_episodes_per_client ({self.max_episodes_per_client}) must not exceed "
-                                 f"max_episodes ({self.max_episodes})")
+                raise ValueError(
+                    f"max_episodes_per_client ({self.max_episodes_per_client}) must not exceed "
+                    f"max_episodes ({self.max_episodes})"
+                )
         if max_send_queue is None:
             self.max_send_queue = max(1000, 4 * self.max_episodes_per_client)
         else:
@@ -58,12 +76,16 @@ class ExternalOptions:
         else:
             self.max_frame_bytes = check_int("max_frame_bytes", max_frame_bytes, 1024)
             if self.max_frame_bytes < max(obs, act):
-                raise ValueError(f"max_frame_bytes ({self.max_frame_bytes}) is smaller than one observation "
-                                 f"({obs} bytes) or action ({act} bytes): no request could carry it")
+                raise ValueError(
+                    f"max_frame_bytes ({self.max_frame_bytes}) is smaller than one observation "
+                    f"({obs} bytes) or action ({act} bytes): no request could carry it"
+                )
         if max_message_bytes is None:
             self.max_message_bytes = self.max_frame_bytes + obs + act
         else:
             self.max_message_bytes = check_int("max_message_bytes", max_message_bytes, 1024)
             if self.max_message_bytes < obs + act + 1024:
-                raise ValueError(f"max_message_bytes ({self.max_message_bytes}) must hold an observation, an action "
-                                 f"and a 1 KiB header ({obs + act + 1024} bytes)")
+                raise ValueError(
+                    f"max_message_bytes ({self.max_message_bytes}) must hold an observation, an action "
+                    f"and a 1 KiB header ({obs + act + 1024} bytes)"
+                )

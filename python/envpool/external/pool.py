@@ -31,7 +31,7 @@ class ExternalPool:
             ],
             "obs_is_tuple": False,
         }
-        self.core = _core.Pool.for_external(source.name, spec, source.max_episodes, source.batch_size, source.wait_ms)
+        self.core = _core.ExternalPool(source.name, spec, source.max_episodes, source.batch_size, source.wait_ms)
         self.num_envs, self.batch_size = source.max_episodes, source.batch_size
         self.max_episode_steps = 0
         self._closed = False

@@ -27,7 +27,7 @@ def serve(
     max_message_bytes: int | None = None,
     max_send_queue: int | None = None,
     max_episodes_per_client: int | None = None,
-) -> "ExternalVectorEnv":
+) -> ExternalVectorEnv:
     """A pool of external episodes: clients (:class:`envpool.PolicyClient`) drive episodes and
     ask for actions; the trainer answers them with the asynchronous ``recv`` / ``send`` loop.
 
@@ -101,13 +101,29 @@ class ExternalSource(ExternalOptions):
             config={},
             max_episode_steps=None,
             reward_threshold=None,
-            info_keys=("env_id", "elapsed_step", "episode_id", "client_number", "training_enabled", "logged_action",
-                       "_logged_action", "client_info"),
+            info_keys=(
+                "env_id",
+                "elapsed_step",
+                "episode_id",
+                "client_number",
+                "training_enabled",
+                "logged_action",
+                "_logged_action",
+                "client_info",
+            ),
             render_shape=None,
         )
-        return OpenedPool(pool=pool, task_spec=task_spec, num_envs=self.max_episodes, batch_size=self.batch_size,
-                          num_threads=1, max_episode_steps=None, autoreset_mode=AutoresetMode.NEXT_STEP,
-                          render_mode=None, config={})
+        return OpenedPool(
+            pool=pool,
+            task_spec=task_spec,
+            num_envs=self.max_episodes,
+            batch_size=self.batch_size,
+            num_threads=1,
+            max_episode_steps=None,
+            autoreset_mode=AutoresetMode.NEXT_STEP,
+            render_mode=None,
+            config={},
+        )
 
 
 class ExternalVectorEnv(EnvPoolVectorEnv):
@@ -141,7 +157,9 @@ class ExternalVectorEnv(EnvPoolVectorEnv):
 
     def reset(self, *, seed=None, options=None):
         if seed is not None or options:
-            raise ValueError("external episodes are seeded and started by their clients: reset() takes no seed or options")
+            raise ValueError(
+                "external episodes are seeded and started by their clients: reset() takes no seed or options"
+            )
         obs, _, _, _, info = self.recv()
         return obs, info
 

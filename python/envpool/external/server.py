@@ -44,20 +44,25 @@ class ExternalServer:
         # get_action's answer header, packed once but for its rid: {"rid": ..., "ok": true,
         # "action": {"dtype", "shape"}} as a 3-entry msgpack map (fixmap 0x83).
         self._answer_head = b"\x83" + self._pack("rid")
-        self._answer_tail = self._pack("ok") + self._pack(True) + self._pack("action") + self._pack(
-            _wire.describe(action_spec))
+        self._answer_tail = (
+            self._pack("ok") + self._pack(True) + self._pack("action") + self._pack(_wire.describe(action_spec))
+        )
         self._stop_fd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
         try:
             self.transport = StreamTransport(
-                zmq, source.endpoint, max_frame_bytes=source.max_frame_bytes,
-                max_message_bytes=source.max_message_bytes, max_send_queue=source.max_send_queue,
-                on_close=self._detach)
+                zmq,
+                source.endpoint,
+                max_frame_bytes=source.max_frame_bytes,
+                max_message_bytes=source.max_message_bytes,
+                max_send_queue=source.max_send_queue,
+                on_close=self._detach,
+            )
         except BaseException:
             os.close(self._stop_fd)
             raise
         try:
             endpoint = self.transport.endpoint
-            self.address = endpoint[len("tcp://"):] if endpoint.startswith("tcp://") else endpoint
+            self.address = endpoint[len("tcp://") :] if endpoint.startswith("tcp://") else endpoint
             core.send_reset(None, None, None, False)  # every slot starts free ...
             core.ext_take_answers()  # ... as soon as this thread has taken the answers
         except BaseException:
@@ -146,8 +151,9 @@ class ExternalServer:
             return
         rid = header.get("rid")
         if not _wire.valid_rid(rid):  # replies echo it: its size is bounded
-            self._error(to, "bad_request",
-                        f"rid must be nil, an integer or a str/bin of at most {_wire.MAX_RID_LEN} items")
+            self._error(
+                to, "bad_request", f"rid must be nil, an integer or a str/bin of at most {_wire.MAX_RID_LEN} items"
+            )
             return
         to = (conn.id, rid)
         op = header.get("op")
@@ -185,8 +191,7 @@ class ExternalServer:
             if op not in _wire.ARRAY_FRAMES:
                 raise Refused("bad_request", f"unknown op {brief(op)}")
             ep = self.sessions.episode(client, header.get("episode_id"))
-            item = (op, to) + _wire.parse_request(op, header, frames[1:], self.source.obs_spec,
-                                                  self.source.action_spec)
+            item = (op, to) + _wire.parse_request(op, header, frames[1:], self.source.obs_spec, self.source.action_spec)
             if ep.state == "trainer" or ep.queue:
                 if op == "log_returns" and not ep.queue:
                     self._apply(ep, item)  # belongs to the next row either way
@@ -238,15 +243,18 @@ class ExternalServer:
         conn.client = client
         client.conns.add(conn)
         client.last_seen = time.monotonic()
-        self._reply(to, {
-            "ok": True,
-            "v": _wire.VERSION,
-            "obs": _wire.describe(source.obs_spec),
-            "action": _wire.describe(source.action_spec),
-            "max_frame_bytes": source.max_frame_bytes,
-            "max_message_bytes": source.max_message_bytes,
-            "client_timeout": source.client_timeout,
-        })
+        self._reply(
+            to,
+            {
+                "ok": True,
+                "v": _wire.VERSION,
+                "obs": _wire.describe(source.obs_spec),
+                "action": _wire.describe(source.action_spec),
+                "max_frame_bytes": source.max_frame_bytes,
+                "max_message_bytes": source.max_message_bytes,
+                "client_timeout": source.client_timeout,
+            },
+        )
 
     def _detach(self, conn: Conn) -> None:
         """The connection no longer speaks for its client (it left, or said another hello)."""
@@ -265,12 +273,16 @@ class ExternalServer:
             raise Refused("bad_request", "training_enabled must be a bool")
         limit = self.source.max_episodes_per_client
         if len(client.episodes) >= limit:
-            raise Refused("too_many_episodes", f"this client holds max_episodes_per_client={limit} open episodes "
-                          "(end one first)")
+            raise Refused(
+                "too_many_episodes", f"this client holds max_episodes_per_client={limit} open episodes (end one first)"
+            )
         slot = self.core.ext_acquire()
         if slot < 0:
-            raise Refused("too_many_episodes", f"all max_episodes={self.source.max_episodes} slots hold episodes "
-                          "(or wait for the trainer to answer their last row)")
+            raise Refused(
+                "too_many_episodes",
+                f"all max_episodes={self.source.max_episodes} slots hold episodes "
+                "(or wait for the trainer to answer their last row)",
+            )
         self.sessions.open(client, eid, slot, training)
         self._reply(to, {"ok": True, "episode_id": eid})
 
@@ -296,21 +308,26 @@ class ExternalServer:
         finite, and the merged info must pack into ``max_frame_bytes`` (as if sent at once)."""
         total = ep.reward + reward
         if not math.isfinite(total):
-            raise Refused("bad_request", f"the rewards logged since the episode's last row would add up to {total} "
-                          "(the sum must stay finite); nothing was added")
+            raise Refused(
+                "bad_request",
+                f"the rewards logged since the episode's last row would add up to {total} "
+                "(the sum must stay finite); nothing was added",
+            )
         if info:
             merged = {**ep.info, **info} if ep.info else info
             size = len(self._pack(merged))
             if size > self.source.max_frame_bytes:
-                raise Refused("too_large", f"the info logged since the episode's last row would pack into {size} "
-                              f"bytes, over max_frame_bytes={self.source.max_frame_bytes}; nothing was added")
+                raise Refused(
+                    "too_large",
+                    f"the info logged since the episode's last row would pack into {size} "
+                    f"bytes, over max_frame_bytes={self.source.max_frame_bytes}; nothing was added",
+                )
             ep.info = merged
         ep.reward = total
 
     # -- rows and answers ------------------------------------------------------------------------
 
-    def _complete(self, ep: EpisodeRecord, obs: bytes, action: bytes | None, terminated: bool,
-                  truncated: bool) -> None:
+    def _complete(self, ep: EpisodeRecord, obs: bytes, action: bytes | None, terminated: bool, truncated: bool) -> None:
         self.sessions.publish(ep)
         logged = action is not None
         self.core.ext_complete(
@@ -351,7 +368,7 @@ class ExternalServer:
                 continue
             if ep.reply_to is not None:
                 conn, rid = ep.reply_to
-                send(conn, head + pack(rid) + tail, rows[i * rb:(i + 1) * rb])
+                send(conn, head + pack(rid) + tail, rows[i * rb : (i + 1) * rb])
                 ep.reply_to = None
             ep.state = "client"
             while ep.queue and ep.state != "trainer" and ep.open:

@@ -42,8 +42,7 @@ class Client:
 class EpisodeRecord:
     """One client episode in a slot (env id) of the pool."""
 
-    __slots__ = ("id", "client", "slot", "training", "reward", "info", "last_obs", "state", "reply_to", "queue",
-                 "open")
+    __slots__ = ("id", "client", "slot", "training", "reward", "info", "last_obs", "state", "reply_to", "queue", "open")
 
     def __init__(self, episode_id: str, client: Client, slot: int, training: bool):
         self.id = episode_id

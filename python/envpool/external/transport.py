@@ -16,7 +16,7 @@ seconds after it opened (or after its client left), or that breaks ZMTP, is clos
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from envpool.external import zmtp as _zmtp
 
@@ -43,8 +43,16 @@ class Conn:
 class StreamTransport:
     """The server's ZMQ_STREAM socket and its connection table (``conns``: id -> :class:`Conn`)."""
 
-    def __init__(self, zmq, endpoint: str, *, max_frame_bytes: int, max_message_bytes: int, max_send_queue: int,
-                 on_close: Callable[[Conn], None]):
+    def __init__(
+        self,
+        zmq,
+        endpoint: str,
+        *,
+        max_frame_bytes: int,
+        max_message_bytes: int,
+        max_send_queue: int,
+        on_close: Callable[[Conn], None],
+    ):
         self._zmq = zmq
         self._limits = (MAX_FRAMES, max_frame_bytes, max_message_bytes)
         self._on_close = on_close

@@ -113,7 +113,9 @@ def check_array(what: str, desc: Any, frame: bytes, spec: dict[str, Any]) -> Non
         raise ValueError(f"{what} has shape {brief(desc['shape'])}, the space needs {list(spec['shape'])}")
     need = row_bytes(spec)
     if len(frame) != need:
-        raise ValueError(f"{what}'s frame has {len(frame)} bytes, dtype {spec['dtype']} shape {list(spec['shape'])} needs {need}")
+        raise ValueError(
+            f"{what}'s frame has {len(frame)} bytes, dtype {spec['dtype']} shape {list(spec['shape'])} needs {need}"
+        )
     if spec["dtype"] in _SMALL_FLOAT and need <= 256:
         # A few floats: checking them one by one beats building an array (the server's hot path).
         if not all(map(math.isfinite, memoryview(frame).cast(_SMALL_FLOAT[spec["dtype"]]))):

@@ -100,12 +100,12 @@ def _ready_socket_type(body: bytes) -> bytes:
     pos, n = 6, len(body)
     while pos < n:
         k = body[pos]
-        name = body[pos + 1:pos + 1 + k]
+        name = body[pos + 1 : pos + 1 + k]
         pos += 1 + k
         if pos + 4 > n:
             raise ZmtpError("a truncated READY property")
-        size = int.from_bytes(body[pos:pos + 4], "big")
-        value = body[pos + 4:pos + 4 + size]
+        size = int.from_bytes(body[pos : pos + 4], "big")
+        value = body[pos + 4 : pos + 4 + size]
         pos += 4 + size
         if pos > n:
             raise ZmtpError("a truncated READY property")
@@ -125,8 +125,20 @@ class Decoder:
     protocol (then close the connection).
     """
 
-    __slots__ = ("max_frames", "max_frame_bytes", "max_message_bytes", "_stage", "_head", "_frames", "_bytes",
-                 "_over", "_parts", "_need", "_more", "_skip")
+    __slots__ = (
+        "max_frames",
+        "max_frame_bytes",
+        "max_message_bytes",
+        "_stage",
+        "_head",
+        "_frames",
+        "_bytes",
+        "_over",
+        "_parts",
+        "_need",
+        "_more",
+        "_skip",
+    )
 
     def __init__(self, max_frames: int, max_frame_bytes: int, max_message_bytes: int):
         self.max_frames, self.max_frame_bytes, self.max_message_bytes = max_frames, max_frame_bytes, max_message_bytes
@@ -159,8 +171,8 @@ class Decoder:
                 self._parts.append(data)
                 self._need -= len(data)
                 return out
-            self._parts.append(data[:self._need])
-            frame, data = b"".join(self._parts), data[self._need:]
+            self._parts.append(data[: self._need])
+            frame, data = b"".join(self._parts), data[self._need :]
             self._parts = None
             self._end_frame(frame, self._more, out)
         if self._head:
@@ -200,11 +212,11 @@ class Decoder:
         if len(data) < hdr + size:
             self._head = data
             return b""
-        socket_type = _ready_socket_type(data[hdr:hdr + size])
+        socket_type = _ready_socket_type(data[hdr : hdr + size])
         if socket_type != b"DEALER":
             raise ZmtpError(f"a {socket_type[:16]!r} socket cannot talk to this server (use a DEALER)")
         self._stage = 2
-        return data[hdr + size:]
+        return data[hdr + size :]
 
     def _frames_of(self, data: bytes, out: list) -> None:
         # The server's hot loop: short frames of messages within bounds take the first branches;
@@ -224,14 +236,14 @@ class Decoder:
                 hdr = 9 if flags & LONG else 2
                 if pos + hdr > n:
                     break
-                size = int.from_bytes(data[pos + 1:pos + 9], "big") if hdr == 9 else data[pos + 1]
+                size = int.from_bytes(data[pos + 1 : pos + 9], "big") if hdr == 9 else data[pos + 1]
                 start = pos + hdr
                 if flags & COMMAND:
                     if size > MAX_COMMAND_BYTES:
                         raise ZmtpError(f"a command of {size} bytes")
                     if start + size > n:
                         break
-                    self._command(data[start:start + size], out)
+                    self._command(data[start : start + size], out)
                     pos = start + size
                     continue
             end = start + size

@@ -4,9 +4,9 @@ EnvPool's dm envs return them.
 Each result is ``TimeStep(step_type, reward, discount, observation)`` with arrays of one row
 per env: ``step_type`` is FIRST for a reset, LAST when the episode ended (terminated or
 truncated) and MID otherwise; ``discount`` is 0 on termination and 1 otherwise (a truncated
-episode may be bootstrapped), or lower where the env declares an info array ``discount``; ``observation`` is a namedtuple ``State(obs, env_id,
-elapsed_step, ...env info arrays)``. Episodes restart on the step after LAST, which is the
-dm_env convention (and next-step autoreset).
+episode may be bootstrapped), or lower where the env declares an info array ``discount``;
+``observation`` is a namedtuple ``State(obs, env_id, elapsed_step, ...env info arrays)``.
+Episodes restart on the step after LAST, which is the dm_env convention (and next-step autoreset).
 """
 
 from __future__ import annotations
@@ -63,7 +63,9 @@ class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
     def __init__(self, task_id: str, **kwargs: Any):
         mode = kwargs.get("autoreset_mode", AutoresetMode.NEXT_STEP)
         if parse_autoreset_mode(mode) != AutoresetMode.NEXT_STEP:  # checked before the pool starts threads
-            raise ValueError(f"env_type='dm' restarts episodes on the step after LAST; autoreset_mode {mode!r} is not supported")
+            raise ValueError(
+                f"env_type='dm' restarts episodes on the step after LAST; autoreset_mode {mode!r} is not supported"
+            )
         self._open_pool(task_id, **kwargs)
         info_names = [name for name in self.task_spec.info_keys if name not in ("env_id", "elapsed_step")]
         self._state_type = collections.namedtuple("State", ["obs", "env_id", "elapsed_step", *info_names])

@@ -263,7 +263,8 @@ class PoolFrontEnd:
             raise TypeError(f"`options['reset_mask']` must have `dtype=np.bool_`, got {mask.dtype}")
         if not mask.any():
             raise ValueError(
-                f"`options['reset_mask']` must contain a boolean array with at least one True value, got reset_mask={mask}"
+                "`options['reset_mask']` must contain a boolean array with at least one True value, "
+                f"got reset_mask={mask}"
             )
         return mask
 
@@ -302,7 +303,9 @@ class PoolFrontEnd:
 
     def _step(self, actions, env_id, timeout: float | None = None, with_ids: bool = True):
         timeout = -1.0 if timeout is None else float(timeout)
-        return self._pool.step(actions, env_id, timeout) if with_ids else self._pool.step(actions, env_id, timeout, False)
+        return (
+            self._pool.step(actions, env_id, timeout) if with_ids else self._pool.step(actions, env_id, timeout, False)
+        )
 
     def xla(self, timeout: float | None = None):
         """``(handle, recv, send, step)``: pure functions that step this pool from inside

@@ -24,8 +24,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from envpool.tasks import make_spec
 from envpool.frontends.vector_env import EnvPoolVectorEnv
+from envpool.tasks import make_spec
 
 # make() arguments that shape a pool: meaningless for one env.
 _POOL_ARGUMENTS = ("num_envs", "batch_size", "num_threads", "autoreset_mode", "env_type")
@@ -89,7 +89,9 @@ class EnvPoolEnv(gymnasium.Env):
     def step(self, action):
         """``(obs, reward, terminated, truncated, info)`` of one step."""
         if self._episode_over:
-            raise RuntimeError(f"envpool/{self.task_id}: the episode is over (terminated or truncated); call reset() before step()")
+            raise RuntimeError(
+                f"envpool/{self.task_id}: the episode is over (terminated or truncated); call reset() before step()"
+            )
         obs, reward, terminated, truncated, info = self._envs.step(self._batch_action(action))
         self._episode_over = bool(terminated[0] or truncated[0])
         return self._obs(obs), float(reward[0]), bool(terminated[0]), bool(truncated[0]), self._info(info)
@@ -132,7 +134,11 @@ class EnvPoolEnv(gymnasium.Env):
     @staticmethod
     def _info(batch: dict[str, Any]) -> dict[str, Any]:
         # The pool's bookkeeping (env_id, elapsed_step) and vector masks are not a single env's.
-        return {key: value[0] for key, value in batch.items() if key not in ("env_id", "elapsed_step") and not key.startswith("_")}
+        return {
+            key: value[0]
+            for key, value in batch.items()
+            if key not in ("env_id", "elapsed_step") and not key.startswith("_")
+        }
 
 
 def _unbatch(space: spaces.Space, batch):

@@ -27,13 +27,16 @@ class SplitCalls:
 
     def _assert_open(self) -> None:
         if self.closed:
-            raise ClosedError(f"Trying to operate on `{type(self).__name__}`, after a call to `close()`: the pool is closed")
+            raise ClosedError(
+                f"Trying to operate on `{type(self).__name__}`, after a call to `close()`: the pool is closed"
+            )
 
     def _start_call(self, what: str) -> None:
         self._assert_open()
         if self._pending is not None:
             raise AlreadyPendingCallError(
-                f"Calling `{what}_async` while waiting for a pending call to `{self._pending}` to complete.", self._pending
+                f"Calling `{what}_async` while waiting for a pending call to `{self._pending}` to complete.",
+                self._pending,
             )
 
     def _end_call(self, what: str) -> None:

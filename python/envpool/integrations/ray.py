@@ -19,7 +19,8 @@ from __future__ import annotations
 import secrets
 import time
 import warnings
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -186,7 +187,9 @@ class RunnerGroup:
                 raise ValueError(f"actor_options has {len(per_runner)} dicts for {num_runners} runners")
         native = _is_native(env) if python is None else not python
         if native and not _is_native(env):
-            raise ValueError(f"{env!r} is not an envpool task (see envpool.list_all_envs()); pass python=True for a gymnasium id")
+            raise ValueError(
+                f"{env!r} is not an envpool task (see envpool.list_all_envs()); pass python=True for a gymnasium id"
+            )
         if isinstance(env, str) and not native and env.startswith("envpool/"):
             raise ValueError(f"{env!r}: pass the task id without 'envpool/' (see envpool.list_all_envs())")
         make_kwargs = dict(make_kwargs)
@@ -271,7 +274,9 @@ class RunnerGroup:
                 except ray.exceptions.GetTimeoutError:
                     for other in pending:
                         ray.cancel(other)
-                    raise TimeoutError(f"RunnerGroup.sample: runner {runner} did not answer within {timeout} s") from None
+                    raise TimeoutError(
+                        f"RunnerGroup.sample: runner {runner} did not answer within {timeout} s"
+                    ) from None
                 except ray.exceptions.RayActorError as e:
                     # Died (process or node): its episodes of this call are lost; the others redo its share.
                     dead[runner] = str(e).splitlines()[0]

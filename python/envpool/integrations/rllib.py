@@ -35,7 +35,8 @@ default seeds would make every runner sample the same episodes).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from envpool.process.pool import make_python
 from envpool.registration import make, rllib_kwargs
@@ -80,7 +81,9 @@ class PoolCreator:
         return f"PoolCreator({self.name!r}, env={self.env!r}, python={self.python}, make_kwargs={self.make_kwargs!r})"
 
 
-def register_env(name: str, env: str | Callable[..., Any] | None = None, *, python: bool | None = None, **make_kwargs: Any) -> str:
+def register_env(
+    name: str, env: str | Callable[..., Any] | None = None, *, python: bool | None = None, **make_kwargs: Any
+) -> str:
     """Register ``name`` in RLlib's env registry as an envpool pool; returns ``name``.
 
     Args:
@@ -106,7 +109,9 @@ def register_env(name: str, env: str | Callable[..., Any] | None = None, *, pyth
     if python is None:
         python = not (isinstance(env, str) and env in list_all_envs())
     if not python and env not in list_all_envs():
-        raise ValueError(f"{env!r} is not an envpool task (see envpool.list_all_envs()); pass python=True for a gymnasium id")
+        raise ValueError(
+            f"{env!r} is not an envpool task (see envpool.list_all_envs()); pass python=True for a gymnasium id"
+        )
     ray_register_env(name, PoolCreator(name, env, python, make_kwargs))
     return name
 

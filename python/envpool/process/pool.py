@@ -15,7 +15,8 @@ import multiprocessing
 import os
 import sys
 import weakref
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import cloudpickle
 import gymnasium
@@ -25,17 +26,18 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from envpool import _core, payloads
-from envpool.process.supervisor import WorkerProcesses
 from envpool.errors import ClosedError, EnvError
+from envpool.frontends.pool import CORE_AUTORESET, OpenedPool, check_int, parse_autoreset_mode
 from envpool.leaves import SpaceLeaves
 from envpool.process.results import ResultAssembler
-from envpool.spaces import check_observation_mode, observation_spaces
-from envpool.frontends.pool import CORE_AUTORESET, OpenedPool, check_int, parse_autoreset_mode
+from envpool.process.supervisor import WorkerProcesses
 from envpool.registration import front_end_class
+from envpool.spaces import check_observation_mode, observation_spaces
 from envpool.tasks import TaskSpec
 
 # Room for one env's error text (exception, message and traceback) in shared memory.
 ERROR_BYTES = 16384
+
 
 def make_python(
     env: str | Callable[..., gymnasium.Env] | Sequence[Callable[..., gymnasium.Env]],
@@ -94,7 +96,10 @@ def make_python(
     >>> envs.close()
     """
     if env_type == "dm" and parse_autoreset_mode(autoreset_mode) != AutoresetMode.NEXT_STEP:
-        raise ValueError(f"env_type='dm' restarts episodes on the step after LAST; autoreset_mode {autoreset_mode!r} is not supported")
+        raise ValueError(
+            "env_type='dm' restarts episodes on the step after LAST; "
+            f"autoreset_mode {autoreset_mode!r} is not supported"
+        )
     source = PythonEnvSource(
         env,
         num_envs=num_envs,
@@ -151,18 +156,37 @@ class _MakeById:
 class PythonEnvSource:
     """Validates ``make_python``'s arguments and opens the pool when a front end asks."""
 
-    def __init__(self, env, *, num_envs, batch_size, num_workers, seed, max_episode_steps, autoreset_mode,
-                 step_timeout, max_restarts, context, info_bytes, observation_mode, env_kwargs):
+    def __init__(
+        self,
+        env,
+        *,
+        num_envs,
+        batch_size,
+        num_workers,
+        seed,
+        max_episode_steps,
+        autoreset_mode,
+        step_timeout,
+        max_restarts,
+        context,
+        info_bytes,
+        observation_mode,
+        env_kwargs,
+    ):
         self.num_envs = check_int("num_envs", num_envs, 1)
         self.batch_size = self.num_envs if batch_size is None else check_int("batch_size", batch_size, 1)
         if self.batch_size > self.num_envs:
             raise ValueError(f"batch_size ({self.batch_size}) must not exceed num_envs ({self.num_envs})")
         cores = os.cpu_count() or 1
-        self.num_workers = min(self.num_envs, cores) if num_workers is None else check_int("num_workers", num_workers, 1)
+        self.num_workers = (
+            min(self.num_envs, cores) if num_workers is None else check_int("num_workers", num_workers, 1)
+        )
         if self.num_workers > self.num_envs:
             raise ValueError(f"num_workers ({self.num_workers}) must not exceed num_envs ({self.num_envs})")
         self.seed = None if seed is None else check_int("seed", seed, 0)
-        self.max_episode_steps = None if max_episode_steps is None else check_int("max_episode_steps", max_episode_steps, 0)
+        self.max_episode_steps = (
+            None if max_episode_steps is None else check_int("max_episode_steps", max_episode_steps, 0)
+        )
         self.autoreset_mode = parse_autoreset_mode(autoreset_mode)
         if step_timeout is not None and not (isinstance(step_timeout, (int, float)) and step_timeout > 0):
             raise ValueError(f"step_timeout must be a positive number of seconds or None, got {step_timeout!r}")
@@ -196,7 +220,9 @@ class PythonEnvSource:
                 raise ValueError(f"got {len(env)} env callables for num_envs={n}")
             fns = list(env)
         else:
-            raise TypeError(f"env must be a gymnasium id, a callable returning a gymnasium.Env or a list of them; got {env!r}")
+            raise TypeError(
+                f"env must be a gymnasium id, a callable returning a gymnasium.Env or a list of them; got {env!r}"
+            )
         takes_context = [_takes_context(f) for f in fns]
         if self.env_kwargs and not all(takes_context):
             raise TypeError(
@@ -207,7 +233,12 @@ class PythonEnvSource:
             context = None
             if with_context:
                 worker = int(np.searchsorted(self.worker_start, i, side="right")) - 1
-                context = {**self.env_kwargs, "worker_index": worker, "vector_index": i, "num_workers": self.num_workers}
+                context = {
+                    **self.env_kwargs,
+                    "worker_index": worker,
+                    "vector_index": i,
+                    "num_workers": self.num_workers,
+                }
             factories.append(_EnvFactory(fn, context))
         name = getattr(fns[0], "__name__", type(fns[0]).__name__)
         return f"python:{name}", factories
@@ -270,7 +301,7 @@ class ProcessPool:
         # For the workers (cloudpickle: spaces of classes defined in a script travel too).
         self._pickled_spaces = cloudpickle.dumps((obs_space, action_space, check))
         self.worker_start = source.worker_start
-        self.core = _core.Pool.for_processes(
+        self.core = _core.ProcessPool(
             source.name,
             spec,
             self.num_envs,
@@ -326,7 +357,9 @@ class ProcessPool:
         try:
             return self.action.split(actions, n)[0]
         except (KeyError, IndexError, TypeError) as exc:
-            raise ValueError(f"actions must match the batched action space {batch_space(self.action_space, n)}: {exc!r}") from exc
+            raise ValueError(
+                f"actions must match the batched action space {batch_space(self.action_space, n)}: {exc!r}"
+            ) from exc
 
     def send_reset(self, env_id, seeds, keep, wait_follows, options=None):
         """As ``_core.Pool.send_reset``; ``options``: the ``reset(options=...)`` each reset env
@@ -353,7 +386,9 @@ class ProcessPool:
 
     def step(self, actions, env_id=None, timeout: float = -1.0, with_ids: bool = True):
         try:
-            return self._results.finish(self.core.step(self._actions(actions, env_id), env_id, timeout, with_ids), with_ids)
+            return self._results.finish(
+                self.core.step(self._actions(actions, env_id), env_id, timeout, with_ids), with_ids
+            )
         except EnvError as err:
             raise EnvError(err.env_ids, err.messages, self._results.finish(err.result, with_ids)) from None
 

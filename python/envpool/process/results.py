@@ -124,4 +124,9 @@ class ResultAssembler:
         per_row = [ended[r][0] if r in ended else {} for r in range(len(ids))]
         for key, value in batch_infos(per_row, len(ids)).items():
             final_info.setdefault(key, value)
-        return {"final_obs": final_obs, "_final_obs": mask, "final_info": final_info, "_final_info": info["_final_info"]}
+        return {
+            "final_obs": final_obs,
+            "_final_obs": mask,
+            "final_info": final_info,
+            "_final_info": info["_final_info"],
+        }

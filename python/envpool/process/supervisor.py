@@ -64,8 +64,16 @@ class WorkerProcesses:
     ``worker_start[w + 1] - 1``), started from ``base_args[w]`` (``_worker.main``'s arguments;
     ``seeds`` are those of the first incarnation)."""
 
-    def __init__(self, core, context: str, worker_start: list[int], base_args: list[dict], *,
-                 step_timeout: float | None, max_restarts: int):
+    def __init__(
+        self,
+        core,
+        context: str,
+        worker_start: list[int],
+        base_args: list[dict],
+        *,
+        step_timeout: float | None,
+        max_restarts: int,
+    ):
         self.core = core
         self.worker_start = worker_start
         self._ctx = multiprocessing.get_context(context)
@@ -172,7 +180,11 @@ class WorkerProcesses:
         code = proc.exitcode
         reason = self._kill_reason[w]
         if reason is None:
-            how = f"was killed by {signal.Signals(-code).name}" if code is not None and code < 0 else f"exited with code {code}"
+            how = (
+                f"was killed by {signal.Signals(-code).name}"
+                if code is not None and code < 0
+                else f"exited with code {code}"
+            )
             reason = f"the worker process {w} hosting {self.envs_of(w)} {how}; its envs restart in a new worker"
         self._kill_reason[w] = None
         self.core.worker_died(w, reason)

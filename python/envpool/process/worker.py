@@ -24,7 +24,8 @@ import pickle
 import signal
 import sys
 import traceback
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -103,7 +104,7 @@ class Worker:
         self.env_fns: list[Callable] = pickle.loads(args["env_fns"])
         self.first_env = layout["worker_start"][args["worker"]]
         self.slots: dict[int, _EnvSlot] = {}
-        for k, fn in enumerate(self.env_fns):
+        for k in range(len(self.env_fns)):
             env_id = self.first_env + k
             slot = _EnvSlot(self.buf, layout, env_id, obs_rows, action_rows)
             slot.pending_seed = args["seeds"][k]

@@ -73,4 +73,3 @@ def hooks_of(callbacks: Any) -> dict[str, list[Callable]]:
                 raise TypeError(f"callbacks {obj!r}: {name} is not callable")
             hooks[name].append(method)
     return hooks
-

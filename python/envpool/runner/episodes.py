@@ -213,4 +213,3 @@ def episodes_to_batch(episodes: Sequence[Episode]) -> TimeMajorBatch:
         bootstrap_b=end_b[boot],
         env_ids=env_ids,
     )
-

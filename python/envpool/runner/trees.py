@@ -66,7 +66,6 @@ def info_row(info: dict, i: int) -> dict:
     return out
 
 
-
 def concat_tree(trees):
     first = trees[0]
     if isinstance(first, dict):
@@ -74,7 +73,6 @@ def concat_tree(trees):
     if isinstance(first, tuple):
         return tuple(concat_tree([x[j] for x in trees]) for j in range(len(first)))
     return np.concatenate(trees)
-
 
 
 def to_numpy(x: Any) -> Any:

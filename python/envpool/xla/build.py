@@ -85,7 +85,9 @@ def library_path() -> Path:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise RuntimeError(f"cannot create {target.parent} for envpool's XLA library ({exc}); set ENVPOOL_XLA_CACHE") from exc
+        raise RuntimeError(
+            f"cannot create {target.parent} for envpool's XLA library ({exc}); set ENVPOOL_XLA_CACHE"
+        ) from exc
     # Built under a temporary name and renamed: processes building at once never load half a file.
     fd, tmp = tempfile.mkstemp(prefix=target.stem + ".", suffix=".tmp", dir=target.parent)
     os.close(fd)

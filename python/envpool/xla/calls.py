@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import ctypes
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -103,7 +104,8 @@ class _Calls:
             raise ValueError(f"env_id must be 1-D, got shape {ids.shape}")
         if self.batch_size == self.num_envs and ids.shape[0] != self.num_envs:
             raise ValueError(
-                f"a full-batch pool steps all its {self.num_envs} envs at once inside jit; env_id has {ids.shape[0]} ids"
+                f"a full-batch pool steps all its {self.num_envs} envs at once inside jit; "
+                f"env_id has {ids.shape[0]} ids"
             )
         return ids.astype(jnp.int32), False, int(ids.shape[0])
 
@@ -114,7 +116,9 @@ class _Calls:
             given = [action]
         else:
             if not isinstance(action, dict):
-                raise TypeError(f"actions must be a dict of arrays for this env: {[a['name'] for a in self.action_specs]}")
+                raise TypeError(
+                    f"actions must be a dict of arrays for this env: {[a['name'] for a in self.action_specs]}"
+                )
             missing = [a["name"] for a in self.action_specs if a["name"] not in action]
             if missing:
                 raise ValueError(f"actions lack the keys {missing}")
@@ -162,7 +166,12 @@ class _Calls:
         ids, all_envs, rows = self.env_ids(env_id)
         call = ffi.ffi_call("envpool_ng_step", self.results_shape(), has_side_effect=True, input_output_aliases={0: 0})
         out = call(
-            _handle(handle), ids, *self.actions(action, rows), pool=self.pool_id, all_envs=all_envs, timeout=self.timeout
+            _handle(handle),
+            ids,
+            *self.actions(action, rows),
+            pool=self.pool_id,
+            all_envs=all_envs,
+            timeout=self.timeout,
         )
         return out[0], self.present(out[1:])
 
@@ -199,7 +208,10 @@ class _Calls:
 def _handle(handle: Any) -> Any:
     handle = jnp.asarray(handle)
     if handle.shape != (1,) or handle.dtype != jnp.int32:
-        raise TypeError(f"handle must be the int32[1] array xla() returned (or its successor), got {handle.dtype}{list(handle.shape)}")
+        raise TypeError(
+            "handle must be the int32[1] array xla() returned (or its successor), "
+            f"got {handle.dtype}{list(handle.shape)}"
+        )
     return handle
 
 

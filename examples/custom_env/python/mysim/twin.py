@@ -61,6 +61,14 @@ class CatchTwin(gymnasium.Env):
         c = self.CELL
         frame = np.empty((self.rows * c, self.cols * c, 3), np.uint8)
         frame[:] = (20, 20, 40)
-        frame[self.ball_row * c + 2 : self.ball_row * c + c - 2, self.ball_col * c + 2 : self.ball_col * c + c - 2] = (250, 220, 60)
-        frame[(self.rows - 1) * c + c // 2 : self.rows * c, self.paddle_col * c : (self.paddle_col + 1) * c] = (230, 60, 60)
+        frame[self.ball_row * c + 2 : self.ball_row * c + c - 2, self.ball_col * c + 2 : self.ball_col * c + c - 2] = (
+            250,
+            220,
+            60,
+        )
+        frame[(self.rows - 1) * c + c // 2 : self.rows * c, self.paddle_col * c : (self.paddle_col + 1) * c] = (
+            230,
+            60,
+            60,
+        )
         return frame

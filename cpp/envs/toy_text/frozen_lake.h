@@ -45,8 +45,8 @@
 #include <vector>
 
 #include "core/env.h"
-#include "envs/categorical_sample.h"
-#include "render/toy_text.h"
+#include "envs/toy_text/categorical_sample.h"
+#include "envs/toy_text/render.h"
 
 namespace envpool {
 
@@ -120,7 +120,7 @@ class FrozenLake : public Env {
     *out.Info<double>(0) = prob;
   }
 
-  // gymnasium's FrozenLakeEnv.render() (rgb_array): see render/toy_text.h.
+  // gymnasium's FrozenLakeEnv.render() (rgb_array): see envs/toy_text/render.h.
   void Render(uint8_t* rgb) const override {
     render::toy_text::DrawFrozenLake(rgb, map_.nrow, map_.ncol, map_.tiles, s_);
   }
@@ -145,7 +145,7 @@ class FrozenLake : public Env {
     std::string tiles;  // row-major letters; empty until a random map is drawn
   };
 
-  static constexpr int kRandomSize = 8;        // generate_random_map's defaults
+  static constexpr int kRandomSize = 8;  // generate_random_map's defaults
   static constexpr double kRandomFrozen = 0.8;
 
   // numpy's cumsum of gymnasium's initial_state_distrib: 1 / (number of S tiles) on S tiles.
@@ -178,14 +178,15 @@ class FrozenLake : public Env {
       if (map_name == "4x4") {
         desc = {"SFFF", "FHFH", "FFFH", "HFFG"};
       } else if (map_name == "8x8") {
-        desc = {"SFFFFFFF", "FFFFFFFF", "FFFHFFFF", "FFFFFHFF",
-                "FFFHFFFF", "FHHFFFHF", "FHFFHFHF", "FFFHFFFG"};
+        desc = {"SFFFFFFF", "FFFFFFFF", "FFFHFFFF", "FFFFFHFF", "FFFHFFFF", "FHHFFFHF", "FHFFHFHF", "FFFHFFFG"};
       } else if (map_name.empty()) {
         map.nrow = map.ncol = kRandomSize;  // drawn at the first reset
         return map;
       } else {
-        throw std::invalid_argument("FrozenLake: map_name must be '4x4' or '8x8' (or '' with an empty desc for a "
-                                    "random 8x8 map), got '" + map_name + "'");
+        throw std::invalid_argument(
+            "FrozenLake: map_name must be '4x4' or '8x8' (or '' with an empty desc for a "
+            "random 8x8 map), got '" +
+            map_name + "'");
       }
     }
     map.nrow = static_cast<int>(desc.size());

@@ -81,11 +81,12 @@ class CartPole : public Env {
     const double cart_width = 50.0, cart_height = 30.0;
     const double axle_offset = cart_height / 4.0;
     const double cart_x = state_[0] * scale + kScreenWidth / 2.0;  // middle of the cart
-    const double cart_y = 100;                                       // top of the cart
+    const double cart_y = 100;                                     // top of the cart
     {
       const double l = -cart_width / 2, r = cart_width / 2, t = cart_height / 2, b = -cart_height / 2;
-      canvas.Polygon({{l + cart_x, b + cart_y}, {l + cart_x, t + cart_y}, {r + cart_x, t + cart_y}, {r + cart_x, b + cart_y}},
-                     kBlack);
+      canvas.Polygon(
+          {{l + cart_x, b + cart_y}, {l + cart_x, t + cart_y}, {r + cart_x, t + cart_y}, {r + cart_x, b + cart_y}},
+          kBlack);
     }
     {
       const double l = -pole_width / 2, r = pole_width / 2, t = pole_len - pole_width / 2, b = -pole_width / 2;

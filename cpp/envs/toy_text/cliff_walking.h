@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "core/env.h"
-#include "envs/categorical_sample.h"
-#include "render/toy_text.h"
+#include "envs/toy_text/categorical_sample.h"
+#include "envs/toy_text/render.h"
 
 namespace envpool {
 
@@ -83,7 +83,7 @@ class CliffWalking : public Env {
     *out.Info<double>(0) = prob;
   }
 
-  // gymnasium's CliffWalkingEnv.render() (rgb_array): see render/toy_text.h.
+  // gymnasium's CliffWalkingEnv.render() (rgb_array): see envs/toy_text/render.h.
   void Render(uint8_t* rgb) const override { render::toy_text::DrawCliffWalking(rgb, s_); }
 
   std::vector<double> GetState() const override { return {static_cast<double>(s_)}; }

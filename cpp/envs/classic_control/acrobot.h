@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "core/env.h"
-#include "envs/numpy_math.h"
+#include "envs/classic_control/numpy_math.h"
 #include "render/canvas.h"
 
 namespace envpool {
@@ -83,7 +83,8 @@ class Acrobot : public Env {
     // The goal line at height 1 (pygame.draw.line truncates its float end points).
     canvas.Line(Trunc(-2.2 * scale + offset), Trunc(1 * scale + offset), Trunc(2.2 * scale + offset),
                 Trunc(1 * scale + offset), kBlack);
-    const Vec2 joints[2] = {{0, 0}, {kLinkLength1 * std::sin(state_[0]) * scale, -kLinkLength1 * std::cos(state_[0]) * scale}};
+    const Vec2 joints[2] = {{0, 0},
+                            {kLinkLength1 * std::sin(state_[0]) * scale, -kLinkLength1 * std::cos(state_[0]) * scale}};
     const double thetas[2] = {state_[0] - M_PI / 2, state_[0] + state_[1] - M_PI / 2};
     const double lengths[2] = {kLinkLength1 * scale, kLinkLength2 * scale};
     for (int i = 0; i < 2; ++i) {
@@ -122,8 +123,6 @@ class Acrobot : public Env {
   static constexpr double kMaxVel2 = 9 * M_PI;
   static constexpr double kG = 9.8;
 
-
-
   // gymnasium's _dsdt, "book" variant, in its operation order. Constant sub-expressions are
   // folded by the compiler exactly as Python evaluates them (left to right, in float64).
   static void Dsdt(const double s[4], double a, double out[4]) {
@@ -133,8 +132,7 @@ class Acrobot : public Env {
     const double theta2 = s[1];
     const double dtheta1 = s[2];
     const double dtheta2 = s[3];
-    const double d1 =
-        m1 * (lc1 * lc1) + m2 * ((l1 * l1) + (lc2 * lc2) + 2 * l1 * lc2 * std::cos(theta2)) + I1 + I2;
+    const double d1 = m1 * (lc1 * lc1) + m2 * ((l1 * l1) + (lc2 * lc2) + 2 * l1 * lc2 * std::cos(theta2)) + I1 + I2;
     const double d2 = m2 * ((lc2 * lc2) + l1 * lc2 * std::cos(theta2)) + I2;
     const double phi2 = m2 * lc2 * g * std::cos(theta1 + theta2 - M_PI / 2.0);
     const double phi1 = -m2 * l1 * lc2 * numpy_math::Pow2(dtheta2) * std::sin(theta2) -

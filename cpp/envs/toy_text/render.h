@@ -182,9 +182,9 @@ inline void DrawFrozenLakeTile(Canvas& canvas, int x, int y, int w, int h, char 
     const int px = b.X(0.125), py = b.Y(0.125);
     const int pw = b.X(0.875) - px, ph = b.Y(0.875) - py;
     const int r = std::max(1, w / 16);
-    FillRoundRect(canvas, px, py, pw, ph, r, {92, 138, 190});  // the water
+    FillRoundRect(canvas, px, py, pw, ph, r, {92, 138, 190});     // the water
     canvas.FillRect(px + r, py, pw - 2 * r, eh, {70, 112, 164});  // its shaded far edge
-    b.Rect(0.30, 0.45, 0.45, 0.50, {130, 170, 214});  // glints on the water
+    b.Rect(0.30, 0.45, 0.45, 0.50, {130, 170, 214});              // glints on the water
     b.Rect(0.52, 0.64, 0.66, 0.69, {130, 170, 214});
   } else if (crack >= 0 && crack < 2) {
     const Color line{184, 212, 236};

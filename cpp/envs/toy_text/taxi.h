@@ -38,18 +38,15 @@
 #include <vector>
 
 #include "core/env.h"
-#include "envs/categorical_sample.h"
-#include "render/toy_text.h"
+#include "envs/toy_text/categorical_sample.h"
+#include "envs/toy_text/render.h"
 
 namespace envpool {
 
 class Taxi : public Env {
  public:
   static Config DefaultConfig() {
-    return {{"is_rainy", false},
-            {"fickle_passenger", false},
-            {"rainy_probability", 0.8},
-            {"fickle_probability", 0.3}};
+    return {{"is_rainy", false}, {"fickle_passenger", false}, {"rainy_probability", 0.8}, {"fickle_probability", 0.3}};
   }
 
   static EnvSpec Spec(const Config& config) {
@@ -155,16 +152,14 @@ class Taxi : public Env {
     Write(out, e.p);
   }
 
-  // gymnasium's TaxiEnv.render() (rgb_array): see render/toy_text.h. gymnasium turns the taxi
+  // gymnasium's TaxiEnv.render() (rgb_array): see envs/toy_text/render.h. gymnasium turns the taxi
   // to the last move action when it renders; here it turns at every move (the same frames when
   // every step is rendered).
   void Render(uint8_t* rgb) const override {
     render::toy_text::DrawTaxi(rgb, Row(s_), Col(s_), Pass(s_), Dest(s_), orientation_);
   }
 
-  std::vector<double> GetState() const override {
-    return {static_cast<double>(s_), fickle_step_ ? 1.0 : 0.0};
-  }
+  std::vector<double> GetState() const override { return {static_cast<double>(s_), fickle_step_ ? 1.0 : 0.0}; }
   void SetState(const std::vector<double>& state) override {
     CheckStateSize(state, 2);
     if (!(state[0] >= 0 && state[0] < kNumStates && state[0] == std::floor(state[0]))) {

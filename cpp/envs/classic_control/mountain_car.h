@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "core/env.h"
-#include "render/mountain_car.h"
+#include "envs/classic_control/mountain_car_render.h"
 
 namespace envpool {
 
@@ -52,7 +52,7 @@ class MountainCar : public Env {
     WriteObs(out);
   }
 
-  // gymnasium's MountainCarEnv.render(): see render/mountain_car.h.
+  // gymnasium's MountainCarEnv.render(): see envs/classic_control/mountain_car_render.h.
   void Render(uint8_t* rgb) const override { render::DrawMountainCar(rgb, state_[0], kGoalPosition); }
 
   // The state is gymnasium's env.unwrapped.state: [position, velocity] (float64).

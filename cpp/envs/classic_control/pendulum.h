@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "core/env.h"
-#include "envs/numpy_math.h"
+#include "envs/classic_control/numpy_math.h"
 #include "render/canvas.h"
 
 namespace envpool {
@@ -52,8 +52,8 @@ class Pendulum : public Env {
     const float u = std::min(std::max(action.Get<float>()[0], -max_torque), max_torque);
     // costs = angle_normalize(th) ** 2 + 0.1 * thdot ** 2 + 0.001 * (u ** 2); the last term
     // is float32 (0.001 is rounded to float32 first), the sum float64.
-    const double costs =
-        numpy_math::Pow2(AngleNormalize(th)) + 0.1 * numpy_math::Pow2(thdot) + static_cast<double>(static_cast<float>(0.001) * numpy_math::Pow2(u));
+    const double costs = numpy_math::Pow2(AngleNormalize(th)) + 0.1 * numpy_math::Pow2(thdot) +
+                         static_cast<double>(static_cast<float>(0.001) * numpy_math::Pow2(u));
     // newthdot = thdot + (3 * g / (2 * l) * sin(th) + 3.0 / (m * l ** 2) * u) * dt, where
     // 3.0 / (m * l ** 2) * u is float32 (float32 times a Python float).
     const float torque_term = static_cast<float>(3.0 / (kM * (kL * kL))) * u;
@@ -145,7 +145,6 @@ class Pendulum : public Env {
     const int x0 = offset - size / 2, y0 = offset - size / 2;
     canvas.FillCoverage(x0, y0, x0 + size, y0 + size, inside, render::kBlack);
   }
-
 
   // ((x + pi) % (2 * pi)) - pi with Python's / NumPy's floored modulo (result has the sign
   // of the divisor; an exact zero is +0).

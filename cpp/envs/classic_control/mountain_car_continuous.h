@@ -17,8 +17,8 @@
 #include <cmath>
 
 #include "core/env.h"
-#include "envs/numpy_math.h"
-#include "render/mountain_car.h"
+#include "envs/classic_control/mountain_car_render.h"
+#include "envs/classic_control/numpy_math.h"
 
 namespace envpool {
 
@@ -110,7 +110,7 @@ class MountainCarContinuous : public Env {
     WriteObs(out);
   }
 
-  // gymnasium's Continuous_MountainCarEnv.render(): see render/mountain_car.h.
+  // gymnasium's Continuous_MountainCarEnv.render(): see envs/classic_control/mountain_car_render.h.
   void Render(uint8_t* rgb) const override { render::DrawMountainCar(rgb, state_[0], kGoalPosition); }
 
   // The state is gymnasium's env.unwrapped.state: [position, velocity]. SetState takes it as a
@@ -147,8 +147,6 @@ class MountainCarContinuous : public Env {
   static bool Equal(double x, bool x_f32, double c) {
     return x_f32 ? static_cast<float>(x) == static_cast<float>(c) : x == c;
   }
-
-
 
   void WriteObs(Output& out) const {
     float* obs = out.Obs<float>();

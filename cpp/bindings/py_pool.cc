@@ -1,0 +1,339 @@
+// The pools as Python sees them (see py_pool.h).
+#include "bindings/py_pool.h"
+
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+#include <utility>
+
+#include "bindings/actions.h"
+#include "bindings/convert.h"
+#include "bindings/results.h"
+#include "core/registry.h"
+
+namespace envpool::bindings {
+
+namespace {
+
+std::unique_ptr<EnvPool> MakeNativePool(const std::string& task_id, int num_envs, int batch_size, int num_threads,
+                                        uint64_t seed, int max_episode_steps, const py::dict& kwargs,
+                                        const std::string& autoreset_mode, double spin_us) {
+  const TaskSpec& task = FindTask(task_id);
+  PoolOptions options = Options(num_envs, batch_size, max_episode_steps, autoreset_mode);
+  options.num_threads = num_threads;
+  options.seed = seed;
+  if (num_envs < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(num_envs));
+  options.configs = MakeConfigs(task, num_envs, ToKwargs(kwargs));
+  options.spin = std::chrono::nanoseconds(static_cast<int64_t>(spin_us * 1000));
+  return std::make_unique<EnvPool>(task, std::move(options));
+}
+
+// An EnvPool with executor `Executor` made by `make(ctx)`, and that executor.
+template <class Executor, class Make>
+std::pair<std::unique_ptr<EnvPool>, Executor*> MakeWith(const std::string& name, const py::dict& spec,
+                                                        PoolOptions options, Make make) {
+  Executor* executor = nullptr;
+  auto pool = std::make_unique<EnvPool>(name, DictToEnvSpec(spec), std::move(options), [&](ExecutorContext ctx) {
+    auto made = make(ctx);
+    executor = made.get();
+    return made;
+  });
+  return {std::move(pool), executor};
+}
+
+std::chrono::nanoseconds WaitOf(double wait_ms) {
+  if (!(wait_ms >= 0)) throw std::invalid_argument("wait_ms must be >= 0");
+  return std::chrono::nanoseconds(static_cast<int64_t>(wait_ms * 1e6));
+}
+
+}  // namespace
+
+// -- PyPool ------------------------------------------------------------------------------------
+
+PyPool::PyPool(const std::string& task_id, int num_envs, int batch_size, int num_threads, uint64_t seed,
+               int max_episode_steps, const py::dict& kwargs, const std::string& autoreset_mode, double spin_us)
+    : PyPool(MakeNativePool(task_id, num_envs, batch_size, num_threads, seed, max_episode_steps, kwargs, autoreset_mode,
+                            spin_us),
+             nullptr) {
+  final_obs_objects_ = true;
+}
+
+PyPool::PyPool(std::unique_ptr<EnvPool> pool, const char* no_xla_reason)
+    : no_xla_reason_(no_xla_reason), pool_(std::move(pool)) {
+  ring_ = std::make_unique<ArrayRing>(*pool_);
+  for (const auto& a : pool_->spec().action) action_specs_.push_back(a);
+}
+
+PyPool::~PyPool() {
+  if (xla_id_ != 0) xla::Unregister(xla_id_);  // waits for a jitted call inside to leave
+  // Join the workers before the arrays they write into are released.
+  if (pool_) pool_->Close();
+}
+
+PyPool::Guard::Guard(PyPool* p) : pool(p) {
+  int owner = kFree;
+  if (!pool->owner_.compare_exchange_strong(owner, kPython)) {
+    throw ProtocolError(owner == kXla ? "the pool is being used by a jitted function (envs.xla()); jax dispatches "
+                                        "asynchronously: jax.block_until_ready its results before calling the pool "
+                                        "from Python"
+                                      : "the pool is being used by another thread; calls on one pool must not overlap");
+  }
+}
+
+PyPool::Guard::~Guard() { pool->owner_.store(kFree); }
+
+EnvPool& PyPool::pool() {
+  if (!pool_ || pool_->closed()) throw PoolClosedError("the pool is closed");
+  return *pool_;
+}
+
+void PyPool::SendReset(const py::object& env_id, const py::object& seeds, const py::object& keep, bool wait_follows) {
+  Guard guard(this);
+  EnvPool& p = pool();
+  py::array_t<int, py::array::c_style> ids = EnvIds(env_id);
+  const int n = env_id.is_none() ? p.num_envs() : static_cast<int>(ids.size());
+  std::vector<uint8_t> keep_values;
+  if (!keep.is_none()) {
+    for (auto k : keep) keep_values.push_back(k.cast<bool>() ? 1 : 0);
+    if (static_cast<int>(keep_values.size()) != n) throw std::invalid_argument("keep mask has the wrong length");
+  }
+  // A None seed leaves that env's RNG as it is (gymnasium's reset(seed=[s, None, ...])).
+  std::vector<uint64_t> seed_values;
+  std::vector<uint8_t> reseed;
+  if (!seeds.is_none()) {
+    for (auto s : seeds) {
+      seed_values.push_back(s.is_none() ? 0 : s.cast<uint64_t>());
+      reseed.push_back(s.is_none() ? 0 : 1);
+    }
+    if (static_cast<int>(seed_values.size()) != n) {
+      throw std::invalid_argument("got " + std::to_string(seed_values.size()) + " seeds for " + std::to_string(n) +
+                                  " envs");
+    }
+  }
+  p.SendReset(env_id.is_none() ? nullptr : ids.data(), n, seeds.is_none() ? nullptr : seed_values.data(),
+              keep.is_none() ? nullptr : keep_values.data(), wait_follows, seeds.is_none() ? nullptr : reseed.data());
+}
+
+void PyPool::Send(const py::object& actions, const py::object& env_id) {
+  Guard guard(this);
+  SendImpl(actions, env_id, /*wait_follows=*/false);
+}
+
+py::tuple PyPool::Recv(double timeout, bool with_ids) {
+  Guard guard(this);
+  return RecvImpl(timeout, with_ids);
+}
+
+py::tuple PyPool::Step(const py::object& actions, const py::object& env_id, double timeout, bool with_ids) {
+  Guard guard(this);
+  SendImpl(actions, env_id, /*wait_follows=*/true);
+  return RecvImpl(timeout, with_ids);
+}
+
+void PyPool::SendImpl(const py::object& actions, const py::object& env_id, bool wait_follows) {
+  EnvPool& p = pool();
+  py::array_t<int, py::array::c_style> ids = EnvIds(env_id);
+  const int n = env_id.is_none() ? p.num_envs() : static_cast<int>(ids.size());
+  std::vector<py::array> arrays = ActionArrays(actions, action_specs_, n);
+  std::vector<const void*> ptrs;
+  for (const auto& a : arrays) ptrs.push_back(a.data());
+  p.SendStep(env_id.is_none() ? nullptr : ids.data(), n, ptrs, wait_follows);
+  // A full-batch step's envs may read the actions in place until its results are taken.
+  if (wait_follows) sent_actions_ = std::move(arrays);
+}
+
+py::tuple PyPool::RecvImpl(double timeout, bool with_ids) {
+  EnvPool& p = pool();
+  EnvPool::WaitResult result;
+  {
+    py::gil_scoped_release release;
+    result = p.WaitBatch(timeout, [] {
+      py::gil_scoped_acquire acquire;
+      return PyErr_CheckSignals() != 0;
+    });
+  }
+  if (result == EnvPool::WaitResult::kInterrupted) throw py::error_already_set();
+  if (result == EnvPool::WaitResult::kTimeout) {
+    ThrowPython("PoolTimeoutError", "no batch was complete within " + py::str(py::float_(timeout)).cast<std::string>() +
+                                        " s; nothing is lost: the next recv() returns it");
+  }
+  ArraySet out = ring_->Take(p);
+  sent_actions_.clear();
+  // Taken before the final_* entries: an env that failed has no last observation.
+  const EnvErrors errors = p.TakeEnvErrors();
+  py::tuple batch = BatchResult(p, out, with_ids, final_obs_objects_, errors);
+  if (!errors.empty()) RaiseEnvError(errors, batch);
+  return batch;
+}
+
+py::array_t<uint8_t> PyPool::Render(const py::object& env_id) {
+  Guard guard(this);
+  EnvPool& p = pool();
+  py::array_t<int, py::array::c_style> ids = EnvIds(env_id);
+  const int n = env_id.is_none() ? p.num_envs() : static_cast<int>(ids.size());
+  const EnvSpec& spec = p.spec();
+  py::array_t<uint8_t> frames({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(spec.render_height),
+                               static_cast<py::ssize_t>(spec.render_width), py::ssize_t{3}});
+  p.Render(env_id.is_none() ? nullptr : ids.data(), n, frames.mutable_data());
+  return frames;
+}
+
+py::array_t<double> PyPool::GetState(int env_id) {
+  Guard guard(this);
+  return py::array_t<double>(py::cast(pool().GetState(env_id)));
+}
+
+void PyPool::SetState(int env_id, const std::vector<double>& state) {
+  Guard guard(this);
+  pool().SetState(env_id, state);
+}
+
+void PyPool::Close() {
+  if (owner_.load() == kPython) throw ProtocolError("close() called while another thread is using the pool");
+  if (xla_id_ != 0) xla::Unregister(xla_id_);  // waits for a jitted call inside to leave
+  if (pool_) pool_->Close();
+}
+
+py::list PyPool::BatchFields() const {
+  py::list out;
+  for (const auto& f : pool_->layout().fields) {
+    py::dict d;
+    d["name"] = f.name;
+    d["dtype"] = DTypeName(f.dtype);
+    d["shape"] = py::tuple(py::cast(f.shape));
+    out.append(d);
+  }
+  return out;
+}
+
+int64_t PyPool::XlaId() {
+  Guard guard(this);
+  EnvPool& p = pool();
+  if (no_xla_reason_ != nullptr) {
+    throw std::invalid_argument(std::string("xla() steps native and plugin pools (envpool.make); this pool's batches "
+                                            "come from ") +
+                                no_xla_reason_);
+  }
+  if (xla_id_ == 0) {
+    xla_spare_ = ring_->NewSet();
+    for (const auto& a : action_specs_) {
+      const std::size_t row = a.NumElements() * DTypeSize(a.discrete ? DType::kInt64 : a.dtype);
+      xla_actions_.emplace_back(static_cast<std::size_t>(p.num_envs()) * row);
+    }
+    xla_id_ = xla::Register(this, p.name() + ", " + std::to_string(p.num_envs()) + " envs");
+  }
+  return xla_id_;
+}
+
+bool PyPool::TryEnter() {
+  int owner = kFree;
+  return owner_.compare_exchange_strong(owner, kXla);
+}
+
+void PyPool::Leave() { owner_.store(kFree); }
+
+const BatchBuffers& PyPool::TakeBatch() { return ring_->TakeInto(*pool_, xla_spare_); }
+
+char* PyPool::ActionScratch(std::size_t field, std::size_t bytes) {
+  std::vector<char>& staged = xla_actions_.at(field);
+  if (bytes > staged.size()) throw std::invalid_argument("more action rows than the pool has envs");
+  return staged.data();
+}
+
+// -- PyProcessPool -----------------------------------------------------------------------------
+
+PyProcessPool::PyProcessPool(const std::string& name, const py::dict& spec, int num_envs, int batch_size,
+                             int max_episode_steps, const std::string& autoreset_mode,
+                             const std::vector<int>& worker_start, std::size_t info_capacity,
+                             std::size_t error_capacity)
+    : PyProcessPool(MakeWith<ProcessExecutor>(
+          name, spec, Options(num_envs, batch_size, max_episode_steps, autoreset_mode), [&](ExecutorContext ctx) {
+            ProcessLayout layout =
+                ProcessLayout::For(DictToEnvSpec(spec), num_envs, worker_start, info_capacity, error_capacity);
+            return std::make_unique<ProcessExecutor>(ctx, layout);
+          })) {}
+
+PyProcessPool::PyProcessPool(std::pair<std::unique_ptr<EnvPool>, ProcessExecutor*> made)
+    : PyPool(std::move(made.first), "Python envs with Python info dicts"), executor_(made.second) {}
+
+ProcessExecutor& PyProcessPool::processes() {
+  pool();  // raises once closed
+  return *executor_;
+}
+
+// -- PyExternalPool ----------------------------------------------------------------------------
+
+PyExternalPool::PyExternalPool(const std::string& name, const py::dict& spec, int max_episodes, int batch_size,
+                               double wait_ms)
+    : PyExternalPool(MakeWith<ExternalExecutor>(
+          name, spec, Options(max_episodes, batch_size, 0, "next_step"),
+          [wait = WaitOf(wait_ms)](ExecutorContext ctx) { return std::make_unique<ExternalExecutor>(ctx, wait); })) {}
+
+PyExternalPool::PyExternalPool(std::pair<std::unique_ptr<EnvPool>, ExternalExecutor*> made)
+    : PyPool(std::move(made.first), "external episodes and may be partial"), executor_(made.second) {}
+
+ExternalExecutor& PyExternalPool::external() {
+  pool();  // raises once closed
+  return *executor_;
+}
+
+void PyExternalPool::Complete(int slot, const py::list& obs, const py::list& info, double reward, bool terminated,
+                              bool truncated) {
+  ExternalExecutor& ext = external();
+  const EnvSpec& spec = core().spec();
+  const void* obs_ptrs[EpisodeRules::kMaxFields];
+  const void* info_ptrs[EpisodeRules::kMaxFields];
+  // Plain Py_buffers on the stack: py::buffer::request() builds a buffer_info (shape and
+  // strides vectors) per buffer, a heap allocation per array per row on the server's hot path.
+  struct Views {
+    Py_buffer view[2 * EpisodeRules::kMaxFields];
+    std::size_t n = 0;
+    ~Views() {
+      for (std::size_t i = 0; i < n; ++i) PyBuffer_Release(&view[i]);
+    }
+  } views;
+  auto collect = [&](const py::list& bufs, const std::vector<ArraySpec>& specs, const void** ptrs, const char* what) {
+    if (bufs.size() != specs.size()) {
+      throw std::invalid_argument(std::string("expected ") + std::to_string(specs.size()) + " " + what +
+                                  " buffers, got " + std::to_string(bufs.size()));
+    }
+    for (std::size_t f = 0; f < specs.size(); ++f) {
+      Py_buffer& view = views.view[views.n];
+      if (PyObject_GetBuffer(bufs[f].ptr(), &view, PyBUF_C_CONTIGUOUS) != 0) throw py::error_already_set();
+      ++views.n;
+      const auto bytes = static_cast<std::size_t>(view.len);
+      if (bytes != specs[f].RowBytes()) {
+        throw std::invalid_argument(std::string(what) + " '" + specs[f].name + "' needs " +
+                                    std::to_string(specs[f].RowBytes()) + " bytes, got " + std::to_string(bytes));
+      }
+      ptrs[f] = view.buf;
+    }
+  };
+  collect(obs, spec.obs, obs_ptrs, "obs");
+  collect(info, spec.info, info_ptrs, "info");
+  ext.Complete(slot, obs_ptrs, info_ptrs, reward, terminated, truncated);
+}
+
+py::tuple PyExternalPool::TakeAnswers() {
+  ExternalExecutor& ext = external();
+  ext.TakeAnswers(answer_slots_, answer_stepped_, answer_actions_);
+  const auto n = static_cast<py::ssize_t>(answer_slots_.size());
+  py::array_t<int32_t> slots(n);
+  py::array_t<bool> stepped(n);
+  if (n > 0) {
+    std::memcpy(slots.mutable_data(), answer_slots_.data(), answer_slots_.size() * sizeof(int32_t));
+    std::memcpy(stepped.mutable_data(), answer_stepped_.data(), answer_stepped_.size());
+  }
+  py::list actions;
+  const auto& specs = core().spec().action;
+  for (std::size_t f = 0; f < specs.size(); ++f) {
+    std::vector<py::ssize_t> shape{n};
+    for (int d : specs[f].shape) shape.push_back(d);
+    py::array a(ToNumpy(specs[f].dtype), shape);
+    if (n > 0) std::memcpy(a.mutable_data(), answer_actions_[f].data(), answer_actions_[f].size());
+    actions.append(a);
+  }
+  return py::make_tuple(slots, stepped, actions);
+}
+
+}  // namespace envpool::bindings

@@ -1,0 +1,24 @@
+// The classic-control tasks (gymnasium's classic_control, bit for bit): id, time limit, reward
+// threshold. A new env of this family: its header here, the #include and its Task<> entry.
+#include "core/registry.h"
+#include "envs/builtin_tasks.h"
+#include "envs/classic_control/acrobot.h"
+#include "envs/classic_control/cartpole.h"
+#include "envs/classic_control/mountain_car.h"
+#include "envs/classic_control/mountain_car_continuous.h"
+#include "envs/classic_control/pendulum.h"
+
+namespace envpool {
+
+std::vector<TaskSpec> ClassicControlTasks() {
+  return {
+      Task<CartPole>("CartPole-v0", 200, 195.0),
+      Task<CartPole>("CartPole-v1", 500, 475.0),
+      Task<MountainCar>("MountainCar-v0", 200, -110.0),
+      Task<MountainCarContinuous>("MountainCarContinuous-v0", 999, 90.0),
+      Task<Pendulum>("Pendulum-v1", 200),
+      Task<Acrobot>("Acrobot-v1", 500, -100.0),
+  };
+}
+
+}  // namespace envpool

@@ -1,0 +1,26 @@
+// The toy-text tasks (gymnasium's toy_text, bit for bit): id, time limit, reward threshold and
+// the kwargs that tell variants apart. A new env of this family: its header here, the #include
+// and its Task<> entry.
+#include <cmath>
+
+#include "core/registry.h"
+#include "envs/builtin_tasks.h"
+#include "envs/toy_text/blackjack.h"
+#include "envs/toy_text/cliff_walking.h"
+#include "envs/toy_text/frozen_lake.h"
+#include "envs/toy_text/taxi.h"
+
+namespace envpool {
+
+std::vector<TaskSpec> ToyTextTasks() {
+  return {
+      Task<FrozenLake>("FrozenLake-v1", 100, 0.70),
+      Task<FrozenLake>("FrozenLake8x8-v1", 200, 0.85, {{"map_name", std::string("8x8")}}),
+      Task<CliffWalking>("CliffWalking-v1", 0),
+      Task<CliffWalking>("CliffWalkingSlippery-v1", 0, NAN, {{"is_slippery", true}}),
+      Task<Taxi>("Taxi-v4", 200, 8.0),
+      Task<Blackjack>("Blackjack-v1", 0, NAN, {{"sab", true}}),
+  };
+}
+
+}  // namespace envpool

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the extension with sanitizers and runs tests/stress_pool.py under each:
+# Builds the extension and the C++ unit tests (tests/cpp) with sanitizers and runs the unit
+# tests (ctest) and tests/stress_pool.py under each:
 #   address  ASan + UBSan (leak detection off: the interpreter itself is not instrumented)
 #   thread   TSan
 # Any sanitizer report fails the run. Usage: scripts/sanitize.sh [address|thread ...] [--quick]
@@ -23,7 +24,7 @@ for mode in "${modes[@]}"; do
   # (pybind11 templates) compile in about 60% of -O2's time (ASan+UBSan: module.cc took 6 min of
   # a 2-core CI run at -O2).
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
-    -DENVPOOL_SANITIZE="$mode" -Dpybind11_DIR="$pybind11_dir" > "$build.cmake.log" 2>&1 || { cat "$build.cmake.log"; exit 1; }
+    -DENVPOOL_SANITIZE="$mode" -DENVPOOL_BUILD_TESTS=ON -Dpybind11_DIR="$pybind11_dir" > "$build.cmake.log" 2>&1 || { cat "$build.cmake.log"; exit 1; }
   cmake --build "$build" > "$build.build.log" 2>&1 || { tail -50 "$build.build.log"; exit 1; }
   rm -rf "$pkg" && mkdir -p "$pkg"
   cp -r python/envpool "$pkg/"
@@ -39,6 +40,14 @@ for mode in "${modes[@]}"; do
     runtime="$(g++ -print-file-name=libtsan.so) $(g++ -print-file-name=libstdc++.so)"
     export_opts=(TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1)
   fi
+  echo "== $mode: C++ unit tests (ctest)"
+  if ! env "${export_opts[@]}" ctest --test-dir "$build" --output-on-failure > "$build/ctest.log" 2>&1 ||
+    grep -qE "ERROR: (AddressSanitizer|ThreadSanitizer)|runtime error:|WARNING: ThreadSanitizer" "$build"/tests/cpp/Testing/Temporary/LastTest.log "$build/ctest.log" 2>/dev/null; then
+    tail -60 "$build/ctest.log"
+    echo "sanitizer run '$mode' (unit tests) FAILED"
+    exit 1
+  fi
+  tail -1 "$build/ctest.log"
   # The test plugins (tests/plugin), built against the checkout's SDK, for the plugin stress case.
   plugins=$build/plugins
   cmake -S tests/plugin -B "$plugins" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -Denvpool_DIR="$(pwd)/cmake" \

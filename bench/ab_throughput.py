@@ -36,7 +36,7 @@ import sys
 import time
 from pathlib import Path
 
-RESULT_MARK = "@@AB_RESULT@@ "
+from _common import fmt_rate, load_span, parse_result, spread  # bench/ is sys.path[0] when a script runs
 
 # (label, task, num_envs, batch_size, num_threads)
 CONFIGS = [
@@ -113,7 +113,7 @@ else:
 loop(a["warmup"])
 steps, elapsed = loop(a["seconds"])
 env.close()
-print("@@AB_RESULT@@ " + json.dumps({"steps": steps, "elapsed": elapsed, "sps": steps / elapsed}), flush=True)
+print("@@BENCH_RESULT@@ " + json.dumps({"steps": steps, "elapsed": elapsed, "sps": steps / elapsed}), flush=True)
 """
 
 
@@ -133,20 +133,10 @@ def run_sample(pkg: str, cfg: tuple, seconds: float, warmup: float, autoreset_mo
     proc = subprocess.run(
         [sys.executable, "-c", WORKER_SOURCE, json.dumps(args)], env=env, capture_output=True, text=True, timeout=120
     )
-    for line in proc.stdout.splitlines():
-        if line.startswith(RESULT_MARK):
-            return json.loads(line[len(RESULT_MARK) :])["sps"]
+    result = parse_result(proc.stdout)
+    if result is not None:
+        return result["sps"]
     raise RuntimeError(f"{cfg[0]} with {pkg} failed (rc {proc.returncode}):\n{proc.stderr[-2000:]}")
-
-
-def spread(xs: list[float]) -> str:
-    """min..max as percentages of the median."""
-    m = statistics.median(xs)
-    return f"{100 * (min(xs) / m - 1):+.0f}..{100 * (max(xs) / m - 1):+.0f}%"
-
-
-def fmt(x: float) -> str:
-    return f"{x / 1e6:.3f}M" if x >= 1e6 else f"{x / 1e3:.1f}k"
 
 
 def main() -> None:
@@ -179,7 +169,8 @@ def main() -> None:
                 samples[cfg[0]][side].append(run_sample(pkgs[side], cfg, opts.seconds, opts.warmup, opts.autoreset))
             o, n = samples[cfg[0]]["old"][-1], samples[cfg[0]]["new"][-1]
             print(
-                f"round {r + 1}/{opts.rounds} {cfg[0]:32s} old {fmt(o):>9s} new {fmt(n):>9s} new/old {n / o:.3f}",
+                f"round {r + 1}/{opts.rounds} {cfg[0]:32s} old {fmt_rate(o):>9s} new {fmt_rate(n):>9s} "
+                f"new/old {n / o:.3f}",
                 file=sys.stderr,
                 flush=True,
             )
@@ -213,7 +204,7 @@ def main() -> None:
             )
         )
         lines.append(
-            f"| {cfg[0]} | {fmt(statistics.median(o))} | {spread(o)} | {fmt(statistics.median(n))} | "
+            f"| {cfg[0]} | {fmt_rate(statistics.median(o))} | {spread(o)} | {fmt_rate(statistics.median(n))} | "
             f"{spread(n)} | {ratio:.3f} | {min(per_round):.3f}..{max(per_round):.3f} | "
             f"{slow}/{len(per_round)} |"
         )
@@ -222,7 +213,7 @@ def main() -> None:
         f"\nenv steps/s ({opts.autoreset} autoreset), median of {opts.rounds} interleaved rounds, "
         f"{opts.seconds} s per sample "
         f"after {opts.warmup} s warm-up; {os.cpu_count()} cores; load average (1 min) "
-        f"{min(load[0] for load in loads):.2f}..{max(load[0] for load in loads):.2f} during the run\n"
+        f"{load_span(loads)} during the run\n"
     )
     print(table + "\n" + note)
 

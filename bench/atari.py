@@ -37,7 +37,7 @@ import sys
 import time
 from pathlib import Path
 
-RESULT_MARK = "@@ATARI_BENCH@@ "
+from _common import parse_result  # bench/ is sys.path[0] when a script runs
 
 # Run verbatim by our interpreter and by the reference's (`python -c WORKER '<json>'`).
 WORKER = r"""
@@ -66,7 +66,7 @@ if kind in ("emulator", "emulator-n"):
         if sec >= a["seconds"] or steps > 10**8:
             break
         steps = int(steps * max(2.0, 1.2 * a["seconds"] / max(sec, 1e-3)))
-    print("@@ATARI_BENCH@@ " + json.dumps({"sps": threads * steps / sec}), flush=True)
+    print("@@BENCH_RESULT@@ " + json.dumps({"sps": threads * steps / sec}), flush=True)
     raise SystemExit(0)
 
 if kind in ("ours", "reference"):
@@ -114,7 +114,7 @@ else:
 run(a["warmup"], min_steps=3 * n)
 steps, sec = run(a["seconds"])
 env.close()
-print("@@ATARI_BENCH@@ " + json.dumps({"sps": steps / sec}), flush=True)
+print("@@BENCH_RESULT@@ " + json.dumps({"sps": steps / sec}), flush=True)
 """
 
 
@@ -131,9 +131,9 @@ def sample(kind: str, num_envs: int, mode: str, args) -> float | None:
     proc = subprocess.run(
         [python, "-c", WORKER, json.dumps(spec)], capture_output=True, text=True, env=env, cwd="/", timeout=600
     )
-    for line in proc.stdout.splitlines():
-        if line.startswith(RESULT_MARK):
-            return json.loads(line[len(RESULT_MARK) :])["sps"]
+    result = parse_result(proc.stdout)
+    if result is not None:
+        return result["sps"]
     print(f"  {kind} {mode} {num_envs}: failed\n{proc.stderr[-2000:]}", file=sys.stderr)
     return None
 

@@ -29,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import throughput as tp  # noqa: E402
+from _common import load_span  # noqa: E402
 
 
 def sample(peer: str, task: str, n: int, b: int, threads: int, opts) -> float:
@@ -141,8 +142,7 @@ def main() -> None:
     loads.append(os.getloadavg())
     lines.append(
         f"env steps/s medians of {opts.rounds} interleaved rounds, {opts.seconds} s per sample; "
-        f"{os.cpu_count()} cores; load average (1 min) {min(load[0] for load in loads):.2f}.."
-        f"{max(load[0] for load in loads):.2f}"
+        f"{os.cpu_count()} cores; load average (1 min) {load_span(loads)}"
     )
     text = "\n".join(lines)
     print(text)

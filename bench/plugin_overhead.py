@@ -37,8 +37,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from _common import fmt_rate, load_span, parse_result, spread  # bench/ is sys.path[0] when a script runs
+
 HERE = Path(__file__).resolve().parent
-RESULT_MARK = "@@PLUGIN_RESULT@@ "
 
 # (label, num_envs, batch_size, num_threads)
 CONFIGS = [
@@ -100,7 +101,7 @@ for i in range(a["windows"]):
         sps[side].append(loop(envs[side], a["seconds"]))
 for env in envs.values():
     env.close()
-print("@@PLUGIN_RESULT@@ " + json.dumps(sps), flush=True)
+print("@@BENCH_RESULT@@ " + json.dumps(sps), flush=True)
 """
 
 SAME_SOURCE = r"""
@@ -156,19 +157,10 @@ def run_round(plugin: Path, cfg: tuple, windows: int, seconds: float, warmup: fl
     proc = subprocess.run(
         [sys.executable, "-c", WORKER_SOURCE, json.dumps(args)], capture_output=True, text=True, timeout=300
     )
-    for line in proc.stdout.splitlines():
-        if line.startswith(RESULT_MARK):
-            return json.loads(line[len(RESULT_MARK) :])
+    result = parse_result(proc.stdout)
+    if result is not None:
+        return result
     raise RuntimeError(f"{cfg[0]} failed (rc {proc.returncode}):\n{proc.stderr[-2000:]}")
-
-
-def spread(xs: list[float]) -> str:
-    m = statistics.median(xs)
-    return f"{100 * (min(xs) / m - 1):+.0f}..{100 * (max(xs) / m - 1):+.0f}%"
-
-
-def fmt(x: float) -> str:
-    return f"{x / 1e6:.3f}M" if x >= 1e6 else f"{x / 1e3:.1f}k"
 
 
 def main() -> None:
@@ -200,7 +192,7 @@ def main() -> None:
                     samples[cfg[0]][side].append(statistics.median(sps[side]))
                 a, b = samples[cfg[0]]["A"][-1], samples[cfg[0]]["B"][-1]
                 print(
-                    f"round {r + 1}/{opts.rounds} {cfg[0]:18s} built-in {fmt(a):>9s} plugin {fmt(b):>9s} "
+                    f"round {r + 1}/{opts.rounds} {cfg[0]:18s} built-in {fmt_rate(a):>9s} plugin {fmt_rate(b):>9s} "
                     f"plugin/built-in {b / a:.3f}",
                     file=sys.stderr,
                     flush=True,
@@ -230,7 +222,7 @@ def main() -> None:
             )
         )
         lines.append(
-            f"| {cfg[0]} | {fmt(statistics.median(a))} | {spread(a)} | {fmt(statistics.median(b))} | "
+            f"| {cfg[0]} | {fmt_rate(statistics.median(a))} | {spread(a)} | {fmt_rate(statistics.median(b))} | "
             f"{spread(b)} | {ratio:.3f} | {min(per_round):.3f}..{max(per_round):.3f} |"
         )
     table = "\n".join(lines)
@@ -238,7 +230,7 @@ def main() -> None:
         f"\nenv steps/s: median over {opts.rounds} rounds (fresh processes) of each round's median over "
         f"{opts.windows} windows of {opts.seconds} s per pool, A and B alternating, after {opts.warmup} s "
         f"warm-up; {os.cpu_count()} cores; load average (1 min) "
-        f"{min(load[0] for load in loads):.2f}..{max(load[0] for load in loads):.2f} during the run; "
+        f"{load_span(loads)} during the run; "
         f"trajectories {same.stdout.strip()}\n"
     )
     print(table + "\n" + note)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import data_equivalence
 from gymnasium.vector import AutoresetMode
-from twin_envs import twin_vector_env
+from support.twin_envs import twin_vector_env
 
 import envpool
 

@@ -257,3 +257,32 @@ def test_an_unexpected_kwarg_is_a_type_error_as_python_raises_it():
     assert isinstance(info.value, ValueError)
     with pytest.raises(TypeError, match="unexpected keyword argument 'frameskip'"):
         gymnasium.make("envpool/CartPole-v1", frameskip=4)
+
+
+class _ManyArraysEnv(gymnasium.Env):
+    """An env whose observation is a Dict of `n` arrays."""
+
+    def __init__(self, n):
+        self.observation_space = gymnasium.spaces.Dict(
+            {f"a{i:02d}": gymnasium.spaces.Box(-1, 1, (1,)) for i in range(n)}
+        )
+        self.action_space = gymnasium.spaces.Discrete(2)
+
+    def reset(self, *, seed=None, options=None):
+        return self.observation_space.sample(), {}
+
+    def step(self, action):
+        return self.observation_space.sample(), 0.0, False, False, {}
+
+
+def test_more_arrays_than_the_core_holds_are_refused_by_count():
+    # 32 obs arrays is the limit (kMaxArraysPerKind, cpp/core/spec.h): one more is refused
+    # before any worker starts, saying how many are allowed.
+    with pytest.raises(ValueError, match="too many arrays in the env spec: at most 32"):
+        envpool.make_python(lambda: _ManyArraysEnv(33), num_envs=1, num_workers=1)
+    envs = envpool.make_python(lambda: _ManyArraysEnv(32), num_envs=1, num_workers=1)
+    try:
+        obs, _ = envs.reset(seed=0)
+        assert len(obs) == 32
+    finally:
+        envs.close()

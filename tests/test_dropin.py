@@ -17,8 +17,8 @@ from gymnasium import spaces
 from gymnasium.error import AlreadyPendingCallError, ClosedEnvironmentError, NoAsyncCallError
 from gymnasium.utils.env_checker import data_equivalence
 from gymnasium.vector import SyncVectorEnv
-from py_envs import FaultyEnv, SlowEnv
-from subprocs import alive
+from support.py_envs import FaultyEnv, SlowEnv
+from support.subprocs import alive
 
 import envpool
 

@@ -20,13 +20,15 @@ import pytest
 pytest.importorskip("zmq", reason="external episodes need pyzmq (pip install envpool-ng[external])")
 pytest.importorskip("msgpack", reason="external episodes need msgpack (pip install envpool-ng[external])")
 
-from external_helpers import answer_in_background  # noqa: E402
-from subprocs import start_python  # noqa: E402
+from support.external import answer_in_background  # noqa: E402
+from support.subprocs import start_python  # noqa: E402
 
 import envpool  # noqa: E402
 
 CARTPOLE = gym.make("CartPole-v1")
 OBS_SPACE, ACT_SPACE = CARTPOLE.observation_space, CARTPOLE.action_space
+
+pytestmark = pytest.mark.integration
 
 # A client process: `threads` threads, each running `episodes` CartPole episodes through
 # get_action; prints what it saw as JSON.

@@ -25,7 +25,7 @@ import pytest
 zmq = pytest.importorskip("zmq", reason="external episodes need pyzmq (pip install envpool-ng[external])")
 msgpack = pytest.importorskip("msgpack", reason="external episodes need msgpack (pip install envpool-ng[external])")
 
-from external_helpers import answer_in_background  # noqa: E402
+from support.external import answer_in_background  # noqa: E402
 
 import envpool  # noqa: E402
 
@@ -34,6 +34,8 @@ OBS = np.zeros(4, np.float32)
 DESC = {"dtype": "float32", "shape": [4]}
 V = 2  # the protocol version these tests speak
 MIB = 1024 * 1024
+
+pytestmark = pytest.mark.integration
 
 # A server in its own process, so that its memory is measured alone: serve(**kwargs) with a
 # Box(act_n) float32 action space (act_n > 0) or Discrete(2), a trainer thread answering every

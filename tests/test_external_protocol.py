@@ -16,6 +16,8 @@ msgpack = pytest.importorskip("msgpack", reason="external episodes need msgpack 
 
 import envpool  # noqa: E402
 
+pytestmark = pytest.mark.integration
+
 
 class MinimalClient:
     """The protocol as the doc states it: DEALER, msgpack header frame, raw little-endian arrays."""

@@ -8,7 +8,10 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
 
+
+@pytest.mark.slow
 def test_fuzzing_never_crashes_and_invariants_hold():
     script = pathlib.Path(__file__).with_name("fuzz_pool.py")
     result = subprocess.run([sys.executable, str(script), "150"], capture_output=True, text=True, timeout=600)

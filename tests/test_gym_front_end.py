@@ -19,6 +19,8 @@ import pytest
 
 import envpool
 
+pytestmark = pytest.mark.integration
+
 
 @pytest.fixture(autouse=True)
 def _without_the_gym_package(monkeypatch):

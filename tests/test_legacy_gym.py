@@ -25,6 +25,8 @@ from envpool.frontends.installed_gym import FIVE_VALUE_GYM, gym_version
 gym = pytest.importorskip("gym", reason="these tests need the gym package (scripts/ci_atari.sh installs it)")
 from envpool.frontends.legacy_gym import to_gym_space  # noqa: E402 - needs gym
 
+pytestmark = pytest.mark.integration
+
 LEGACY = gym_version() < FIVE_VALUE_GYM  # gym 0.21-0.25: four-value step, reset -> obs
 
 

@@ -24,6 +24,8 @@ import pytest
 import envpool
 from envpool import _core, cli, plugins
 
+pytestmark = pytest.mark.slow
+
 REPO = pathlib.Path(__file__).resolve().parents[1]
 PLUGIN_SRC = REPO / "tests" / "plugin"
 

@@ -11,12 +11,11 @@ import time
 
 import numpy as np
 import pytest
-from py_envs import FaultyEnv, SlowEnv
-from subprocs import alive, start_python
+from support import TESTS_DIR as TESTS
+from support.py_envs import FaultyEnv, SlowEnv
+from support.subprocs import alive, start_python
 
 import envpool
-
-TESTS = os.path.dirname(os.path.abspath(__file__))
 
 
 def mixed(fault: str, n: int = 4, at: int = 3, bad: int = 1):
@@ -142,12 +141,13 @@ def test_hung_env_past_step_timeout_is_killed_and_replaced():
         assert time.monotonic() - start < 5.0
 
 
+@pytest.mark.slow
 def test_ctrl_c_interrupts_a_blocking_recv_quickly():
     code = f"""
         import sys, time, numpy as np
         sys.path.insert(0, {TESTS!r})
         import envpool
-        from py_envs import SlowEnv
+        from support.py_envs import SlowEnv
         envs = envpool.make_python(lambda: SlowEnv(delay=5.0), num_envs=2, num_workers=2)
         envs.reset()
         envs.send(np.zeros(2, np.int64))
@@ -193,7 +193,7 @@ PREAMBLE = f"""
     import sys, time, numpy as np
     sys.path.insert(0, {TESTS!r})
     import envpool
-    from py_envs import SlowEnv
+    from support.py_envs import SlowEnv
     envs = envpool.make_python(SlowEnv, num_envs=4, num_workers=2)
     envs.reset()
     print("pids", *envs.unwrapped._pool.worker_pids, flush=True)

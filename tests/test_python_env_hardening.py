@@ -15,12 +15,12 @@ import time
 
 import numpy as np
 import pytest
-from py_envs import FaultyEnv, SlowEnv
-from subprocs import _sigint_default, alive, start_python
+from support import TESTS_DIR as TESTS
+from support.py_envs import FaultyEnv, SlowEnv
+from support.subprocs import _sigint_default, alive, start_python
 
 import envpool
 
-TESTS = os.path.dirname(os.path.abspath(__file__))
 ZEROS4 = np.zeros(4, np.int64)
 
 
@@ -63,6 +63,7 @@ def run_script(code: str, timeout: float) -> subprocess.CompletedProcess:
 # -- 1: an env whose step forks, and the child runs on in the worker's loop -----------------------
 
 
+@pytest.mark.slow
 def test_an_env_that_forks_is_reported_once_and_its_worker_replaced_never_a_hang():
     """The forked child used to run the worker's loop beside the worker: the collector took its
     completion counter on trust, went past what was sent and spun at 100% CPU, Ctrl-C and
@@ -73,8 +74,8 @@ def test_an_env_that_forks_is_reported_once_and_its_worker_replaced_never_a_hang
         import sys, time, numpy as np
         sys.path.insert(0, {TESTS!r})
         import envpool
-        from py_envs import FaultyEnv, SlowEnv
-        from subprocs import alive
+        from support.py_envs import FaultyEnv, SlowEnv
+        from support.subprocs import alive
         # Env 1 forks at step 3 of each episode; the loops stop before its second episode gets there.
         fns = [SlowEnv, lambda: FaultyEnv("fork", at=3), SlowEnv, SlowEnv]
         for i in range(40):
@@ -160,7 +161,7 @@ def test_workers_of_a_pool_made_in_a_thread_still_die_with_a_killed_parent():
         import sys, threading, time, numpy as np
         sys.path.insert(0, {TESTS!r})
         import envpool
-        from py_envs import FaultyEnv, SlowEnv
+        from support.py_envs import FaultyEnv, SlowEnv
         made = []
         fns = [lambda: FaultyEnv("popen", at=1), lambda: SlowEnv(delay=60.0)]
         t = threading.Thread(target=lambda: made.append(envpool.make_python(fns, num_envs=2, num_workers=2)))
@@ -241,7 +242,7 @@ def test_processes_an_env_started_do_not_outlive_interpreter_exit():
         import sys, numpy as np
         sys.path.insert(0, {TESTS!r})
         import envpool
-        from py_envs import FaultyEnv
+        from support.py_envs import FaultyEnv
         envs = envpool.make_python(lambda: FaultyEnv("popen", at=1), num_envs=2, num_workers=2)
         envs.reset()
         info = envs.step(np.zeros(2, np.int64))[4]
@@ -275,7 +276,7 @@ def test_shutdown_without_close_is_silent_and_leaves_no_worker(case):
         import gc, os, signal, sys, time, numpy as np
         sys.path.insert(0, {TESTS!r})
         import envpool
-        from py_envs import SlowEnv
+        from support.py_envs import SlowEnv
         for _ in range(5):
             envs = envpool.make_python(SlowEnv, num_envs=4, num_workers=2)
             envs.reset()
@@ -326,7 +327,7 @@ def test_terminal_ctrl_c_interrupts_the_caller_and_the_workers_go_on():
         import sys, time, numpy as np
         sys.path.insert(0, {TESTS!r})
         import envpool
-        from py_envs import SlowEnv
+        from support.py_envs import SlowEnv
         envs = envpool.make_python(lambda: SlowEnv(delay=0.5), num_envs=2, num_workers=2)
         envs.reset()
         pids = envs.unwrapped._pool.worker_pids

@@ -14,8 +14,8 @@ import pytest
 from gymnasium.utils.env_checker import data_equivalence
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
-from py_envs import NestedEnv, SlowEnv
-from subprocs import alive
+from support.py_envs import NestedEnv, SlowEnv
+from support.subprocs import alive
 
 import envpool
 
@@ -363,7 +363,7 @@ def test_every_start_method_runs_closures(context):
 def test_every_action_dtype_is_validated():
     """float64 boxes are checked for NaN/inf, integer boxes, MultiDiscrete and MultiBinary
     against their bounds (per element), naming the env, row and element."""
-    from py_envs import TypedActionsEnv
+    from support.py_envs import TypedActionsEnv
 
     envs = envpool.make_python(TypedActionsEnv, num_envs=2, num_workers=1)
     try:

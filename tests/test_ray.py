@@ -16,6 +16,8 @@ if not hasattr(ray, "remote"):  # a folder named ray on sys.path (e.g. Ray's /tm
 import envpool  # noqa: E402
 import envpool.ray  # noqa: E402
 
+pytestmark = pytest.mark.integration
+
 # Policies defined here travel to the runner actors by value (the workers cannot import this file).
 ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
 

@@ -23,6 +23,8 @@ from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy  # noq
 
 import envpool.ray  # noqa: E402
 
+pytestmark = pytest.mark.integration
+
 ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 

@@ -20,6 +20,8 @@ from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner  # noqa: 
 import envpool  # noqa: E402
 import envpool.rllib  # noqa: E402
 
+pytestmark = pytest.mark.integration
+
 envpool.rllib.register_envs(["CartPole-v1", "InvertedPendulum-v5"])
 
 

@@ -14,7 +14,7 @@ import time
 import gymnasium
 import numpy as np
 import pytest
-from subprocs import start_python
+from support.subprocs import start_python
 
 import envpool
 
@@ -71,6 +71,7 @@ def test_step_timeout_then_recv_returns_the_batch():
 # -- Ctrl-C -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("call", ["recv", "step"])
 def test_ctrl_c_interrupts_a_blocking_call_quickly(call):
     """SIGINT during a blocking recv()/step() raises KeyboardInterrupt within 100 ms; the pool
@@ -241,6 +242,7 @@ def _threads_and_fds():
     return len(os.listdir("/proc/self/task")), len(os.listdir("/proc/self/fd"))
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs /proc")
 def test_create_destroy_cycles_leave_threads_and_fds_flat():
     for _ in range(20):  # warm up lazily created resources

@@ -17,6 +17,8 @@ from stable_baselines3.common.vec_env import DummyVecEnv, VecCheckNan, VecMonito
 import envpool
 from envpool.sb3 import VecEnvAdapter, make_vec_env
 
+pytestmark = pytest.mark.integration
+
 SEED = 5
 
 # One torch thread: on a small shared machine torch's default (a thread per core, spinning

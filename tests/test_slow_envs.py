@@ -9,9 +9,11 @@ import time
 
 import numpy as np
 import pytest
-from subprocs import start_python
+from support.subprocs import start_python
 
 import envpool
+
+pytestmark = pytest.mark.slow
 
 STEP_S = 0.2
 SERIAL_S = 4 * STEP_S  # 0.8 s: all four envs on one thread

@@ -16,6 +16,8 @@ import pytest
 
 import envpool
 
+pytestmark = pytest.mark.integration
+
 jax = pytest.importorskip("jax", reason="envs.xla() needs jax: pip install 'envpool-ng[jax]'")
 jnp = jax.numpy
 lax = jax.lax

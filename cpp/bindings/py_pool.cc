@@ -9,15 +9,17 @@
 #include "bindings/actions.h"
 #include "bindings/convert.h"
 #include "bindings/results.h"
+#include "core/pool_factories.h"
 #include "core/registry.h"
 
 namespace envpool::bindings {
 
 namespace {
 
-std::unique_ptr<EnvPool> MakeNativePool(const std::string& task_id, int num_envs, int batch_size, int num_threads,
-                                        uint64_t seed, int max_episode_steps, const py::dict& kwargs,
-                                        const std::string& autoreset_mode, double spin_us) {
+// A native pool of `task_id` with Python's arguments.
+std::unique_ptr<EnvPool> NativePool(const std::string& task_id, int num_envs, int batch_size, int num_threads,
+                                    uint64_t seed, int max_episode_steps, const py::dict& kwargs,
+                                    const std::string& autoreset_mode, double spin_us) {
   const TaskSpec& task = FindTask(task_id);
   PoolOptions options = Options(num_envs, batch_size, max_episode_steps, autoreset_mode);
   options.num_threads = num_threads;
@@ -25,20 +27,7 @@ std::unique_ptr<EnvPool> MakeNativePool(const std::string& task_id, int num_envs
   if (num_envs < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(num_envs));
   options.configs = MakeConfigs(task, num_envs, ToKwargs(kwargs));
   options.spin = std::chrono::nanoseconds(static_cast<int64_t>(spin_us * 1000));
-  return std::make_unique<EnvPool>(task, std::move(options));
-}
-
-// An EnvPool with executor `Executor` made by `make(ctx)`, and that executor.
-template <class Executor, class Make>
-std::pair<std::unique_ptr<EnvPool>, Executor*> MakeWith(const std::string& name, const py::dict& spec,
-                                                        PoolOptions options, Make make) {
-  Executor* executor = nullptr;
-  auto pool = std::make_unique<EnvPool>(name, DictToEnvSpec(spec), std::move(options), [&](ExecutorContext ctx) {
-    auto made = make(ctx);
-    executor = made.get();
-    return made;
-  });
-  return {std::move(pool), executor};
+  return MakeNativePool(task, std::move(options)).pool;
 }
 
 std::chrono::nanoseconds WaitOf(double wait_ms) {
@@ -52,8 +41,8 @@ std::chrono::nanoseconds WaitOf(double wait_ms) {
 
 PyPool::PyPool(const std::string& task_id, int num_envs, int batch_size, int num_threads, uint64_t seed,
                int max_episode_steps, const py::dict& kwargs, const std::string& autoreset_mode, double spin_us)
-    : PyPool(MakeNativePool(task_id, num_envs, batch_size, num_threads, seed, max_episode_steps, kwargs, autoreset_mode,
-                            spin_us),
+    : PyPool(NativePool(task_id, num_envs, batch_size, num_threads, seed, max_episode_steps, kwargs, autoreset_mode,
+                        spin_us),
              nullptr) {
   final_obs_objects_ = true;
 }
@@ -246,15 +235,12 @@ PyProcessPool::PyProcessPool(const std::string& name, const py::dict& spec, int 
                              int max_episode_steps, const std::string& autoreset_mode,
                              const std::vector<int>& worker_start, std::size_t info_capacity,
                              std::size_t error_capacity)
-    : PyProcessPool(MakeWith<ProcessExecutor>(
-          name, spec, Options(num_envs, batch_size, max_episode_steps, autoreset_mode), [&](ExecutorContext ctx) {
-            ProcessLayout layout =
-                ProcessLayout::For(DictToEnvSpec(spec), num_envs, worker_start, info_capacity, error_capacity);
-            return std::make_unique<ProcessExecutor>(ctx, layout);
-          })) {}
+    : PyProcessPool(MakeProcessPool(
+          name, DictToEnvSpec(spec), Options(num_envs, batch_size, max_episode_steps, autoreset_mode),
+          ProcessLayout::For(DictToEnvSpec(spec), num_envs, worker_start, info_capacity, error_capacity))) {}
 
-PyProcessPool::PyProcessPool(std::pair<std::unique_ptr<EnvPool>, ProcessExecutor*> made)
-    : PyPool(std::move(made.first), "Python envs with Python info dicts"), executor_(made.second) {}
+PyProcessPool::PyProcessPool(MadePool<ProcessExecutor> made)
+    : PyPool(std::move(made.pool), "Python envs with Python info dicts"), executor_(made.executor) {}
 
 ProcessExecutor& PyProcessPool::processes() {
   pool();  // raises once closed
@@ -265,12 +251,11 @@ ProcessExecutor& PyProcessPool::processes() {
 
 PyExternalPool::PyExternalPool(const std::string& name, const py::dict& spec, int max_episodes, int batch_size,
                                double wait_ms)
-    : PyExternalPool(MakeWith<ExternalExecutor>(
-          name, spec, Options(max_episodes, batch_size, 0, "next_step"),
-          [wait = WaitOf(wait_ms)](ExecutorContext ctx) { return std::make_unique<ExternalExecutor>(ctx, wait); })) {}
+    : PyExternalPool(MakeExternalPool(name, DictToEnvSpec(spec), Options(max_episodes, batch_size, 0, "next_step"),
+                                      WaitOf(wait_ms))) {}
 
-PyExternalPool::PyExternalPool(std::pair<std::unique_ptr<EnvPool>, ExternalExecutor*> made)
-    : PyPool(std::move(made.first), "external episodes and may be partial"), executor_(made.second) {}
+PyExternalPool::PyExternalPool(MadePool<ExternalExecutor> made)
+    : PyPool(std::move(made.pool), "external episodes and may be partial"), executor_(made.executor) {}
 
 ExternalExecutor& PyExternalPool::external() {
   pool();  // raises once closed
@@ -281,12 +266,12 @@ void PyExternalPool::Complete(int slot, const py::list& obs, const py::list& inf
                               bool truncated) {
   ExternalExecutor& ext = external();
   const EnvSpec& spec = core().spec();
-  const void* obs_ptrs[EpisodeRules::kMaxFields];
-  const void* info_ptrs[EpisodeRules::kMaxFields];
+  const void* obs_ptrs[kMaxArraysPerKind];
+  const void* info_ptrs[kMaxArraysPerKind];
   // Plain Py_buffers on the stack: py::buffer::request() builds a buffer_info (shape and
   // strides vectors) per buffer, a heap allocation per array per row on the server's hot path.
   struct Views {
-    Py_buffer view[2 * EpisodeRules::kMaxFields];
+    Py_buffer view[2 * kMaxArraysPerKind];
     std::size_t n = 0;
     ~Views() {
       for (std::size_t i = 0; i < n; ++i) PyBuffer_Release(&view[i]);

@@ -19,6 +19,7 @@
 #include "bindings/xla_bridge.h"
 #include "core/external_executor.h"
 #include "core/pool.h"
+#include "core/pool_factories.h"
 #include "core/process_executor.h"
 
 namespace envpool::bindings {
@@ -97,7 +98,7 @@ class PyProcessPool : public PyPool {
   ProcessExecutor& processes();
 
  private:
-  explicit PyProcessPool(std::pair<std::unique_ptr<EnvPool>, ProcessExecutor*> made);
+  explicit PyProcessPool(MadePool<ProcessExecutor> made);
   ProcessExecutor* executor_;
 };
 
@@ -115,7 +116,7 @@ class PyExternalPool : public PyPool {
   py::tuple TakeAnswers();
 
  private:
-  explicit PyExternalPool(std::pair<std::unique_ptr<EnvPool>, ExternalExecutor*> made);
+  explicit PyExternalPool(MadePool<ExternalExecutor> made);
   ExternalExecutor* executor_;
   std::vector<int32_t> answer_slots_;  // TakeAnswers' buffers, reused
   std::vector<uint8_t> answer_stepped_;

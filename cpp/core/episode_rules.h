@@ -37,8 +37,6 @@ struct EpisodeState {
 
 class EpisodeRules {
  public:
-  static constexpr std::size_t kMaxFields = 32;  // obs or info arrays per env
-
   EpisodeRules(const BatchLayout& layout, int num_envs, int max_episode_steps, AutoresetMode mode)
       : layout_(layout), max_episode_steps_(max_episode_steps), mode_(mode) {
     if (mode == AutoresetMode::kDisabled) {
@@ -72,8 +70,8 @@ class EpisodeRules {
   template <class Reset, class Step>
   [[gnu::always_inline]] inline void Run(EpisodeState& st, int env_id, Op op, const BatchBuffers& buf, std::size_t row,
                                          Reset&& reset, Step&& step, std::string* error) {
-    void* obs[kMaxFields];
-    void* info[kMaxFields];
+    void* obs[kMaxArraysPerKind];
+    void* info[kMaxArraysPerKind];
     for (std::size_t f = 0; f < layout_.num_obs; ++f) obs[f] = buf.Row<char>(layout_, f, row);
     for (std::size_t f = 0; f < layout_.num_info; ++f) info[f] = buf.Row<char>(layout_, layout_.first_info + f, row);
     double* reward = buf.Row<double>(layout_, layout_.reward, row);

@@ -9,7 +9,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -41,6 +43,43 @@ class EnvErrors {
   std::vector<std::pair<int, std::string>> errors_;
 };
 
+enum class WaitResult { kReady, kTimeout, kInterrupted };
+
+// A caller's wait for a batch: its deadline (none when the timeout is negative) and its check
+// for an interruption (the Python module's Ctrl-C), looked at every kCheckInterval at most.
+class WaitBudget {
+ public:
+  using Clock = std::chrono::steady_clock;
+  static constexpr std::chrono::milliseconds kCheckInterval{10};
+
+  WaitBudget(double timeout_s, const std::function<bool()>& interrupted)
+      : start_(Clock::now()),
+        has_deadline_(timeout_s >= 0),
+        deadline_(start_ + std::chrono::duration_cast<Clock::duration>(
+                               std::chrono::duration<double>(has_deadline_ ? timeout_s : 0.0))),
+        interrupted_(interrupted) {}
+
+  Clock::time_point start() const { return start_; }
+  bool Expired(Clock::time_point now) const { return has_deadline_ && now >= deadline_; }
+  // kTimeout or kInterrupted when the wait must end now.
+  std::optional<WaitResult> Check(Clock::time_point now) const {
+    if (Expired(now)) return WaitResult::kTimeout;
+    if (interrupted_ && interrupted_()) return WaitResult::kInterrupted;
+    return std::nullopt;
+  }
+  // When to look at the budget again: one check interval on, or the deadline if sooner.
+  Clock::time_point NextWake(Clock::time_point now) const {
+    const auto until = now + kCheckInterval;
+    return has_deadline_ && deadline_ < until ? deadline_ : until;
+  }
+
+ private:
+  Clock::time_point start_;
+  bool has_deadline_;
+  Clock::time_point deadline_;
+  const std::function<bool()>& interrupted_;
+};
+
 // What a pool shares with its executor. All references outlive the executor.
 struct ExecutorContext {
   const EnvSpec& spec;
@@ -67,25 +106,19 @@ class Executor {
   // caller waits for the batch right away (step()), so it may take a share of the work.
   virtual void Dispatch(const int* env_ids, int n, bool wait_follows) = 0;
 
-  // The waiting caller's share of the last dispatch, run between its checks of the deadline
-  // and of Ctrl-C: one piece of work per call; false when there is none (left).
-  virtual bool Help() { return false; }
+  // Waits on the caller's thread until the next batch is complete, within `budget`; each
+  // kind waits its own way (helping step envs, collecting rows, cutting partial batches).
+  // `in_flight`: envs sent and not yet returned. The default spins briefly, then sleeps.
+  virtual WaitResult Wait(const WaitBudget& budget, int in_flight) {
+    (void)in_flight;
+    return SpinThenSleep(budget, false);
+  }
 
-  // Blocks until the next batch may be complete, or `until`; true when it is complete.
-  // Executors whose rows the caller completes itself override this to collect them.
-  virtual bool WaitUntil(Clock::time_point until) { return ctx_.batches.SleepUntil(until); }
-
-  // True when rows only complete inside WaitUntil (the caller collects them): then the
-  // caller does not spin on the batch, it waits in WaitUntil.
-  virtual bool CallerCompletesRows() const { return false; }
-
-  // True when WaitUntil may end a batch early (BatchAssembler::Cut): then recv() needs only
-  // one env in flight, not a whole batch, and a batch may hold fewer than batch_size rows.
+  // True when Wait may end a batch early (BatchAssembler::Cut): then recv() needs only one
+  // env in flight, not a whole batch, and a batch may hold fewer than batch_size rows.
   virtual bool PartialBatches() const { return false; }
 
-  // Running estimate of one env step's cost in ns (-1: unknown), and how many envs step at
-  // once: the waiting caller sleeps at once when its batch is far from complete.
-  virtual int64_t NsPerEnv() const { return -1; }
+  // How many envs step at once (the pool's num_threads for native envs).
   virtual int parallelism() const = 0;
 
   // The episode state of an env that is not in flight.
@@ -104,6 +137,54 @@ class Executor {
   virtual void Stop() = 0;
 
  protected:
+  // The longest a caller spins on a batch it expects soon, before it sleeps.
+  static constexpr std::chrono::nanoseconds kSpinMax{std::chrono::microseconds(50)};
+
+  // Runs `help()` (one piece of the caller's share of the work per call, false when there is
+  // none left) while it finds work, checking the budget between pieces. Sets `*helped` when
+  // it ran any; returns a result when the budget ended the wait.
+  template <class Help>
+  std::optional<WaitResult> HelpWhileWorkLasts(const WaitBudget& budget, Help&& help, bool* helped) {
+    auto next_check = budget.start() + WaitBudget::kCheckInterval;
+    while (help()) {
+      *helped = true;
+      const auto now = Clock::now();
+      if (now >= next_check) {
+        if (auto r = budget.Check(now)) return r;
+        next_check = now + WaitBudget::kCheckInterval;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // For rows the caller completes itself: `wait_until(t)` collects rows until the batch is
+  // complete (true) or `t`; the budget is checked after each slice.
+  template <class WaitUntil>
+  WaitResult CollectUntilReady(const WaitBudget& budget, WaitUntil&& wait_until) {
+    for (;;) {
+      if (ctx_.batches.Ready()) return WaitResult::kReady;
+      if (wait_until(budget.NextWake(Clock::now()))) return WaitResult::kReady;
+      if (auto r = budget.Check(Clock::now())) return *r;
+    }
+  }
+
+  // For rows other threads complete: spins briefly (unless `sleep_at_once`), then sleeps in
+  // slices of the check interval until the batch is complete.
+  WaitResult SpinThenSleep(const WaitBudget& budget, bool sleep_at_once) {
+    for (unsigned i = 1;; ++i) {
+      if (ctx_.batches.Ready()) return WaitResult::kReady;
+      if (!sleep_at_once) {
+        SpinWait(i);
+        if ((i & 255) != 0 && i < 2048) continue;
+      }
+      const auto now = Clock::now();
+      if (budget.Expired(now)) return WaitResult::kTimeout;
+      if (!sleep_at_once && now - budget.start() < std::chrono::microseconds(200)) continue;
+      if (ctx_.batches.SleepUntil(budget.NextWake(now))) return WaitResult::kReady;
+      if (auto r = budget.Check(Clock::now())) return *r;
+    }
+  }
+
   ExecutorContext ctx_;
 };
 

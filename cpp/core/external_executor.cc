@@ -173,6 +173,10 @@ void ExternalExecutor::Complete(int slot, const void* const* obs, const void* co
   if (caller_waiting_ && (row == 0 || row + 1 == static_cast<std::size_t>(ctx_.batch_size))) cv_.notify_all();
 }
 
+WaitResult ExternalExecutor::Wait(const WaitBudget& budget, int /*in_flight*/) {
+  return CollectUntilReady(budget, [this](Clock::time_point until) { return WaitUntil(until); });
+}
+
 bool ExternalExecutor::WaitUntil(Clock::time_point until) {
   BatchAssembler& batches = ctx_.batches;
   std::unique_lock<std::mutex> lock(mu_);

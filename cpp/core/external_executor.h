@@ -38,8 +38,8 @@ class ExternalExecutor final : public Executor {
   ~ExternalExecutor() override;
 
   void Dispatch(const int* env_ids, int n, bool wait_follows) override;
-  bool WaitUntil(Clock::time_point until) override;
-  bool CallerCompletesRows() const override { return true; }
+  // Sleeps until the batch is complete or, `wait` after its first row, cuts it short.
+  WaitResult Wait(const WaitBudget& budget, int in_flight) override;
   bool PartialBatches() const override { return true; }
   int parallelism() const override { return 1; }
   EpisodeState& Episode(int env_id) override { return episodes_[static_cast<std::size_t>(env_id)]; }
@@ -66,6 +66,8 @@ class ExternalExecutor final : public Executor {
   int event_fd() const { return event_fd_; }
 
  private:
+  // Until the batch is complete (true, cut short if need be) or `until`.
+  bool WaitUntil(Clock::time_point until);
   void CheckSlot(int slot) const;
   void Signal();
 

@@ -89,6 +89,29 @@ bool ValidTaskId(const std::string& id) {
   return true;
 }
 
+// The plugin's name, once its build (ABI version, compiler, standard library, envpool version)
+// is known to match this envpool's; PluginError saying what differs otherwise.
+std::string CheckedName(const std::string& file, const envpool_plugin_abi* plugin_abi) {
+  if (plugin_abi == nullptr || plugin_abi->struct_size < offsetof(envpool_plugin_abi, plugin_name)) {
+    throw PluginError("'" + file + "' returned no readable ABI description: it is not an envpool plugin");
+  }
+  const envpool_plugin_abi host_abi = CurrentPluginAbi("envpool");
+  const bool same_layout =
+      plugin_abi->abi_version == host_abi.abi_version && plugin_abi->struct_size == host_abi.struct_size;
+  const std::string name = same_layout ? Str(plugin_abi->plugin_name) : std::string("?");
+  const std::string diff = Differences(*plugin_abi, host_abi);
+  if (!diff.empty()) {
+    const std::string side = same_layout ? Describe(*plugin_abi) : "envpool " + Str(plugin_abi->envpool_version);
+    throw PluginError("envpool plugin '" + name + "' (" + file + ") was built for " + side + ", but this envpool is " +
+                      Describe(host_abi) + "; they differ in:" + diff + "\nRebuild the plugin against envpool " +
+                      ENVPOOL_VERSION +
+                      " with the same compiler, e.g. `pip install --force-reinstall --no-build-isolation "
+                      "--no-binary <its package> <its package>`, or rerun its CMake build with "
+                      "-Denvpool_DIR=$(python -m envpool --cmake-dir).");
+  }
+  return name;
+}
+
 }  // namespace
 
 LoadedPlugin LoadPlugin(const std::string& path) {
@@ -121,24 +144,7 @@ LoadedPlugin LoadPlugin(const std::string& path) {
                       "envpool_plugin_register (a plugin defines them with ENVPOOL_PLUGIN(\"name\") { ... } from "
                       "core/plugin.h)");
   }
-  const envpool_plugin_abi* plugin_abi = abi_info();
-  if (plugin_abi == nullptr || plugin_abi->struct_size < offsetof(envpool_plugin_abi, plugin_name)) {
-    throw PluginError("'" + file + "' returned no readable ABI description: it is not an envpool plugin");
-  }
-  const envpool_plugin_abi host_abi = CurrentPluginAbi("envpool");
-  const bool same_layout =
-      plugin_abi->abi_version == host_abi.abi_version && plugin_abi->struct_size == host_abi.struct_size;
-  const std::string name = same_layout ? Str(plugin_abi->plugin_name) : std::string("?");
-  const std::string diff = Differences(*plugin_abi, host_abi);
-  if (!diff.empty()) {
-    const std::string side = same_layout ? Describe(*plugin_abi) : "envpool " + Str(plugin_abi->envpool_version);
-    throw PluginError("envpool plugin '" + name + "' (" + file + ") was built for " + side + ", but this envpool is " +
-                      Describe(host_abi) + "; they differ in:" + diff + "\nRebuild the plugin against envpool " +
-                      ENVPOOL_VERSION +
-                      " with the same compiler, e.g. `pip install --force-reinstall --no-build-isolation "
-                      "--no-binary <its package> <its package>`, or rerun its CMake build with "
-                      "-Denvpool_DIR=$(python -m envpool --cmake-dir).");
-  }
+  const std::string name = CheckedName(file, abi_info());
   const std::string origin = "plugin " + name + " (" + file + ")";
 
   LoadedPlugin record{name, file, {}};

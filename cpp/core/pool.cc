@@ -4,27 +4,9 @@
 #include <optional>
 #include <stdexcept>
 
-#include "core/thread_executor.h"
-
 namespace envpool {
 
 namespace {
-
-bool SameArrays(const std::vector<ArraySpec>& a, const std::vector<ArraySpec>& b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (a[i].name != b[i].name || a[i].dtype != b[i].dtype || a[i].shape != b[i].shape || a[i].low != b[i].low ||
-        a[i].high != b[i].high || a[i].discrete != b[i].discrete) {
-      return false;
-    }
-  }
-  return true;
-}
-
-bool SameArrays(const EnvSpec& a, const EnvSpec& b) {
-  return SameArrays(a.obs, b.obs) && SameArrays(a.action, b.action) && SameArrays(a.info, b.info) &&
-         a.obs_is_tuple == b.obs_is_tuple && a.render_height == b.render_height && a.render_width == b.render_width;
-}
 
 int CheckedNumEnvs(const PoolOptions& options) {
   if (options.num_envs < 1)
@@ -33,32 +15,6 @@ int CheckedNumEnvs(const PoolOptions& options) {
 }
 
 }  // namespace
-
-EnvPool::EnvPool(const TaskSpec& task, PoolOptions options)
-    : name_(task.id),
-      num_envs_(CheckedNumEnvs(options)),
-      batch_size_(options.batch_size == 0 ? options.num_envs : options.batch_size),
-      protocol_(num_envs_) {
-  if (options.num_threads < 1) {
-    throw std::invalid_argument("num_threads must be >= 1, got " + std::to_string(options.num_threads));
-  }
-  std::vector<Config> configs = options.configs.empty() ? MakeConfigs(task, num_envs_, {}) : options.configs;
-  if (static_cast<int>(configs.size()) != num_envs_) throw std::invalid_argument("need one config per env");
-  spec_ = task.spec(configs[0]);
-  // Per-env kwargs may change the dynamics, never the spaces: every batch has one layout.
-  for (int i = 1; i < num_envs_; ++i) {
-    const Config& c = configs[static_cast<std::size_t>(i)];
-    if (c.values() == configs[0].values()) continue;
-    if (!SameArrays(task.spec(c), spec_)) {
-      throw std::invalid_argument("the kwargs of env " + std::to_string(i) + " give it other observation/action " +
-                                  "spaces than env 0's; per-env kwargs must keep the spaces the same");
-    }
-  }
-  if (options.max_episode_steps < 0) options.max_episode_steps = task.max_episode_steps;
-  Init(options, [&](ExecutorContext ctx) {
-    return std::make_unique<ThreadExecutor>(ctx, task, configs, options.seed, options.num_threads, options.spin);
-  });
-}
 
 EnvPool::EnvPool(std::string name, EnvSpec spec, PoolOptions options, const ExecutorFactory& make_executor)
     : name_(std::move(name)),
@@ -75,9 +31,10 @@ void EnvPool::Init(const PoolOptions& options, const ExecutorFactory& make_execu
     throw std::invalid_argument("batch_size must be in [1, num_envs=" + std::to_string(num_envs_) + "], got " +
                                 std::to_string(batch_size_));
   }
-  if (spec_.obs.size() > EpisodeRules::kMaxFields || spec_.info.size() > EpisodeRules::kMaxFields ||
-      spec_.action.size() > EpisodeRules::kMaxFields) {
-    throw std::invalid_argument("too many arrays in the env spec");
+  if (spec_.obs.size() > kMaxArraysPerKind || spec_.info.size() > kMaxArraysPerKind ||
+      spec_.action.size() > kMaxArraysPerKind) {
+    throw std::invalid_argument("too many arrays in the env spec: at most " + std::to_string(kMaxArraysPerKind) +
+                                " obs, action and info arrays each");
   }
   layout_ = BatchLayout::For(spec_, options.autoreset == AutoresetMode::kSameStep);
   rules_ = std::make_unique<EpisodeRules>(layout_, num_envs_, options.max_episode_steps, options.autoreset);
@@ -158,9 +115,8 @@ void EnvPool::Dispatch(const int* env_ids, int n, bool wait_follows) {
   executor_->Dispatch(env_ids, n, wait_follows);
 }
 
-EnvPool::WaitResult EnvPool::WaitBatch(double timeout_s, const std::function<bool()>& interrupted) {
+WaitResult EnvPool::WaitBatch(double timeout_s, const std::function<bool()>& interrupted) {
   CheckUsable();
-  using Clock = std::chrono::steady_clock;
   // in_flight counts every unreturned env, finished or not: if they cannot fill a batch,
   // waiting would never end. A full batch holds whatever is in flight (see Dispatch).
   const int needed = executor_->PartialBatches() || full_batch() ? 1 : batch_size_;
@@ -175,59 +131,8 @@ EnvPool::WaitResult EnvPool::WaitBatch(double timeout_s, const std::function<boo
     throw ProtocolError("recv() would wait forever: " + std::to_string(protocol_.in_flight()) +
                         " envs are in flight but a batch needs " + std::to_string(needed) + hint);
   }
-  const auto start = Clock::now();
-  const bool has_deadline = timeout_s >= 0;
-  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
-                                    std::chrono::duration<double>(has_deadline ? timeout_s : 0.0));
-  auto check = [&](Clock::time_point now) -> std::optional<WaitResult> {
-    if (has_deadline && now >= deadline) return WaitResult::kTimeout;
-    if (interrupted && interrupted()) return WaitResult::kInterrupted;
-    return std::nullopt;
-  };
-  auto next_wake = [&](Clock::time_point now) {
-    auto until = now + kCheckInterval;
-    return has_deadline && deadline < until ? deadline : until;
-  };
-  // Help while the executor lets this thread, checking the deadline and Ctrl-C between
-  // pieces of work; then spin briefly; then wait in short slices, checking them after each.
-  bool helped = false;
-  {
-    auto next_check = start + kCheckInterval;
-    while (executor_->Help()) {
-      helped = true;
-      const auto now = Clock::now();
-      if (now >= next_check) {
-        if (auto r = check(now)) return *r;
-        next_check = now + kCheckInterval;
-      }
-    }
-  }
-  if (executor_->CallerCompletesRows()) {
-    for (;;) {
-      if (batches_->Ready()) return WaitResult::kReady;
-      if (executor_->WaitUntil(next_wake(Clock::now()))) return WaitResult::kReady;
-      if (auto r = check(Clock::now())) return *r;
-    }
-  }
-  // Asynchronous loops (another batch's worth of envs in flight behind this one): when the
-  // batch is far from complete, sleep at once rather than spin, leaving the cores to the
-  // workers; the envs still stepping hide the wake-up latency.
-  const int64_t remaining = batch_size_ - batches_->Written(batches_->TakePos());
-  const bool sleep_at_once =
-      !helped && protocol_.in_flight() >= 2 * batch_size_ &&
-      executor_->NsPerEnv() * remaining / std::max(1, executor_->parallelism()) > kSpinMax.count();
-  for (unsigned i = 1;; ++i) {
-    if (batches_->Ready()) return WaitResult::kReady;
-    if (!sleep_at_once) {
-      SpinWait(i);
-      if ((i & 255) != 0 && i < 2048) continue;
-    }
-    const auto now = Clock::now();
-    if (has_deadline && now >= deadline) return WaitResult::kTimeout;
-    if (!sleep_at_once && now - start < std::chrono::microseconds(200)) continue;
-    if (executor_->WaitUntil(next_wake(now))) return WaitResult::kReady;
-    if (auto r = check(Clock::now())) return *r;
-  }
+  const WaitBudget budget(timeout_s, interrupted);
+  return executor_->Wait(budget, protocol_.in_flight());
 }
 
 int EnvPool::TakeBatch(BatchBuffers fresh) {

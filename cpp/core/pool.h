@@ -9,7 +9,8 @@
 // The pool is glue between four parts, each in its own file:
 //   protocol.h        which envs may be sent now, and action validation;
 //   orders.h          what each sent env is asked to do, and its action row;
-//   executor.h        who runs the orders (thread_executor.h: native envs in a thread pool);
+//   executor.h        who runs the orders (one implementation per executor kind, attached by
+//                     the factories of pool_factories.h);
 //   episode_rules.h   time limits and autoreset, applied as each row is written;
 //   batch_assembler.h the ring of result batches the rows are written into.
 //
@@ -33,7 +34,6 @@
 #include "core/executor.h"
 #include "core/orders.h"
 #include "core/protocol.h"
-#include "core/registry.h"
 #include "core/spec.h"
 
 namespace envpool {
@@ -54,12 +54,11 @@ using ExecutorFactory = std::function<std::unique_ptr<Executor>(ExecutorContext)
 
 class EnvPool {
  public:
-  enum class WaitResult { kReady, kTimeout, kInterrupted };
+  using WaitResult = envpool::WaitResult;  // executor.h
 
-  // Native envs of a registered task, stepped by a thread pool.
-  EnvPool(const TaskSpec& task, PoolOptions options);
-  // Envs of `spec` run by the executor `make_executor` builds (e.g. worker processes);
-  // options.configs, seed, num_threads and spin are the executor's business.
+  // Envs of `spec` run by the executor `make_executor` builds; options.configs, seed,
+  // num_threads and spin are the executor's business, and max_episode_steps < 0 means none.
+  // Made by the factories of core/pool_factories.h, one per executor kind.
   EnvPool(std::string name, EnvSpec spec, PoolOptions options, const ExecutorFactory& make_executor);
   ~EnvPool();
   EnvPool(const EnvPool&) = delete;
@@ -144,12 +143,6 @@ class EnvPool {
   EnvErrors errors_;
   bool closed_ = false;
   int taken_rows_ = 0;
-
-  // Async loops: a waiting caller sleeps at once when its batch is estimated further than
-  // this from complete (see WaitBatch).
-  static constexpr std::chrono::nanoseconds kSpinMax{std::chrono::microseconds(50)};
-  // How often a waiting caller checks its deadline and Ctrl-C.
-  static constexpr std::chrono::milliseconds kCheckInterval{10};
 
   std::unique_ptr<Executor> executor_;  // last: it stops before the rest is destroyed
 };

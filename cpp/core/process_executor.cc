@@ -105,6 +105,12 @@ bool ProcessExecutor::CompleteFinished(int worker, uint32_t done) {
   return any;
 }
 
+WaitResult ProcessExecutor::Wait(const WaitBudget& budget, int /*in_flight*/) {
+  bool helped = false;
+  if (auto r = HelpWhileWorkLasts(budget, [this] { return Collect(); }, &helped)) return *r;
+  return CollectUntilReady(budget, [this](Clock::time_point until) { return WaitUntil(until); });
+}
+
 bool ProcessExecutor::WaitUntil(Clock::time_point until) {
   auto& done_seq = map_.Atomic<uint32_t>(ProcessLayout::kDoneSeq);
   auto& waiting = map_.Atomic<uint32_t>(ProcessLayout::kCollectorWaiting);

@@ -4,7 +4,7 @@
 // Dispatch writes each env's order and action into shared memory (process_channel.h), queues
 // the env on its worker's command ring and wakes the worker. The worker runs its commands in
 // order, stages each result in the env's block and bumps a counter. The waiting caller is the
-// collector: in WaitUntil it completes a row for every finished command - reserving it in the
+// collector: in Wait it completes a row for every finished command - reserving it in the
 // batch assembler and applying the episode rules as a worker thread does for native envs -
 // and sleeps on a futex when nothing is finished. So no thread of ours waits on processes,
 // and a batch is the first batch_size envs to finish, whichever worker ran them.
@@ -43,9 +43,8 @@ class ProcessExecutor final : public Executor {
   const SharedMapping& mapping() const { return map_; }
 
   void Dispatch(const int* env_ids, int n, bool wait_follows) override;
-  bool Help() override { return Collect(); }
-  bool WaitUntil(Clock::time_point until) override;
-  bool CallerCompletesRows() const override { return true; }
+  // Collects finished rows while there are any, then waits for the workers in WaitUntil.
+  WaitResult Wait(const WaitBudget& budget, int in_flight) override;
   int parallelism() const override { return static_cast<int>(layout_.num_workers); }
   EpisodeState& Episode(int env_id) override { return envs_[static_cast<std::size_t>(env_id)].episode; }
   void Stop() override;
@@ -63,6 +62,8 @@ class ProcessExecutor final : public Executor {
   void Wake(int worker);
 
  private:
+  // Collects rows until the batch is complete (true) or `until`.
+  bool WaitUntil(Clock::time_point until);
   // What the collector knows of each worker, whatever shared memory says.
   struct WorkerBook {
     uint32_t sent = 0;      // commands queued (the ring's tail)

@@ -165,6 +165,10 @@ class Config {
   std::map<std::string, ConfigValue> values_;
 };
 
+// The most obs, action or info arrays one env may declare: per-step code keeps one pointer per
+// array on the stack (EpisodeRules::Run, the executors), and EnvPool refuses larger specs.
+inline constexpr std::size_t kMaxArraysPerKind = 32;
+
 // What an env reads and writes each step. Built from a config because some spaces depend on
 // it (a map's size, whether positions are excluded from the observation, ...).
 struct EnvSpec {

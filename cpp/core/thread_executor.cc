@@ -68,6 +68,19 @@ void ThreadExecutor::Dispatch(const int* env_ids, int n, bool wait_follows) {
   }
 }
 
+WaitResult ThreadExecutor::Wait(const WaitBudget& budget, int in_flight) {
+  bool helped = false;
+  if (auto r = HelpWhileWorkLasts(budget, [this] { return Help(); }, &helped)) return *r;
+  // Asynchronous loops (another batch's worth of envs in flight behind this one): when the
+  // batch is far from complete, sleep at once rather than spin, leaving the cores to the
+  // workers; the envs still stepping hide the wake-up latency.
+  const int64_t remaining = ctx_.batch_size - ctx_.batches.Written(ctx_.batches.TakePos());
+  const bool sleep_at_once =
+      !helped && in_flight >= 2 * ctx_.batch_size &&
+      ns_per_env_.load(std::memory_order_relaxed) * remaining / std::max(1, num_threads_) > kSpinMax.count();
+  return SpinThenSleep(budget, sleep_at_once);
+}
+
 bool ThreadExecutor::Help() {
   if (!caller_helps_) return false;
   if (!caller_chunks_.empty()) {
@@ -152,7 +165,7 @@ void ThreadExecutor::StepEnv(int env_id, std::size_t pos, std::size_t row, Op op
         slot.env->Reset(slot.rng, out);
       },
       [&](Output& out) {
-        const void* act[EpisodeRules::kMaxFields];
+        const void* act[kMaxArraysPerKind];
         for (std::size_t f = 0; f < ctx_.orders.num_action_fields(); ++f) act[f] = ctx_.orders.ActionRow(f, env_id);
         slot.env->Step(Action(act), slot.rng, out);
       },

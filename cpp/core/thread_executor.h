@@ -33,8 +33,9 @@ class ThreadExecutor final : public Executor {
   ~ThreadExecutor() override { Stop(); }
 
   void Dispatch(const int* env_ids, int n, bool wait_follows) override;
-  bool Help() override;
-  int64_t NsPerEnv() const override { return ns_per_env_.load(std::memory_order_relaxed); }
+  // Helps step envs (Help) while that is safe, then spins or, when the batch is far from
+  // complete in an async loop, sleeps at once (leaving the cores to the workers).
+  WaitResult Wait(const WaitBudget& budget, int in_flight) override;
   int parallelism() const override { return num_threads_; }
   EpisodeState& Episode(int env_id) override { return slots_[static_cast<std::size_t>(env_id)].episode; }
   void Render(int env_id, uint8_t* rgb) override { slots_[static_cast<std::size_t>(env_id)].env->Render(rgb); }
@@ -55,6 +56,9 @@ class ThreadExecutor final : public Executor {
     EpisodeState episode;
   };
 
+  // The waiting caller's share of the last dispatch: one piece of work per call; false when
+  // there is none (left).
+  bool Help();
   void RunChunk(const Chunk& chunk);  // runs and times a chunk
   void RunChunkEnvs(const Chunk& chunk);
   void StepEnv(int env_id, std::size_t pos, std::size_t row, Op op, std::string& error);

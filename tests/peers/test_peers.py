@@ -22,6 +22,8 @@ import pytest
 
 import envpool
 
+pytestmark = pytest.mark.integration
+
 CLEANRL = pathlib.Path(__file__).with_name("cleanrl")
 
 # -- CleanRL ---------------------------------------------------------------------------------------

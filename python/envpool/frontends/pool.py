@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
@@ -75,12 +75,44 @@ def check_int(name: str, value: Any, minimum: int) -> int:
     return int(value)
 
 
+class CorePool(Protocol):
+    """What a front end calls on the pool it owns: ``envpool._core.Pool`` for native tasks, and
+    the Python classes over the other executors' core pools (:class:`envpool.process.pool.ProcessPool`,
+    :class:`envpool.external.pool.ExternalPool`), which add their own work around the same calls."""
+
+    num_envs: int
+    batch_size: int
+    max_episode_steps: int
+
+    def send_reset(self, env_id: Any, seeds: Any, keep: Any, wait_follows: bool) -> None: ...
+
+    def send(self, actions: Any, env_id: Any = None) -> None: ...
+
+    def recv(self, timeout: float = -1.0) -> tuple: ...
+
+    def step(self, actions: Any, env_id: Any = None, timeout: float = -1.0) -> tuple: ...
+
+    def render(self, env_id: Any = None) -> Any: ...
+
+    def get_state(self, env_id: int) -> Any: ...
+
+    def set_state(self, env_id: int, state: Any) -> None: ...
+
+    def close(self) -> None: ...
+
+    @property
+    def closed(self) -> bool: ...
+
+    @property
+    def in_flight(self) -> int: ...
+
+
 @dataclasses.dataclass
 class OpenedPool:
     """A pool and what a front end knows about it: made by ``_open_pool`` for native tasks and
     by ``envpool.process.pool`` for Python envs, adopted by ``PoolFrontEnd._attach``."""
 
-    pool: Any  # _core.Pool, or an object with its methods (python_envs.ProcessPool)
+    pool: CorePool
     task_spec: TaskSpec
     num_envs: int
     batch_size: int
@@ -103,7 +135,7 @@ class PoolFrontEnd:
     per-env kwargs as lists) and ``task_spec`` (a :class:`envpool.tasks.TaskSpec`).
     """
 
-    _pool: _core.Pool
+    _pool: CorePool
     _env_seeds: list[int] | None = None  # native envs: each env's seed (see _open_pool)
 
     def _open_pool(

@@ -14,6 +14,7 @@ from gymnasium.vector.utils import batch_space
 from envpool.errors import EnvError
 from envpool.runner.callbacks import hooks_of
 from envpool.runner.episodes import Episode
+from envpool.runner.metrics import SampleMetrics
 from envpool.runner.trees import info_row, replace_rows, row_of, rows_of, take, to_numpy
 
 
@@ -91,9 +92,7 @@ class EnvRunner:
         self._needs_reset = True
 
         # Counters (get_state) and metrics since the last get_metrics().
-        self._lifetime_steps = 0
-        self._lifetime_episodes = 0
-        self._reset_metrics()
+        self._metrics = SampleMetrics()
 
     # -- public API --------------------------------------------------------------------------
 
@@ -152,9 +151,7 @@ class EnvRunner:
             self._carry = done
             raise
         finally:
-            self._m_steps += steps
-            self._lifetime_steps += steps
-            self._m_sample_time += time.perf_counter() - t0
+            self._metrics.add_steps(steps, time.perf_counter() - t0)
         if num_episodes is not None:
             samples = done
             self._needs_reset = True  # the episodes still running were dropped
@@ -172,57 +169,18 @@ class EnvRunner:
         ``num_env_steps_sampled_per_second`` (over the time spent in ``sample``), and where
         that time went: ``policy_time_s`` (in the policy or sampling random actions),
         ``env_wait_time_s`` (in the pool's calls: waiting for envs) and ``sample_time_s``."""
-        returns = np.asarray(self._m_returns, dtype=np.float64)
-        lengths = np.asarray(self._m_lengths, dtype=np.int64)
-        n = len(returns)
-        metrics = {
-            "episode_return_mean": float(returns.mean()) if n else float("nan"),
-            "episode_return_min": float(returns.min()) if n else float("nan"),
-            "episode_return_max": float(returns.max()) if n else float("nan"),
-            "episode_len_mean": float(lengths.mean()) if n else float("nan"),
-            "episode_len_min": int(lengths.min()) if n else float("nan"),
-            "episode_len_max": int(lengths.max()) if n else float("nan"),
-            "num_episodes": n,
-            "num_episodes_lifetime": self._lifetime_episodes,
-            "num_env_steps_sampled": self._m_steps,
-            "num_env_steps_sampled_lifetime": self._lifetime_steps,
-            "num_env_steps_sampled_per_second": self._m_steps / self._m_sample_time if self._m_sample_time else 0.0,
-            "policy_time_s": self._m_policy_time,
-            "env_wait_time_s": self._m_env_time,
-            "sample_time_s": self._m_sample_time,
-        }
-        self._reset_metrics()
-        return metrics
+        return self._metrics.report()
 
     def get_state(self) -> dict[str, Any]:
         """The lifetime counters, for checkpoints (the envs' own states and the ongoing
         episodes are not part of it)."""
-        return {
-            "num_env_steps_sampled_lifetime": self._lifetime_steps,
-            "num_episodes_lifetime": self._lifetime_episodes,
-        }
+        return self._metrics.state()
 
     def set_state(self, state: dict[str, Any]) -> None:
         """Restore what :meth:`get_state` returned (keys missing from ``state`` are kept)."""
-        if not isinstance(state, dict):
-            raise TypeError(f"set_state() needs a dict from get_state(), got {type(state).__name__}")
-        unknown = set(state) - {"num_env_steps_sampled_lifetime", "num_episodes_lifetime"}
-        if unknown:
-            raise ValueError(f"set_state() got unknown keys {sorted(unknown)}")
-        if "num_env_steps_sampled_lifetime" in state:
-            self._lifetime_steps = int(state["num_env_steps_sampled_lifetime"])
-        if "num_episodes_lifetime" in state:
-            self._lifetime_episodes = int(state["num_episodes_lifetime"])
+        self._metrics.load(state)
 
     # -- internals ---------------------------------------------------------------------------
-
-    def _reset_metrics(self) -> None:
-        self._m_returns: list[float] = []
-        self._m_lengths: list[int] = []
-        self._m_steps = 0
-        self._m_policy_time = 0.0
-        self._m_env_time = 0.0
-        self._m_sample_time = 0.0
 
     def _new_episode(self, env: int) -> Episode:
         ep = Episode(env)
@@ -240,7 +198,7 @@ class EnvRunner:
                 self._new_episode(env)
             t = time.perf_counter()
             obs, info = self.envs.reset()
-            self._m_env_time += time.perf_counter() - t
+            self._metrics.env_time += time.perf_counter() - t
             n = self.num_envs
             self._hold((np.arange(n), obs, np.zeros(n), np.zeros(n, bool), np.zeros(n, bool), info))
         elif not self._started:
@@ -248,7 +206,7 @@ class EnvRunner:
                 self._new_episode(env)
             t = time.perf_counter()
             self.envs.async_reset()
-            self._m_env_time += time.perf_counter() - t
+            self._metrics.env_time += time.perf_counter() - t
             self._hold(None)
         else:
             # Envs in flight can't be reset now: each one's next row is dropped and the env reset
@@ -287,7 +245,7 @@ class EnvRunner:
                     raise ValueError(
                         f"policy extras[{k!r}] must have one row per observation ({n}), got shape {np.shape(v)}"
                     )
-        self._m_policy_time += time.perf_counter() - t
+        self._metrics.policy_time += time.perf_counter() - t
         return actions, extras
 
     def _act(self, use_random: bool) -> None:
@@ -296,7 +254,7 @@ class EnvRunner:
         if self._held is None:  # a batch is due: after async_reset, or a step/recv interrupted
             t = time.perf_counter()
             self._receive(None)
-            self._m_env_time += time.perf_counter() - t
+            self._metrics.env_time += time.perf_counter() - t
             return
         ids, obs = self._held[0], self._held[1]
         term, trunc = self._held[3], self._held[4]
@@ -316,7 +274,7 @@ class EnvRunner:
             # Full batch, autoreset disabled: reset the ended envs, take their reset rows now.
             t = time.perf_counter()
             new_obs, info = self.envs.reset(options={"reset_mask": needs_reset})
-            self._m_env_time += time.perf_counter() - t
+            self._metrics.env_time += time.perf_counter() - t
             for i in np.flatnonzero(needs_reset).tolist():
                 self._start(ids_l[i], row_of(new_obs, i), info_row(info, i) if self.keep_infos else None)
             obs = replace_rows(obs, new_obs, needs_reset)
@@ -357,7 +315,7 @@ class EnvRunner:
                     pending[ids_l[i]] = (action_rows[i], extras, i)
             self._hold(None)  # as above: a batch is due
             self._receive(None)
-        self._m_env_time += time.perf_counter() - t
+        self._metrics.env_time += time.perf_counter() - t
 
     def _hold(self, held: tuple | None) -> None:
         self._held, self._held_lists, self._next_row = held, None, 0
@@ -450,9 +408,7 @@ class EnvRunner:
             if terminated or truncated:
                 ep.terminated, ep.truncated = bool(terminated), bool(truncated)
                 done.append(ep._finalized())
-                self._m_returns.append(ret[env])
-                self._m_lengths.append(length[env])
-                self._lifetime_episodes += 1
+                self._metrics.add_episode(ret[env], length[env])
                 for hook in self._hooks["on_episode_end"]:
                     hook(episode=ep, env_runner=self, env_index=env)
                 self._new_episode(env)

@@ -21,6 +21,7 @@ import numpy as np
 
 from envpool.external import wire as _wire
 from envpool.external.wire import ExternalError
+from envpool.lifecycle import Lifecycle
 
 __all__ = ["ExternalError", "PolicyClient"]
 
@@ -90,7 +91,7 @@ class PolicyClient:
         self._lock = threading.Lock()
         self._conns: list[_Conn] = []
         self._spaces: dict[str, Any] | None = None
-        self._closed = False
+        self._state = Lifecycle.OPEN
         self._stop = threading.Event()
         self._beat = threading.Thread(target=self._heartbeats, name="envpool-client-heartbeat", daemon=True)
         self._beat.start()
@@ -132,12 +133,22 @@ class PolicyClient:
         desc, frame = self._encode("obs", obs)
         self._call({"op": "end_episode", "episode_id": episode_id, "obs": desc, "truncated": bool(truncated)}, [frame])
 
+    @property
+    def closed(self) -> bool:
+        return self._state is not Lifecycle.OPEN
+
+    def refuse_calls(self) -> None:
+        """From now on calls fail at once with code ``closed`` (calls already waiting get the
+        server's answer); :meth:`close` still says goodbye and closes the connections."""
+        if self._state is Lifecycle.OPEN:
+            self._state = Lifecycle.CLOSING
+
     def close(self) -> None:
         """Says goodbye (the server ends this client's open episodes as truncated) and closes
         the connections."""
-        if self._closed:
+        if self._state is Lifecycle.CLOSED:
             return
-        self._closed = True
+        self._state = Lifecycle.CLOSED
         self._stop.set()
         self._beat.join()
         with self._lock:
@@ -185,7 +196,7 @@ class PolicyClient:
         return packed
 
     def _conn(self) -> _Conn:
-        if self._closed:
+        if self._state is not Lifecycle.OPEN:
             raise ExternalError("closed", "the client is closed")
         conn = getattr(self._local, "conn", None)
         if conn is None:
@@ -257,7 +268,7 @@ class PolicyClient:
             self._hello(conn)
             return self._roundtrip(conn, header, list(frames))
         except self._zmq.ZMQError:
-            if self._closed:  # close() from another thread closed this call's socket
+            if self._state is not Lifecycle.OPEN:  # close() from another thread closed this call's socket
                 raise ExternalError("closed", "the client was closed") from None
             raise
 
@@ -298,12 +309,12 @@ class PolicyClient:
                 if conn is None:
                     conn = _Conn(self)
                     with self._lock:
-                        if self._closed:
+                        if self._state is not Lifecycle.OPEN:
                             conn.sock.close()
                             return
                         self._conns.append(conn)
                 with self._lock:
-                    if self._closed:
+                    if self._state is not Lifecycle.OPEN:
                         return
                     self._release_finished()
                 if not conn.authenticated:

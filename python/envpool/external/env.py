@@ -102,11 +102,10 @@ class ExternalEnv:
 
     def _stop_runners(self) -> None:
         client = self._client
-        client._closed = True  # later calls fail at once; waiting ones got the server's "closed"
+        client.refuse_calls()  # later calls fail at once; waiting ones got the server's "closed"
         for t in self._runners:
             t.join(timeout=5.0)
         if not any(t.is_alive() for t in self._runners):
-            client._closed = False
             client.close()
 
     def start_episode(self, episode_id: str | None = None, training_enabled: bool = True) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 from envpool import _core
 from envpool.external import wire as _wire
 from envpool.external.server import ExternalServer
+from envpool.lifecycle import Lifecycle
 
 
 class ExternalPool:
@@ -34,7 +35,7 @@ class ExternalPool:
         self.core = _core.ExternalPool(source.name, spec, source.max_episodes, source.batch_size, source.wait_ms)
         self.num_envs, self.batch_size = source.max_episodes, source.batch_size
         self.max_episode_steps = 0
-        self._closed = False
+        self._state = Lifecycle.OPEN
         self.after_close: list = []  # callables run once close() stopped the server (ExternalEnv)
         try:
             self.server = ExternalServer(self.core, source, zmq, msgpack)
@@ -74,15 +75,16 @@ class ExternalPool:
 
     @property
     def closed(self) -> bool:
-        return self._closed
+        return self._state is not Lifecycle.OPEN
 
     def close(self) -> None:
         """Tells the clients (their waiting calls fail with code ``closed``), stops the server
         thread and closes the core. Never hangs."""
-        if self._closed:
+        if self._state is not Lifecycle.OPEN:
             return
-        self._closed = True
+        self._state = Lifecycle.CLOSING
         self.server.stop()
         self.core.close()
         for fn in self.after_close:
             fn()
+        self._state = Lifecycle.CLOSED

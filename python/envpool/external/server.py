@@ -12,8 +12,6 @@ import time
 import uuid
 from typing import Any
 
-import numpy as np
-
 from envpool.external import wire as _wire
 from envpool.external.sessions import Client, EpisodeRecord, Refused, Sessions
 from envpool.external.transport import Conn, StreamTransport
@@ -37,16 +35,7 @@ class ExternalServer:
         self._zmq = zmq
         self._pack = msgpack.Packer(use_bin_type=True).pack
         self._unpack = msgpack.unpackb
-        action_spec = source.action_spec
-        self._action_bytes = _wire.row_bytes(action_spec)
-        self._no_action = np.zeros(self._action_bytes, np.uint8).tobytes()
-        self._logged = (np.zeros(1, np.bool_).tobytes(), np.ones(1, np.bool_).tobytes())
-        # get_action's answer header, packed once but for its rid: {"rid": ..., "ok": true,
-        # "action": {"dtype", "shape"}} as a 3-entry msgpack map (fixmap 0x83).
-        self._answer_head = b"\x83" + self._pack("rid")
-        self._answer_tail = (
-            self._pack("ok") + self._pack(True) + self._pack("action") + self._pack(_wire.describe(action_spec))
-        )
+        self._rows = _wire.RowBytes(self._pack, source.action_spec)
         self._stop_fd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
         try:
             self.transport = StreamTransport(
@@ -333,7 +322,7 @@ class ExternalServer:
         self.core.ext_complete(
             ep.slot,
             [obs],
-            [action if logged else self._no_action, self._logged[logged]],
+            [action if logged else self._rows.no_action, self._rows.logged[logged]],
             ep.reward,
             terminated,
             truncated,
@@ -355,8 +344,8 @@ class ExternalServer:
         if self.stopping:
             return
         # One bytes object for every row's action, sliced per reply (no numpy scalar per row).
-        rows, rb = actions.tobytes(), self._action_bytes
-        head, tail, pack, send = self._answer_head, self._answer_tail, self._pack, self._send
+        rows, rb = actions.tobytes(), self._rows.action_bytes
+        head, tail, pack, send = self._rows.answer_head, self._rows.answer_tail, self._pack, self._send
         by_slot = self.sessions.by_slot
         stepped = stepped.tolist()
         for i, s in enumerate(slots.tolist()):

@@ -151,6 +151,19 @@ def to_frame(value: Any, spec: dict[str, Any], what: str) -> tuple[dict[str, Any
     return describe(spec), np.ascontiguousarray(arr, dtype=want.newbyteorder("<")).tobytes()
 
 
+class RowBytes:
+    """The server's constant bytes per row, made once: the logged-action fields a row carries,
+    and get_action's answer header but for its rid: ``{"rid": ..., "ok": true, "action":
+    {"dtype", "shape"}}`` as a 3-entry msgpack map (fixmap 0x83), split around the rid."""
+
+    def __init__(self, pack: Any, action_spec: dict[str, Any]):
+        self.action_bytes = row_bytes(action_spec)
+        self.no_action = bytes(self.action_bytes)  # the action field of a row with none logged
+        self.logged = (np.zeros(1, np.bool_).tobytes(), np.ones(1, np.bool_).tobytes())  # _logged_action
+        self.answer_head = b"\x83" + pack("rid")
+        self.answer_tail = pack("ok") + pack(True) + pack("action") + pack(describe(action_spec))
+
+
 # Array frames each episode op carries (after its header).
 ARRAY_FRAMES = {"get_action": 1, "log_action": 2, "log_returns": 0, "end_episode": 1}
 

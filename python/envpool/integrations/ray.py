@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from envpool.lifecycle import Lifecycle
 from envpool.process.pool import make_python
 from envpool.registration import make
 from envpool.runner import EnvRunner, Episode
@@ -200,7 +201,7 @@ class RunnerGroup:
         self.num_runners = int(num_runners)
         self.policy = policy
         self._weights: tuple[int, Any] | None = None
-        self._closed = False
+        self._state = Lifecycle.OPEN
         self.last_dead: dict[int, str] = {}  # runners that died during the last sample(): why
         actor_class = ray.remote(_Runner)
         self._actors = []
@@ -219,7 +220,7 @@ class RunnerGroup:
         except BaseException as e:
             for actor in self._actors:
                 ray.kill(actor, no_restart=True)
-            self._closed = True
+            self._state = Lifecycle.CLOSED
             if isinstance(e, ray.exceptions.GetTimeoutError):
                 raise TimeoutError(
                     f"RunnerGroup: the runners did not start within {start_timeout} s (does the cluster "
@@ -335,9 +336,9 @@ class RunnerGroup:
 
     def stop(self) -> None:
         """Close every pool and end the runner actors. Idempotent."""
-        if self._closed:
+        if self._state is not Lifecycle.OPEN:
             return
-        self._closed = True
+        self._state = Lifecycle.CLOSING
         import ray
 
         refs = [a.close.remote() for a in self._actors]
@@ -347,9 +348,10 @@ class RunnerGroup:
             for actor in self._actors:
                 ray.kill(actor, no_restart=True)
             self._actors = []
+            self._state = Lifecycle.CLOSED
 
     def _check_open(self) -> None:
-        if self._closed:
+        if self._state is not Lifecycle.OPEN:
             raise RuntimeError("RunnerGroup is stopped")
 
     def __enter__(self) -> RunnerGroup:
@@ -359,7 +361,8 @@ class RunnerGroup:
         self.stop()
 
     def __repr__(self) -> str:
-        return f"RunnerGroup({self.env!r}, num_runners={self.num_runners}{', stopped' if self._closed else ''})"
+        stopped = ", stopped" if self._state is not Lifecycle.OPEN else ""
+        return f"RunnerGroup({self.env!r}, num_runners={self.num_runners}{stopped})"
 
 
 def _split(total: int, parts: int) -> list[int]:

@@ -25,7 +25,7 @@ import signal
 import sys
 import traceback
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -77,6 +77,17 @@ class _EnvSlot:
         self.broken: str | None = None  # why it can no longer run (too many restarts)
 
 
+class _FixedFields(NamedTuple):
+    """Where an env block's one-byte fields sit: their offsets, indexes into ``_EnvSlot.fixed``."""
+
+    op: int
+    reseed: int
+    time_limit: int
+    failed: int
+    terminated: int
+    truncated: int
+
+
 class Worker:
     def __init__(self, args: dict):
         from envpool import _core
@@ -96,9 +107,7 @@ class Worker:
         self.action = SpaceLeaves(action_space, "action", layout["info_capacity"])
         obs_rows = [(np.dtype(s["dtype"]), tuple(s["shape"])) for s in self.obs.array_specs()]
         action_rows = [(np.dtype(s["dtype"]), tuple(s["shape"])) for s in self.action.array_specs()]
-        f = layout["env_fields"]
-        self.OP, self.RESEED, self.TIME_LIMIT, self.FAILED = f["op"], f["reseed"], f["time_limit"], f["failed"]
-        self.TERMINATED, self.TRUNCATED = f["terminated"], f["truncated"]
+        self.at = _FixedFields(**{k: layout["env_fields"][k] for k in _FixedFields._fields})
         self.info_capacity = layout["info_capacity"]
         self.error_capacity = layout["error_capacity"]
         self.env_fns: list[Callable] = pickle.loads(args["env_fns"])
@@ -182,7 +191,7 @@ class Worker:
         data = text.encode("utf-8", "replace")[: self.error_capacity]
         slot.error[: len(data)] = np.frombuffer(data, dtype=np.uint8)
         slot.error_len[()] = len(data)
-        slot.fixed[self.FAILED] = 1
+        slot.fixed[self.at.failed] = 1
         slot.info_step_len[()] = 0
         slot.info_reset_len[()] = 0
 
@@ -203,14 +212,14 @@ class Worker:
     def run(self, env_id: int) -> None:
         slot = self.slots[env_id]
         fixed = slot.fixed
-        op = fixed[self.OP]
-        fixed[self.FAILED] = 0
+        op = fixed[self.at.op]
+        fixed[self.at.failed] = 0
         try:
             if slot.broken is not None:
                 raise _Broken(slot.broken)
             if op == OP_RESET:
                 slot.info_step_len[()] = -1  # no step: the row's info is the reset's
-                self.reset_env(slot, int(slot.seed) if fixed[self.RESEED] else None)
+                self.reset_env(slot, int(slot.seed) if fixed[self.at.reseed] else None)
             else:
                 if slot.needs_reset:
                     raise _Broken(
@@ -221,11 +230,11 @@ class Worker:
                 self.leave_if_forked(env_id)
                 objects = self.obs.write(obs, slot.obs_step, f"the observation of env {env_id}'s step")
                 slot.reward[()] = _checked_reward(reward, env_id)
-                fixed[self.TERMINATED] = bool(terminated)
-                fixed[self.TRUNCATED] = bool(truncated)
+                fixed[self.at.terminated] = bool(terminated)
+                fixed[self.at.truncated] = bool(truncated)
                 self.write_info(slot.info_step, slot.info_step_len, _checked_info(info, env_id, "step"), objects)
                 # Same-step autoreset happens here, where the env is (the time limit is the pool's).
-                if self.same_step and (terminated or truncated or fixed[self.TIME_LIMIT]):
+                if self.same_step and (terminated or truncated or fixed[self.at.time_limit]):
                     self.reset_env(slot, None)
                 else:
                     slot.info_reset_len[()] = -1

@@ -16,7 +16,7 @@ from typing import Any
 import envpool
 from envpool import EnvPoolGymEnv as GymnasiumEnvPool  # noqa: F401 (the vendored casts)
 from envpool import list_all_envs, make_dm, make_gym  # noqa: F401
-from envpool.dm import EnvPoolDmEnv as DMEnvPool  # noqa: F401
+from envpool.frontends.dm import EnvPoolDmEnv as DMEnvPool  # noqa: F401
 
 __version__ = envpool.__version__
 make_gymnasium = make_gym

@@ -226,3 +226,13 @@ def test_subsystems_depend_only_on_lower_layers():
                 assert dep_layer in below[parts[1]], f"{name} imports {dep}: {parts[1]} must not depend on {dep_layer}"
                 crossings.add((parts[1], dep_layer))
     assert {("process", "frontends"), ("external", "frontends"), ("integrations", "runner")} <= crossings
+
+
+def test_no_python_module_is_over_500_lines():
+    """The package stays walkable: a module that grows past 500 lines is split by what it holds."""
+    import pathlib
+
+    root = pathlib.Path(envpool.__file__).parent
+    sizes = {str(p.relative_to(root)): len(p.read_text().splitlines()) for p in root.rglob("*.py")}
+    assert len(sizes) > 40  # the walk saw the subpackages
+    assert {name: n for name, n in sizes.items() if n > 500} == {}

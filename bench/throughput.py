@@ -244,8 +244,9 @@ def build_plan(args: argparse.Namespace, peers: list[str]) -> list[Group]:
                 ms.append(Measurement(ASYNC, task, "sync", n, n, None))
             groups.append(Group(task, "sync", n, n, list(args.threads), ms))
         for n, b in args.async_configs:
-            ms = [Measurement(p, task, "async", n, b, args.async_threads) for p in (OURS, REF) if p in peers]
-            groups.append(Group(task, "async", n, b, [args.async_threads], ms))
+            threads = args.async_threads
+            ms = [Measurement(p, task, "async", n, b, t) for p in (OURS, REF) if p in peers for t in threads]
+            groups.append(Group(task, "async", n, b, list(threads), ms))
     return [g for g in groups if g.measurements]
 
 
@@ -594,7 +595,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         type=async_list,
         help="num_envs:batch_size pairs for recv/send rows ('' = none)",
     )
-    p.add_argument("--async-threads", default=2, type=int, help="num_threads for async rows")
+    p.add_argument("--async-threads", default="2", type=int_list, help="num_threads values for async rows")
     p.add_argument(
         "--peers",
         default="ours,ref,sync,async",

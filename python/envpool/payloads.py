@@ -9,21 +9,17 @@ from __future__ import annotations
 
 import os
 import pickle
-import shutil
 import tempfile
 from typing import Any
 
 _SPILLED = b"F"  # a pickle starts with b"\x80"
 
 
-def make_spill_dir() -> str:
-    """A new spill directory, in memory (``/dev/shm``) where there is one."""
+def make_spill_dir() -> tempfile.TemporaryDirectory:
+    """A new spill directory, in memory (``/dev/shm``) where there is one; removed by its
+    ``cleanup()`` or, failing that, when it is garbage collected or the interpreter exits."""
     base = "/dev/shm" if os.path.isdir("/dev/shm") else None
-    return tempfile.mkdtemp(prefix="envpool-spill-", dir=base)
-
-
-def remove_spill_dir(path: str) -> None:
-    shutil.rmtree(path, ignore_errors=True)
+    return tempfile.TemporaryDirectory(prefix="envpool-spill-", dir=base, ignore_cleanup_errors=True)
 
 
 def pack(value: Any, capacity: int, spill_dir: str | None, what: str) -> bytes:

@@ -377,7 +377,7 @@ class PoolFrontEnd:
     @property
     def _python_envs(self) -> bool:
         """Whether the envs are Python envs in worker processes (envpool.make_python)."""
-        return hasattr(self._pool, "get_attr")
+        return hasattr(self._pool, "env_calls")
 
     # -- state access (tests, reproducing situations) --------------------------------------------
 

@@ -133,16 +133,16 @@ class EnvPoolVectorEnv(SplitCalls, PoolFrontEnd, gymnasium.vector.VectorEnv):
         returns the results in env order, as gymnasium's ``AsyncVectorEnv.call``: the attribute
         of the outermost wrapper that has it (``get_wrapper_attr``). Python envs only; every env
         must be idle."""
-        return self._python_pool("call").call(name, *args, **kwargs)
+        return self._python_pool("call").env_calls.call(name, *args, **kwargs)
 
     def get_attr(self, name: str) -> tuple[Any, ...]:
         """Attribute ``name`` of every env (``get_wrapper_attr``), in env order (Python envs only)."""
-        return self._python_pool("get_attr").get_attr(name)
+        return self._python_pool("get_attr").env_calls.get_attr(name)
 
     def set_attr(self, name: str, values: Any) -> None:
         """Sets attribute ``name`` of every env (``set_wrapper_attr``: where a wrapper or the env
         has it): ``values`` is a list or tuple of one value per env, or one value for all."""
-        self._python_pool("set_attr").set_attr(name, values)
+        self._python_pool("set_attr").env_calls.set_attr(name, values)
 
     def _python_pool(self, what: str):
         self._assert_open()

@@ -4,7 +4,7 @@ The C++ core does what it does for native envs - the send/recv protocol, action 
 episode rules, batch assembly - with a process executor (cpp/core/process_executor.h): sent
 envs are queued to the worker process hosting them through shared memory, and the caller
 collects finished rows into batches while it waits in ``recv()``. This module starts and
-watches the workers (``_worker.py`` is their loop), turns nested spaces into flat arrays and
+watches the workers (``supervisor.py``; ``worker.py`` is their loop), turns nested spaces into flat arrays and
 back (``leaves.py``), and batches info dicts as gymnasium's vector envs do.
 """
 
@@ -14,6 +14,7 @@ import inspect
 import multiprocessing
 import os
 import sys
+import tempfile
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -26,9 +27,10 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from envpool import _core, payloads
-from envpool.errors import ClosedError, EnvError
+from envpool.errors import EnvError
 from envpool.frontends.pool import CORE_AUTORESET, OpenedPool, check_int, parse_autoreset_mode
 from envpool.leaves import SpaceLeaves
+from envpool.process.env_calls import EnvCalls
 from envpool.process.results import ResultAssembler
 from envpool.process.supervisor import WorkerProcesses
 from envpool.registration import front_end_class
@@ -285,22 +287,32 @@ class PythonEnvSource:
 
 class ProcessPool:
     """The ``_core.Pool`` of a Python-env pool plus its worker processes, with the methods
-    the front ends call (``send_reset``, ``send``, ``recv``, ``step``, ``render``, ...)."""
+    the front ends call (``send_reset``, ``send``, ``recv``, ``step``, ``render``, ...);
+    ``env_calls`` has gymnasium's ``call``/``get_attr``/``set_attr``."""
+
+    source: PythonEnvSource
+    action_space: spaces.Space
+    num_envs: int
+    batch_size: int
+    max_episode_steps: int
+    core: Any  # _core.ProcessPool
+    workers: WorkerProcesses
+    env_calls: EnvCalls
+    _action: SpaceLeaves  # the action space as flat arrays (what the core checks and copies)
+    _results: ResultAssembler
+    _spill_dir: tempfile.TemporaryDirectory  # payloads too big for their slot (payloads.py)
+    _finalizer: weakref.finalize | None
 
     def __init__(self, source: PythonEnvSource, obs_space: spaces.Space, action_space: spaces.Space, check: tuple):
         """``check``: (observation mode, observation space, action space) every env must match."""
+        self._finalizer = None
         self.source = source
-        self.obs_space, self.action_space = obs_space, action_space
+        self.action_space = action_space
         self.num_envs, self.batch_size = source.num_envs, source.batch_size
-        # Payloads too big for their info_bytes slot spill to files here (payloads.py).
-        self.spill_dir = payloads.make_spill_dir()
-        self._remove_spill_dir = weakref.finalize(self, payloads.remove_spill_dir, self.spill_dir)
-        self.obs = SpaceLeaves(obs_space, "obs", source.info_bytes)
-        self.action = SpaceLeaves(action_space, "action", source.info_bytes, self.spill_dir)
-        spec = {"obs": self.obs.array_specs(), "action": self.action.array_specs(), "info": [], "obs_is_tuple": False}
-        # For the workers (cloudpickle: spaces of classes defined in a script travel too).
-        self._pickled_spaces = cloudpickle.dumps((obs_space, action_space, check))
-        self.worker_start = source.worker_start
+        self._spill_dir = payloads.make_spill_dir()
+        obs = SpaceLeaves(obs_space, "obs", source.info_bytes)
+        self._action = SpaceLeaves(action_space, "action", source.info_bytes, self._spill_dir.name)
+        spec = {"obs": obs.array_specs(), "action": self._action.array_specs(), "info": [], "obs_is_tuple": False}
         self.core = _core.ProcessPool(
             source.name,
             spec,
@@ -308,54 +320,35 @@ class ProcessPool:
             self.batch_size,
             source.max_episode_steps or 0,
             CORE_AUTORESET[source.autoreset_mode],
-            self.worker_start,
+            source.worker_start,
             source.info_bytes,
             ERROR_BYTES,
         )
         self.max_episode_steps = self.core.max_episode_steps
         layout = self.core.process_layout
-        self.layout = layout
-        self._results = ResultAssembler(
-            self.obs, layout, np.frombuffer(self.core.shm_buffer(), dtype=np.uint8), self.num_envs
-        )
-        pickled = [cloudpickle.dumps(source.factories[s:e]) for s, e in zip(self.worker_start, self.worker_start[1:])]
+        self._results = ResultAssembler(obs, layout, np.frombuffer(self.core.shm_buffer(), dtype=np.uint8), self.num_envs)
+        # For the workers (cloudpickle: spaces of classes defined in a script travel too).
+        pickled_spaces = cloudpickle.dumps((obs_space, action_space, check))
         self.workers = WorkerProcesses(
             self.core,
             source.context,
-            self.worker_start,
-            [self._worker_args(w, pickled[w]) for w in range(source.num_workers)],
+            source.worker_start,
+            _worker_args(source, self.core.shm_fd, layout, pickled_spaces, self._spill_dir.name),
             step_timeout=source.step_timeout,
             max_restarts=source.max_restarts,
         )
+        self.env_calls = EnvCalls(self.core, self.workers, source.worker_start)
         self.workers.start()
         # A pool dropped without close() (or alive at interpreter exit) is shut down all the
         # same; the finalizer holds the workers, not the pool.
         self._finalizer = weakref.finalize(self, self.workers.shutdown)
-
-    def _worker_args(self, w: int, env_fns: bytes) -> dict:
-        s, e = self.worker_start[w], self.worker_start[w + 1]
-        seed = self.source.seed
-        return {
-            "sys_path": list(sys.path),  # so that envs defined in the user's modules unpickle
-            "main_pid": os.getpid(),
-            "shm_fd": self.core.shm_fd,
-            "layout": self.layout,
-            "worker": w,
-            "env_fns": env_fns,
-            "seeds": [None if seed is None else seed + i for i in range(s, e)],
-            "autoreset_mode": CORE_AUTORESET[self.source.autoreset_mode],
-            "spaces": self._pickled_spaces,
-            "spill_dir": self.spill_dir,
-            "max_restarts": self.source.max_restarts,
-            "spin_us": 50.0,
-        }
 
     # -- the pool API the front ends call ---------------------------------------------------------
 
     def _actions(self, actions, env_id):
         n = self.num_envs if env_id is None else len(np.atleast_1d(env_id))
         try:
-            return self.action.split(actions, n)[0]
+            return self._action.split(actions, n)[0]
         except (KeyError, IndexError, TypeError) as exc:
             raise ValueError(
                 f"actions must match the batched action space {batch_space(self.action_space, n)}: {exc!r}"
@@ -364,15 +357,9 @@ class ProcessPool:
     def send_reset(self, env_id, seeds, keep, wait_follows, options=None):
         """As ``_core.Pool.send_reset``; ``options``: the ``reset(options=...)`` each reset env
         gets (handed to the workers first; every env is idle then)."""
-        self._check_open()
+        self.env_calls.check_open()
         if options is not None:
-            ids = range(self.num_envs) if env_id is None else np.atleast_1d(env_id).tolist()
-            resets = [int(i) for k, i in enumerate(ids) if keep is None or not keep[k]]
-            for w in range(self.source.num_workers):
-                s, e = self.worker_start[w], self.worker_start[w + 1]
-                mine = {i: options for i in resets if s <= i < e}
-                if mine:
-                    self._control(w, ("reset_options", mine))
+            self.env_calls.reset_options(env_id, keep, options)
         self.core.send_reset(env_id, seeds, keep, wait_follows)
 
     def send(self, actions, env_id=None):
@@ -393,58 +380,9 @@ class ProcessPool:
             raise EnvError(err.env_ids, err.messages, self._results.finish(err.result, with_ids)) from None
 
     def render(self, env_id=None) -> tuple:
-        """What each env's ``render()`` returns (frames for ``rgb_array``), in ``env_id`` order."""
-        ids = np.arange(self.num_envs) if env_id is None else np.asarray(env_id, dtype=np.int64).reshape(-1)
-        if ((ids < 0) | (ids >= self.num_envs)).any():
-            raise ValueError(f"env_id must be in [0, {self.num_envs}), got {ids.tolist()}")
-        frames = {}
-        for w in range(self.source.num_workers):
-            s, e = self.worker_start[w], self.worker_start[w + 1]
-            mine = [int(i) for i in ids if s <= i < e]
-            if mine:
-                for i, frame in zip(mine, self._control(w, ("render", mine))):
-                    frames[i] = frame
-        return tuple(frames[int(i)] for i in ids)
+        return self.env_calls.render(env_id)
 
-    def _check_open(self) -> None:
-        if self.workers.closed:
-            raise ClosedError("the pool is closed")
-
-    def _control(self, w: int, message: tuple) -> Any:
-        self._check_open()
-        if self.core.in_flight:
-            raise RuntimeError(
-                f"{message[0]}() needs every env idle, but {self.core.in_flight} are in flight; recv() them first"
-            )
-        return self.workers.control(w, message)
-
-    def call(self, name: str, *args, **kwargs) -> tuple:
-        if name in ("reset", "step", "close"):
-            raise ValueError(f"Trying to call function `{name}` with `call`, use `{name}` directly instead.")
-        out: list = []
-        for w in range(self.source.num_workers):
-            out.extend(self._control(w, ("call", name, args, kwargs)))
-        return tuple(out)
-
-    def get_attr(self, name: str) -> tuple:
-        out: list = []
-        for w in range(self.source.num_workers):
-            out.extend(self._control(w, ("get_attr", name)))
-        return tuple(out)
-
-    def set_attr(self, name: str, values) -> None:
-        if not isinstance(values, (list, tuple)):
-            values = [values] * self.num_envs
-        if len(values) != self.num_envs:
-            raise ValueError(
-                "Values must be a list or tuple with length equal to the number of environments. "
-                f"Got `{len(values)}` values for {self.num_envs} environments."
-            )
-        for w in range(self.source.num_workers):
-            s, e = self.worker_start[w], self.worker_start[w + 1]
-            self._control(w, ("set_attr", name, list(values[s:e])))
-
-    def get_state(self, env_id):
+    def get_state(self, env_id, state=None):
         raise NotImplementedError("Python envs have no state vector; use call() or get_attr()")
 
     set_state = get_state
@@ -465,7 +403,33 @@ class ProcessPool:
         workers = getattr(self, "workers", None)  # none if the core failed to open
         if workers is not None:
             workers.shutdown()
-        self._remove_spill_dir()
-        finalizer = getattr(self, "_finalizer", None)  # none if the workers failed to start
-        if finalizer is not None:
-            finalizer.detach()
+        spill_dir = getattr(self, "_spill_dir", None)
+        if spill_dir is not None:
+            spill_dir.cleanup()
+        if self._finalizer is not None:  # none if the workers failed to start
+            self._finalizer.detach()
+
+
+def _worker_args(source: PythonEnvSource, shm_fd: int, layout: dict, spaces_: bytes, spill_dir: str) -> list[dict]:
+    """What each worker process starts from: its envs' factories and seeds, and the pool's shared
+    memory layout."""
+    args = []
+    for w, (s, e) in enumerate(zip(source.worker_start, source.worker_start[1:])):
+        seed = source.seed
+        args.append(
+            {
+                "sys_path": list(sys.path),  # so that envs defined in the user's modules unpickle
+                "main_pid": os.getpid(),
+                "shm_fd": shm_fd,
+                "layout": layout,
+                "worker": w,
+                "env_fns": cloudpickle.dumps(source.factories[s:e]),
+                "seeds": [None if seed is None else seed + i for i in range(s, e)],
+                "autoreset_mode": CORE_AUTORESET[source.autoreset_mode],
+                "spaces": spaces_,
+                "spill_dir": spill_dir,
+                "max_restarts": source.max_restarts,
+                "spin_us": 50.0,
+            }
+        )
+    return args

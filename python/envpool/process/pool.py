@@ -326,7 +326,8 @@ class ProcessPool:
         )
         self.max_episode_steps = self.core.max_episode_steps
         layout = self.core.process_layout
-        self._results = ResultAssembler(obs, layout, np.frombuffer(self.core.shm_buffer(), dtype=np.uint8), self.num_envs)
+        shm = np.frombuffer(self.core.shm_buffer(), dtype=np.uint8)
+        self._results = ResultAssembler(obs, layout, shm, self.num_envs)
         # For the workers (cloudpickle: spaces of classes defined in a script travel too).
         pickled_spaces = cloudpickle.dumps((obs_space, action_space, check))
         self.workers = WorkerProcesses(

@@ -57,5 +57,7 @@ class ActionSource:
             raise ValueError(f"policy returned {rows} actions for a batch of {n} observations")
         for k, v in extras.items():
             if np.ndim(v) == 0 or len(v) != n:
-                raise ValueError(f"policy extras[{k!r}] must have one row per observation ({n}), got shape {np.shape(v)}")
+                raise ValueError(
+                    f"policy extras[{k!r}] must have one row per observation ({n}), got shape {np.shape(v)}"
+                )
         return actions, extras

@@ -110,7 +110,7 @@ class CorePool(Protocol):
 @dataclasses.dataclass
 class OpenedPool:
     """A pool and what a front end knows about it: made by ``_open_pool`` for native tasks and
-    by ``envpool.process.pool`` for Python envs, adopted by ``PoolFrontEnd._attach``."""
+    by ``envpool.process.pool`` for Python envs, adopted by ``PoolFrontEnd._open_pool``."""
 
     pool: CorePool
     task_spec: TaskSpec
@@ -125,6 +125,126 @@ class OpenedPool:
     # observation_mode="different" or custom), and the env's own metadata.
     observation_space: Any = None
     metadata: dict[str, Any] | None = None
+    # Native envs: each env's seed at make (seed + i); Python envs report their own.
+    env_seeds: list[int] | None = None
+
+
+class EnvSeeds:
+    """The seeds a reset asks for, and each native env's current seed (what gymnasium's
+    ``np_random_seed`` reports: ``seed + i`` at make, then what ``reset(seed=...)`` gave it)."""
+
+    current: list[int | None] | None  # None: Python envs (they report their own)
+    _num_envs: int
+
+    def __init__(self, num_envs: int, at_make: list[int] | None):
+        self._num_envs = num_envs
+        self.current = None if at_make is None else list(at_make)
+
+    def for_all(self, seed: int | list[int | None] | None) -> list[int | None] | None:
+        """One seed per env (None: that env keeps its RNG), as gymnasium's vector envs take them."""
+        if seed is None:
+            return None
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            seed = check_int("seed", seed, 0)
+            _check_env_seeds("seed", seed, self._num_envs)
+            return [seed + i for i in range(self._num_envs)]
+        return _seed_list(seed, self._num_envs, "envs", allow_none=True)
+
+    def for_ids(self, seed: int | list[int] | None, ids: np.ndarray) -> list[int] | None:
+        """Seeds of a reset of envs ``ids``: ``seed + id`` for an int, a list has one per id."""
+        if seed is None:
+            return None
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            base = check_int("seed", seed, 0)
+            if ids.dtype.kind not in "iu" or not ((ids >= 0) & (ids < self._num_envs)).all():
+                return None  # the pool refuses these ids, naming them
+            if len(ids):
+                _check_env_seeds("seed", base, int(ids.max()) + 1)
+            return [base + int(i) for i in ids]
+        return _seed_list(seed, len(ids), "env ids", allow_none=False)
+
+    def note(self, env_ids, seeds) -> None:
+        """Envs ``env_ids`` were reset with ``seeds`` (one per id; None: kept its RNG)."""
+        if self.current is not None:
+            for i, s in zip(env_ids, seeds):
+                if s is not None:
+                    self.current[i] = s
+
+
+def check_reset_mask(mask: Any, num_envs: int) -> np.ndarray:
+    """``options["reset_mask"]``, checked as gymnasium's vector envs check it, with their messages."""
+    mask = np.asarray(mask)
+    if mask.shape != (num_envs,):
+        raise ValueError(f"`options['reset_mask']` must have shape `({num_envs},)`, got {mask.shape}")
+    if mask.dtype != np.bool_:
+        raise TypeError(f"`options['reset_mask']` must have `dtype=np.bool_`, got {mask.dtype}")
+    if not mask.any():
+        raise ValueError(
+            f"`options['reset_mask']` must contain a boolean array with at least one True value, got reset_mask={mask}"
+        )
+    return mask
+
+
+def open_native_pool(
+    task_id: str,
+    num_envs: int = 1,
+    batch_size: int | None = None,
+    num_threads: int | None = None,
+    seed: int = 42,
+    max_episode_steps: int | None = None,
+    autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+    render_mode: str | None = None,
+    **kwargs: Any,
+) -> OpenedPool:
+    """``make``'s arguments checked, then the ``_core.Pool`` of a native task."""
+    num_envs = check_int("num_envs", num_envs, 1)
+    batch_size = num_envs if batch_size is None else check_int("batch_size", batch_size, 1)
+    if batch_size > num_envs:
+        raise ValueError(f"batch_size ({batch_size}) must not exceed num_envs ({num_envs})")
+    if num_threads is None:
+        # Full batch: the calling thread steps envs too, so use every core. Async: the
+        # caller runs the policy meanwhile, so leave it a core.
+        cores = os.cpu_count() or 1
+        num_threads = max(1, min(batch_size, cores if batch_size == num_envs else cores - 1))
+    num_threads = check_int("num_threads", num_threads, 1)
+    seed = check_int("seed", seed, 0)
+    _check_env_seeds("seed", seed, num_envs)
+    if max_episode_steps is not None:
+        max_episode_steps = check_int("max_episode_steps", max_episode_steps, 0)
+    autoreset_mode = parse_autoreset_mode(autoreset_mode)
+    if render_mode not in (None, "rgb_array"):
+        raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+    # Env kwargs are checked by make_spec (names and types, as the pool checks them) and the
+    # spaces come from it; all before the pool, whose constructor starts the worker threads.
+    packed = pack_env_kwargs(task_id, kwargs, num_envs)
+    # Spaces are those of env 0 (all envs share them); config lists per-env kwargs whole.
+    task_spec = make_spec(task_id, **{key: values[0] for key, values in packed.items()})
+    if render_mode == "rgb_array" and task_spec.render_shape is None:
+        raise ValueError(f"{task_id} does not render")
+    pool = _core.Pool(
+        task_id,
+        num_envs,
+        batch_size,
+        num_threads,
+        seed,
+        -1 if max_episode_steps is None else max_episode_steps,
+        packed,
+        CORE_AUTORESET[autoreset_mode],
+    )
+    config = dict(task_spec.config)
+    config.update({key: values for key, values in packed.items() if len(values) > 1})
+    return OpenedPool(
+        pool=pool,
+        task_spec=task_spec,
+        num_envs=num_envs,
+        batch_size=batch_size,
+        num_threads=num_threads,
+        max_episode_steps=pool.max_episode_steps or None,
+        autoreset_mode=autoreset_mode,
+        render_mode=render_mode,
+        config=config,
+        env_seeds=[seed + i for i in range(num_envs)],
+    )
 
 
 class PoolFrontEnd:
@@ -136,80 +256,27 @@ class PoolFrontEnd:
     """
 
     _pool: CorePool
-    _env_seeds: list[int] | None = None  # native envs: each env's seed (see _open_pool)
+    _seeds: EnvSeeds
+    task_spec: TaskSpec
+    task_id: str
+    num_envs: int
+    batch_size: int
+    num_threads: int
+    max_episode_steps: int | None
+    autoreset_mode: AutoresetMode
+    render_mode: str | None
+    config: dict[str, Any]
+    _xla_used: bool = False
 
-    def _open_pool(
-        self,
-        task_id: str,
-        num_envs: int = 1,
-        batch_size: int | None = None,
-        num_threads: int | None = None,
-        seed: int = 42,
-        max_episode_steps: int | None = None,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-        **kwargs: Any,
-    ) -> None:
+    def _open_pool(self, task_id: Any, **kwargs: Any) -> OpenedPool:
+        """Opens the pool ``make`` asks for (or adopts one built elsewhere: ``make_python``
+        passes an object with ``open_pool()``) and sets the front end's attributes from it."""
         if not isinstance(task_id, str) and hasattr(task_id, "open_pool"):
-            # A pool built elsewhere (envpool.make_python): same attributes, same protocol.
-            self._attach(task_id.open_pool())
-            return
-        num_envs = check_int("num_envs", num_envs, 1)
-        batch_size = num_envs if batch_size is None else check_int("batch_size", batch_size, 1)
-        if batch_size > num_envs:
-            raise ValueError(f"batch_size ({batch_size}) must not exceed num_envs ({num_envs})")
-        if num_threads is None:
-            # Full batch: the calling thread steps envs too, so use every core. Async: the
-            # caller runs the policy meanwhile, so leave it a core.
-            cores = os.cpu_count() or 1
-            num_threads = max(1, min(batch_size, cores if batch_size == num_envs else cores - 1))
-        num_threads = check_int("num_threads", num_threads, 1)
-        seed = check_int("seed", seed, 0)
-        _check_env_seeds("seed", seed, num_envs)
-        if max_episode_steps is not None:
-            max_episode_steps = check_int("max_episode_steps", max_episode_steps, 0)
-        autoreset_mode = parse_autoreset_mode(autoreset_mode)
-        if render_mode not in (None, "rgb_array"):
-            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
-        # Env kwargs are checked by make_spec (names and types, as the pool checks them) and the
-        # spaces come from it; all before the pool, whose constructor starts the worker threads.
-        packed = pack_env_kwargs(task_id, kwargs, num_envs)
-        # Spaces are those of env 0 (all envs share them); config lists per-env kwargs whole.
-        task_spec = make_spec(task_id, **{key: values[0] for key, values in packed.items()})
-        if render_mode == "rgb_array" and task_spec.render_shape is None:
-            raise ValueError(f"{task_id} does not render")
-        pool = _core.Pool(
-            task_id,
-            num_envs,
-            batch_size,
-            num_threads,
-            seed,
-            -1 if max_episode_steps is None else max_episode_steps,
-            packed,
-            CORE_AUTORESET[autoreset_mode],
-        )
-        config = dict(task_spec.config)
-        config.update({key: values for key, values in packed.items() if len(values) > 1})
-        # Each native env's seed, as gymnasium's np_random_seed reports it: seed + i at make,
-        # then whatever reset(seed=...) gave it.
-        self._env_seeds = [seed + i for i in range(num_envs)]
-        self._attach(
-            OpenedPool(
-                pool=pool,
-                task_spec=task_spec,
-                num_envs=num_envs,
-                batch_size=batch_size,
-                num_threads=num_threads,
-                max_episode_steps=pool.max_episode_steps or None,
-                autoreset_mode=autoreset_mode,
-                render_mode=render_mode,
-                config=config,
-            )
-        )
-
-    def _attach(self, opened: OpenedPool) -> None:
-        """Adopt an opened pool: the one place a front end's attributes are set."""
+            opened = task_id.open_pool()  # same attributes, same protocol
+        else:
+            opened = open_native_pool(task_id, **kwargs)
         self._pool = opened.pool
+        self._seeds = EnvSeeds(opened.num_envs, opened.env_seeds)
         self.task_spec = opened.task_spec
         self.task_id = opened.task_spec.task_id
         self.num_envs = opened.num_envs
@@ -219,7 +286,7 @@ class PoolFrontEnd:
         self.autoreset_mode = opened.autoreset_mode
         self.render_mode = opened.render_mode
         self.config = opened.config
-        self._opened = opened
+        return opened
 
     # -- resetting -------------------------------------------------------------------------------
 
@@ -238,67 +305,26 @@ class PoolFrontEnd:
             raise ValueError("reset() got both env_id and options['reset_mask']: pass one of them")
         if env_id is not None:
             ids = np.asarray(env_id).reshape(-1)
-            subset = self._subset_seeds(seed, ids)
+            subset = self._seeds.for_ids(seed, ids)
             self._pool.send_reset(ids, subset, None, True, **extra)
-            if subset is not None and self._env_seeds is not None:
-                for i, s in zip(ids.tolist(), subset):
-                    self._env_seeds[i] = s
+            if subset is not None:
+                self._seeds.note(ids.tolist(), subset)
             return
-        seeds = self._seeds(seed)
+        seeds = self._seeds.for_all(seed)
         if mask is None:
             self._pool.send_reset(None, seeds, None, True, **extra)
-            self._note_seeds(range(self.num_envs), seeds)
+            if seeds is not None:
+                self._seeds.note(range(self.num_envs), seeds)
             return
-        mask = self._check_reset_mask(mask)
+        mask = check_reset_mask(mask, self.num_envs)
+        ids = np.flatnonzero(mask)
+        subset = None if seeds is None else [seeds[i] for i in ids]
         if self.batch_size == self.num_envs:
             self._pool.send_reset(None, seeds, (~mask).tolist(), True, **extra)
         else:
-            ids = np.flatnonzero(mask)
-            self._pool.send_reset(ids, None if seeds is None else [seeds[i] for i in ids], None, True, **extra)
-        self._note_seeds(np.flatnonzero(mask).tolist(), seeds)
-
-    def _seeds(self, seed: int | list[int | None] | None) -> list[int | None] | None:
-        """One seed per env (None: that env keeps its RNG), as gymnasium's vector envs take them."""
-        if seed is None:
-            return None
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            seed = check_int("seed", seed, 0)
-            _check_env_seeds("seed", seed, self.num_envs)
-            return [seed + i for i in range(self.num_envs)]
-        return _seed_list(seed, self.num_envs, "envs", allow_none=True)
-
-    def _subset_seeds(self, seed: int | list[int] | None, ids: np.ndarray) -> list[int] | None:
-        """Seeds of a reset of envs ``ids``: ``seed + id`` for an int, a list has one per id."""
-        if seed is None:
-            return None
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            base = check_int("seed", seed, 0)
-            if ids.dtype.kind not in "iu" or not ((ids >= 0) & (ids < self.num_envs)).all():
-                return None  # the pool refuses these ids, naming them
-            if len(ids):
-                _check_env_seeds("seed", base, int(ids.max()) + 1)
-            return [base + int(i) for i in ids]
-        return _seed_list(seed, len(ids), "env ids", allow_none=False)
-
-    def _note_seeds(self, env_ids, seeds) -> None:
-        if seeds is not None and self._env_seeds is not None:
-            for i in env_ids:
-                if seeds[i] is not None:
-                    self._env_seeds[i] = seeds[i]
-
-    def _check_reset_mask(self, mask) -> np.ndarray:
-        """Checked as gymnasium's vector envs check it, with their messages."""
-        mask = np.asarray(mask)
-        if mask.shape != (self.num_envs,):
-            raise ValueError(f"`options['reset_mask']` must have shape `({self.num_envs},)`, got {mask.shape}")
-        if mask.dtype != np.bool_:
-            raise TypeError(f"`options['reset_mask']` must have `dtype=np.bool_`, got {mask.dtype}")
-        if not mask.any():
-            raise ValueError(
-                "`options['reset_mask']` must contain a boolean array with at least one True value, "
-                f"got reset_mask={mask}"
-            )
-        return mask
+            self._pool.send_reset(ids, subset, None, True, **extra)
+        if subset is not None:
+            self._seeds.note(ids.tolist(), subset)
 
     # -- the reference EnvPool's attributes -------------------------------------------------------
 
@@ -355,7 +381,7 @@ class PoolFrontEnd:
         pool = getattr(self, "_pool", None)
         if pool is None:
             return
-        if getattr(self, "_xla_used", False):
+        if self._xla_used:
             from envpool.xla.calls import wait_for_dispatched_calls
 
             wait_for_dispatched_calls()

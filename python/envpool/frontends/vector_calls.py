@@ -98,7 +98,7 @@ class SplitCalls:
         ``np_random_seed``)."""
         if self._python_envs:
             return self.get_attr("np_random_seed")
-        return tuple(self._env_seeds)
+        return tuple(self._seeds.current)
 
     @property
     def np_random(self):

@@ -46,8 +46,7 @@ class EnvPoolVectorEnv(SplitCalls, PoolFrontEnd, gymnasium.vector.VectorEnv):
     _full_batch_ids = False
 
     def __init__(self, task_id: str, **kwargs: Any):
-        self._open_pool(task_id, **kwargs)
-        opened = self._opened
+        opened = self._open_pool(task_id, **kwargs)
         if opened.metadata is not None:  # a Python env's own (copied: its class's stays as it is)
             self.metadata = {**opened.metadata, "autoreset_mode": self.autoreset_mode}
         else:

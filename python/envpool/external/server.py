@@ -10,6 +10,7 @@ import os
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from envpool.external import wire as _wire
@@ -24,6 +25,93 @@ MAX_QUEUED = 16
 BURST = 1024
 
 
+class Replies:
+    """What the server sends back: one msgpack header (echoing the request id) and frames."""
+
+    def __init__(self, pack: Callable[[Any], bytes], send: Callable[..., None]):
+        self.pack, self._send = pack, send
+
+    def reply(self, to: tuple[bytes, Any], header: dict, *frames: bytes) -> None:
+        self._send(to[0], self.pack({"rid": to[1], **header}), *frames)
+
+    def error(self, to: tuple[bytes, Any], code: str, message: str) -> None:
+        if len(message) > 300:  # ours are shorter; whatever quotes input stays bounded
+            message = message[:297] + "..."
+        self.reply(to, {"ok": False, "code": code, "error": message})
+
+
+class EpisodeRows:
+    """Turns an episode's requests into its rows in the core: an observation (with the client's
+    own action, for log_action) completes the episode's slot row, end_episode its last one;
+    rewards and infos of log_returns add up until the next row."""
+
+    def __init__(self, core: Any, sessions: Sessions, rows: _wire.RowBytes, out: Replies, max_frame_bytes: int):
+        self._core, self._sessions, self._rows, self._out = core, sessions, rows, out
+        self._max_frame_bytes = max_frame_bytes
+
+    def apply(self, ep: EpisodeRecord, item: tuple) -> None:
+        op, to, obs, action, reward, info, truncated = item
+        if op == "log_returns":
+            self._add_returns(ep, reward, info)
+            self._out.reply(to, {"ok": True})
+            return
+        if op == "end_episode":
+            self.end(ep, obs, truncated)
+            if to is not None:
+                self._out.reply(to, {"ok": True})
+            return
+        self.complete(ep, obs, action, False, False)
+        if op == "get_action":
+            ep.reply_to = to
+        else:
+            self._out.reply(to, {"ok": True})
+
+    def _add_returns(self, ep: EpisodeRecord, reward: float, info: dict | None) -> None:
+        """Adds a log_returns to the episode's next row, or refuses it whole: the sum must stay
+        finite, and the merged info must pack into ``max_frame_bytes`` (as if sent at once)."""
+        total = ep.reward + reward
+        if not math.isfinite(total):
+            raise Refused(
+                "bad_request",
+                f"the rewards logged since the episode's last row would add up to {total} "
+                "(the sum must stay finite); nothing was added",
+            )
+        if info:
+            merged = {**ep.info, **info} if ep.info else info
+            size = len(self._out.pack(merged))
+            if size > self._max_frame_bytes:
+                raise Refused(
+                    "too_large",
+                    f"the info logged since the episode's last row would pack into {size} "
+                    f"bytes, over max_frame_bytes={self._max_frame_bytes}; nothing was added",
+                )
+            ep.info = merged
+        ep.reward = total
+
+    def complete(self, ep: EpisodeRecord, obs: bytes, action: bytes | None, terminated: bool, truncated: bool) -> None:
+        self._sessions.publish(ep)
+        logged = action is not None
+        self._core.ext_complete(
+            ep.slot,
+            [obs],
+            [action if logged else self._rows.no_action, self._rows.logged[logged]],
+            ep.reward,
+            terminated,
+            truncated,
+        )
+        ep.reward, ep.info, ep.last_obs, ep.state = 0.0, None, obs, "trainer"
+
+    def end(self, ep: EpisodeRecord, obs: bytes | None, truncated: bool) -> None:
+        """Ends an episode whose last row is answered (or that has none): a terminal row, or -
+        with no row yet - just its slot back."""
+        self._sessions.close_episode(ep)
+        if ep.state == "new":
+            self._sessions.by_slot[ep.slot] = None
+            self._core.ext_release(ep.slot)
+            return
+        self.complete(ep, obs if obs is not None else ep.last_obs, None, not truncated, truncated)
+
+
 class ExternalServer:
     """Serves ``source`` (serve()'s checked arguments) into ``core`` (the external-slot pool)
     from a thread of its own, started by the constructor; :meth:`stop` ends it."""
@@ -33,9 +121,8 @@ class ExternalServer:
         self.sessions = Sessions(source.max_episodes)
         self.stopping = False
         self._zmq = zmq
-        self._pack = msgpack.Packer(use_bin_type=True).pack
         self._unpack = msgpack.unpackb
-        self._rows = _wire.RowBytes(self._pack, source.action_spec)
+        pack = msgpack.Packer(use_bin_type=True).pack
         self._stop_fd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
         try:
             self.transport = StreamTransport(
@@ -58,7 +145,10 @@ class ExternalServer:
             self.transport.sock.close(0)
             os.close(self._stop_fd)
             raise
-        self._send = self.transport.send
+        self._out = Replies(pack, self.transport.send)
+        rows = _wire.RowBytes(pack, source.action_spec)
+        self._answer_bytes = (rows.action_bytes, rows.answer_head, rows.answer_tail)
+        self._rows = EpisodeRows(core, self.sessions, rows, self._out, source.max_frame_bytes)
         self._thread = threading.Thread(target=self._serve, name="envpool-external-server", daemon=True)
         self._thread.start()
 
@@ -112,19 +202,11 @@ class ExternalServer:
         for client in self.sessions.clients.values():
             for ep in client.episodes.values():
                 if ep.reply_to is not None:
-                    self._reply(ep.reply_to, notice)
+                    self._out.reply(ep.reply_to, notice)
                 for item in ep.queue:
                     if item[1] is not None:
-                        self._reply(item[1], notice)
-        self.transport.shutdown(self._pack({"rid": None, **notice}))
-
-    def _reply(self, to: tuple[bytes, Any], header: dict, *frames: bytes) -> None:
-        self._send(to[0], self._pack({"rid": to[1], **header}), *frames)
-
-    def _error(self, to, code: str, message: str) -> None:
-        if len(message) > 300:  # ours are shorter; whatever quotes input stays bounded
-            message = message[:297] + "..."
-        self._reply(to, {"ok": False, "code": code, "error": message})
+                        self._out.reply(item[1], notice)
+        self.transport.shutdown(self._out.pack({"rid": None, **notice}))
 
     # -- requests ------------------------------------------------------------------------------
 
@@ -133,14 +215,14 @@ class ExternalServer:
         try:
             header = self._unpack(frames[0], raw=False)
         except Exception as err:  # msgpack raises several types for malformed data
-            self._error(to, "bad_request", f"the header frame is not msgpack: {type(err).__name__}")
+            self._out.error(to, "bad_request", f"the header frame is not msgpack: {type(err).__name__}")
             return
         if type(header) is not dict:
-            self._error(to, "bad_request", "the header frame must be a msgpack map")
+            self._out.error(to, "bad_request", "the header frame must be a msgpack map")
             return
         rid = header.get("rid")
         if not _wire.valid_rid(rid):  # replies echo it: its size is bounded
-            self._error(
+            self._out.error(
                 to, "bad_request", f"rid must be nil, an integer or a str/bin of at most {_wire.MAX_RID_LEN} items"
             )
             return
@@ -154,7 +236,7 @@ class ExternalServer:
             if client is None:
                 # Nothing but hello is read before a connection authenticated: no episode,
                 # space or id leaks to it.
-                self._error(to, "unauthenticated", "send hello (with the server's token) first")
+                self._out.error(to, "unauthenticated", "send hello (with the server's token) first")
                 return
             client.last_seen = time.monotonic()
             if op == "get_action" and len(frames) == 2 and header.get("v") == _wire.VERSION:
@@ -164,7 +246,7 @@ class ExternalServer:
                 ep = client.episodes.get(eid) if type(eid) is str else None
                 if ep is not None and ep.state != "trainer" and not ep.queue:
                     _wire.check_array("obs", header.get("obs"), frames[1], self.source.obs_spec)
-                    self._complete(ep, frames[1], None, False, False)
+                    self._rows.complete(ep, frames[1], None, False, False)
                     ep.reply_to = to
                     return
             if op == "ping":
@@ -183,19 +265,19 @@ class ExternalServer:
             item = (op, to) + _wire.parse_request(op, header, frames[1:], self.source.obs_spec, self.source.action_spec)
             if ep.state == "trainer" or ep.queue:
                 if op == "log_returns" and not ep.queue:
-                    self._apply(ep, item)  # belongs to the next row either way
+                    self._rows.apply(ep, item)  # belongs to the next row either way
                     return
                 if len(ep.queue) >= MAX_QUEUED:
                     raise Refused("busy", f"episode {brief(ep.id)} has {MAX_QUEUED} calls waiting for the trainer")
                 ep.queue.append(item)
                 return
-            self._apply(ep, item)
+            self._rows.apply(ep, item)
         except Refused as err:
-            self._error(to, err.code, err.message)
+            self._out.error(to, err.code, err.message)
         except ValueError as err:
-            self._error(to, "bad_request", str(err))
+            self._out.error(to, "bad_request", str(err))
         except Exception as err:  # a bug of ours: the caller hears of it, the server goes on
-            self._error(to, "internal", f"{type(err).__name__}: {brief(str(err))}")
+            self._out.error(to, "internal", f"{type(err).__name__}: {brief(str(err))}")
 
     def _too_large(self, conn: Conn, item) -> None:
         """A message over the size bounds, dropped as it arrived: its sender hears why (with its
@@ -208,7 +290,7 @@ class ExternalServer:
                 header = None
             if type(header) is dict and _wire.valid_rid(header.get("rid")):
                 rid = header.get("rid")
-        self._error((conn.id, rid), "too_large", item.reason)
+        self._out.error((conn.id, rid), "too_large", item.reason)
 
     def _hello(self, conn: Conn, to, header: dict) -> None:
         source = self.source
@@ -217,14 +299,14 @@ class ExternalServer:
             isinstance(token, str) and hmac.compare_digest(token.encode(), source.token.encode())
         ):
             self._detach(conn)
-            self._error(to, "auth", "wrong token")
+            self._out.error(to, "auth", "wrong token")
             return
         if header.get("v", _wire.VERSION) != _wire.VERSION:
-            self._error(to, "bad_request", f"protocol version {brief(header.get('v'))} is not {_wire.VERSION}")
+            self._out.error(to, "bad_request", f"protocol version {brief(header.get('v'))} is not {_wire.VERSION}")
             return
         client_id = header.get("client")
         if not isinstance(client_id, str) or not client_id or len(client_id) > 256:
-            self._error(to, "bad_request", "hello needs a 'client' id (a str of 1 to 256 characters)")
+            self._out.error(to, "bad_request", "hello needs a 'client' id (a str of 1 to 256 characters)")
             return
         if conn.client is not self.sessions.clients.get(client_id):
             self._detach(conn)
@@ -232,7 +314,7 @@ class ExternalServer:
         conn.client = client
         client.conns.add(conn)
         client.last_seen = time.monotonic()
-        self._reply(
+        self._out.reply(
             to,
             {
                 "ok": True,
@@ -273,79 +355,18 @@ class ExternalServer:
                 "(or wait for the trainer to answer their last row)",
             )
         self.sessions.open(client, eid, slot, training)
-        self._reply(to, {"ok": True, "episode_id": eid})
+        self._out.reply(to, {"ok": True, "episode_id": eid})
 
-    def _apply(self, ep: EpisodeRecord, item: tuple) -> None:
-        op, to, obs, action, reward, info, truncated = item
-        if op == "log_returns":
-            self._add_returns(ep, reward, info)
-            self._reply(to, {"ok": True})
-            return
-        if op == "end_episode":
-            self._end(ep, obs, truncated)
-            if to is not None:
-                self._reply(to, {"ok": True})
-            return
-        self._complete(ep, obs, action, False, False)
-        if op == "get_action":
-            ep.reply_to = to
-        else:
-            self._reply(to, {"ok": True})
-
-    def _add_returns(self, ep: EpisodeRecord, reward: float, info: dict | None) -> None:
-        """Adds a log_returns to the episode's next row, or refuses it whole: the sum must stay
-        finite, and the merged info must pack into ``max_frame_bytes`` (as if sent at once)."""
-        total = ep.reward + reward
-        if not math.isfinite(total):
-            raise Refused(
-                "bad_request",
-                f"the rewards logged since the episode's last row would add up to {total} "
-                "(the sum must stay finite); nothing was added",
-            )
-        if info:
-            merged = {**ep.info, **info} if ep.info else info
-            size = len(self._pack(merged))
-            if size > self.source.max_frame_bytes:
-                raise Refused(
-                    "too_large",
-                    f"the info logged since the episode's last row would pack into {size} "
-                    f"bytes, over max_frame_bytes={self.source.max_frame_bytes}; nothing was added",
-                )
-            ep.info = merged
-        ep.reward = total
-
-    # -- rows and answers ------------------------------------------------------------------------
-
-    def _complete(self, ep: EpisodeRecord, obs: bytes, action: bytes | None, terminated: bool, truncated: bool) -> None:
-        self.sessions.publish(ep)
-        logged = action is not None
-        self.core.ext_complete(
-            ep.slot,
-            [obs],
-            [action if logged else self._rows.no_action, self._rows.logged[logged]],
-            ep.reward,
-            terminated,
-            truncated,
-        )
-        ep.reward, ep.info, ep.last_obs, ep.state = 0.0, None, obs, "trainer"
-
-    def _end(self, ep: EpisodeRecord, obs: bytes | None, truncated: bool) -> None:
-        """Ends an episode whose last row is answered (or that has none): a terminal row, or -
-        with no row yet - just its slot back."""
-        self.sessions.close_episode(ep)
-        if ep.state == "new":
-            self.sessions.by_slot[ep.slot] = None
-            self.core.ext_release(ep.slot)
-            return
-        self._complete(ep, obs if obs is not None else ep.last_obs, None, not truncated, truncated)
+    # -- answers ------------------------------------------------------------------------------
 
     def _answer(self) -> None:
         slots, stepped, (actions,) = self.core.ext_take_answers()
         if self.stopping:
             return
         # One bytes object for every row's action, sliced per reply (no numpy scalar per row).
-        rows, rb = actions.tobytes(), self._rows.action_bytes
-        head, tail, pack, send = self._rows.answer_head, self._rows.answer_tail, self._pack, self._send
+        rows = actions.tobytes()
+        rb, head, tail = self._answer_bytes
+        pack, send = self._out.pack, self.transport.send
         by_slot = self.sessions.by_slot
         stepped = stepped.tolist()
         for i, s in enumerate(slots.tolist()):
@@ -363,10 +384,10 @@ class ExternalServer:
             while ep.queue and ep.state != "trainer" and ep.open:
                 item = ep.queue.popleft()
                 try:
-                    self._apply(ep, item)
+                    self._rows.apply(ep, item)
                 except Refused as err:  # a queued log_returns over its bounds
                     if item[1] is not None:
-                        self._error(item[1], err.code, err.message)
+                        self._out.error(item[1], err.code, err.message)
 
     def _drop_client(self, client: Client) -> None:
         """A client left (bye) or went silent: its episodes end as truncated."""
@@ -379,4 +400,4 @@ class ExternalServer:
             if ep.state == "trainer":
                 ep.queue.append(("end_episode", None, None, None, 0.0, None, True))
             else:
-                self._end(ep, None, True)
+                self._rows.end(ep, None, True)

@@ -88,34 +88,76 @@ class _FixedFields(NamedTuple):
     truncated: int
 
 
+class _Staging:
+    """How an env's block is read and written: its action in, its results out (observation
+    arrays, the one-byte flags, info payloads, error text)."""
+
+    obs: SpaceLeaves
+    action: SpaceLeaves
+    at: _FixedFields
+    _info_capacity: int
+    _error_capacity: int
+    _spill_dir: str | None
+
+    def __init__(self, layout: dict, obs_space: Any, action_space: Any, spill_dir: str | None):
+        self.obs = SpaceLeaves(obs_space, "obs", layout["info_capacity"])
+        self.action = SpaceLeaves(action_space, "action", layout["info_capacity"])
+        self.at = _FixedFields(**{k: layout["env_fields"][k] for k in _FixedFields._fields})
+        self._info_capacity = layout["info_capacity"]
+        self._error_capacity = layout["error_capacity"]
+        self._spill_dir = spill_dir
+
+    def slot(self, buf: np.ndarray, layout: dict, env_id: int) -> _EnvSlot:
+        obs_rows = [(np.dtype(s["dtype"]), tuple(s["shape"])) for s in self.obs.array_specs()]
+        action_rows = [(np.dtype(s["dtype"]), tuple(s["shape"])) for s in self.action.array_specs()]
+        return _EnvSlot(buf, layout, env_id, obs_rows, action_rows)
+
+    def action_of(self, slot: _EnvSlot) -> Any:
+        return self.action.read_action(slot.actions)
+
+    def write_info(self, area: np.ndarray, length: np.ndarray, info: dict, objects: list | None) -> None:
+        """Stages the info dict (pickled, when not empty) and the observation's variable-size
+        values (pickled with it, always, when the space has any); see payloads.py."""
+        if not info and objects is None:
+            length[()] = 0
+            return
+        what = "the info dict" if objects is None else "the info dict and variable-size observation values"
+        data = payloads.pack(info if objects is None else (info, objects), self._info_capacity, self._spill_dir, what)
+        area[: len(data)] = np.frombuffer(data, dtype=np.uint8)
+        length[()] = len(data)
+
+    def fail(self, slot: _EnvSlot, text: str) -> None:
+        data = text.encode("utf-8", "replace")[: self._error_capacity]
+        slot.error[: len(data)] = np.frombuffer(data, dtype=np.uint8)
+        slot.error_len[()] = len(data)
+        slot.fixed[self.at.failed] = 1
+        slot.info_step_len[()] = 0
+        slot.info_reset_len[()] = 0
+
+
 class Worker:
+    """One worker process's envs and its loop: run the commands the pool queues, answer the
+    control messages."""
+
     def __init__(self, args: dict):
         from envpool import _core
 
         self.args = args
-        self.main_pid = args["main_pid"]
         self.forked = False  # set in a fork of this process (os.fork in an env), see leave_if_forked
         os.register_at_fork(after_in_child=self._mark_forked)
-        layout = args["layout"]
-        self.layout = layout
-        self.channel = _core.WorkerChannel(f"/proc/{self.main_pid}/fd/{args['shm_fd']}", layout, args["worker"])
-        self.buf = np.frombuffer(self.channel.buffer(), dtype=np.uint8)
+        layout = self.layout = args["layout"]
+        path = f"/proc/{args['main_pid']}/fd/{args['shm_fd']}"
+        self.channel = _core.WorkerChannel(path, layout, args["worker"])
+        buf = np.frombuffer(self.channel.buffer(), dtype=np.uint8)
         self.same_step = args["autoreset_mode"] == "same_step"
         obs_space, action_space, self.expected_spaces = pickle.loads(args["spaces"])
-        self.spill_dir = args["spill_dir"]
-        self.obs = SpaceLeaves(obs_space, "obs", layout["info_capacity"])
-        self.action = SpaceLeaves(action_space, "action", layout["info_capacity"])
-        obs_rows = [(np.dtype(s["dtype"]), tuple(s["shape"])) for s in self.obs.array_specs()]
-        action_rows = [(np.dtype(s["dtype"]), tuple(s["shape"])) for s in self.action.array_specs()]
-        self.at = _FixedFields(**{k: layout["env_fields"][k] for k in _FixedFields._fields})
-        self.info_capacity = layout["info_capacity"]
-        self.error_capacity = layout["error_capacity"]
+        self.stage = _Staging(layout, obs_space, action_space, args["spill_dir"])
         self.env_fns: list[Callable] = pickle.loads(args["env_fns"])
         self.first_env = layout["worker_start"][args["worker"]]
         self.slots: dict[int, _EnvSlot] = {}
         for k in range(len(self.env_fns)):
             env_id = self.first_env + k
-            slot = _EnvSlot(self.buf, layout, env_id, obs_rows, action_rows)
+            slot = self.stage.slot(buf, layout, env_id)
             slot.pending_seed = args["seeds"][k]
             self.slots[env_id] = slot
 
@@ -174,30 +216,6 @@ class Worker:
             return "\n(re-creating it failed too)"
         return ""
 
-    # -- staging ------------------------------------------------------------------------------------
-
-    def write_info(self, area: np.ndarray, length: np.ndarray, info: dict, objects: list | None) -> None:
-        """Stages the info dict (pickled, when not empty) and the observation's variable-size
-        values (pickled with it, always, when the space has any); see payloads.py."""
-        if not info and objects is None:
-            length[()] = 0
-            return
-        what = "the info dict" if objects is None else "the info dict and variable-size observation values"
-        data = payloads.pack(info if objects is None else (info, objects), self.info_capacity, self.spill_dir, what)
-        area[: len(data)] = np.frombuffer(data, dtype=np.uint8)
-        length[()] = len(data)
-
-    def fail(self, slot: _EnvSlot, text: str) -> None:
-        data = text.encode("utf-8", "replace")[: self.error_capacity]
-        slot.error[: len(data)] = np.frombuffer(data, dtype=np.uint8)
-        slot.error_len[()] = len(data)
-        slot.fixed[self.at.failed] = 1
-        slot.info_step_len[()] = 0
-        slot.info_reset_len[()] = 0
-
-    def action_of(self, slot: _EnvSlot) -> Any:
-        return self.action.read_action(slot.actions)
-
     def reset_env(self, slot: _EnvSlot, seed: int | None) -> None:
         if seed is None and slot.pending_seed is not None:
             seed = slot.pending_seed
@@ -205,46 +223,46 @@ class Worker:
         options, slot.pending_options = slot.pending_options, None
         obs, info = slot.env.reset(seed=seed, options=options)
         self.leave_if_forked(slot.env_id)
-        objects = self.obs.write(obs, slot.obs_reset, f"the observation of env {slot.env_id}'s reset")
-        self.write_info(slot.info_reset, slot.info_reset_len, _checked_info(info, slot.env_id, "reset"), objects)
+        objects = self.stage.obs.write(obs, slot.obs_reset, f"the observation of env {slot.env_id}'s reset")
+        self.stage.write_info(slot.info_reset, slot.info_reset_len, _checked_info(info, slot.env_id, "reset"), objects)
         slot.needs_reset = False
 
     def run(self, env_id: int) -> None:
         slot = self.slots[env_id]
-        fixed = slot.fixed
-        op = fixed[self.at.op]
-        fixed[self.at.failed] = 0
+        fixed, at = slot.fixed, self.stage.at
+        op = fixed[at.op]
+        fixed[at.failed] = 0
         try:
             if slot.broken is not None:
                 raise _Broken(slot.broken)
             if op == OP_RESET:
                 slot.info_step_len[()] = -1  # no step: the row's info is the reset's
-                self.reset_env(slot, int(slot.seed) if fixed[self.at.reseed] else None)
+                self.reset_env(slot, int(slot.seed) if fixed[at.reseed] else None)
             else:
                 if slot.needs_reset:
                     raise _Broken(
                         f"env {env_id} was re-created (its worker process was replaced) and its episode was lost; "
                         "it starts a new episode"
                     )
-                obs, reward, terminated, truncated, info = slot.env.step(self.action_of(slot))
+                obs, reward, terminated, truncated, info = slot.env.step(self.stage.action_of(slot))
                 self.leave_if_forked(env_id)
-                objects = self.obs.write(obs, slot.obs_step, f"the observation of env {env_id}'s step")
+                objects = self.stage.obs.write(obs, slot.obs_step, f"the observation of env {env_id}'s step")
                 slot.reward[()] = _checked_reward(reward, env_id)
-                fixed[self.at.terminated] = bool(terminated)
-                fixed[self.at.truncated] = bool(truncated)
-                self.write_info(slot.info_step, slot.info_step_len, _checked_info(info, env_id, "step"), objects)
+                fixed[at.terminated] = bool(terminated)
+                fixed[at.truncated] = bool(truncated)
+                self.stage.write_info(slot.info_step, slot.info_step_len, _checked_info(info, env_id, "step"), objects)
                 # Same-step autoreset happens here, where the env is (the time limit is the pool's).
-                if self.same_step and (terminated or truncated or fixed[self.at.time_limit]):
+                if self.same_step and (terminated or truncated or fixed[at.time_limit]):
                     self.reset_env(slot, None)
                 else:
                     slot.info_reset_len[()] = -1
         except _Broken as exc:  # a broken env, or one whose episode was lost: it stays as it is
-            self.fail(slot, str(exc))
+            self.stage.fail(slot, str(exc))
         except ENV_FAILURES as exc:  # any env failure is reported, then the env restarts
             self.leave_if_forked(env_id)
             text = f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"
             text += self.restart(slot, text)
-            self.fail(slot, text)
+            self.stage.fail(slot, text)
 
     # -- control messages ------------------------------------------------------------------------
 

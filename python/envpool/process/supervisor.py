@@ -59,9 +59,33 @@ def end_group(pid: int | None) -> None:
         pass
 
 
+class _Launcher:
+    """Starts incarnation k of worker w: a process running ``worker.main`` on ``base_args[w]``,
+    with a pipe for control messages."""
+
+    def __init__(self, context: str, base_args: list[dict], num_envs: int):
+        self._ctx = multiprocessing.get_context(context)
+        self._base_args = base_args
+        self._num_envs = num_envs
+        self.restarts = [0] * len(base_args)  # per worker: how many times it was replaced
+
+    def launch(self, w: int, broken: str | None) -> tuple[Any, Any]:
+        """The new process and the parent's end of its pipe."""
+        args = dict(self._base_args[w])
+        # Reproducible after a replacement too: the k-th incarnation of env i gets its own seed.
+        shift = self.restarts[w] * self._num_envs
+        args["seeds"] = [None if s is None else s + shift for s in args["seeds"]]
+        args["broken"] = broken
+        parent, child = self._ctx.Pipe()
+        proc = self._ctx.Process(target=_worker.main, args=(args, child), name=f"envpool-worker-{w}", daemon=True)
+        proc.start()
+        child.close()
+        return proc, parent
+
+
 class WorkerProcesses:
     """The worker processes of one pool (worker ``w`` hosts envs ``worker_start[w]`` to
-    ``worker_start[w + 1] - 1``), started from ``base_args[w]`` (``_worker.main``'s arguments;
+    ``worker_start[w + 1] - 1``), started from ``base_args[w]`` (``worker.main``'s arguments;
     ``seeds`` are those of the first incarnation)."""
 
     def __init__(
@@ -76,15 +100,12 @@ class WorkerProcesses:
     ):
         self.core = core
         self.worker_start = worker_start
-        self._ctx = multiprocessing.get_context(context)
-        self._base_args = base_args
-        self._num_envs = worker_start[-1]
+        self._launcher = _Launcher(context, base_args, worker_start[-1])
         self._step_timeout = step_timeout
         self._max_restarts = max_restarts
         n = len(base_args)
         self.procs: list[Any] = [None] * n
         self.conns: list[Any] = [None] * n
-        self._restarts = [0] * n
         self._kill_reason: list[str | None] = [None] * n
         self._lock = threading.RLock()  # the monitor thread and the user thread start and end workers
         self._closed = threading.Event()
@@ -116,16 +137,7 @@ class WorkerProcesses:
         self._monitor.start()
 
     def _start(self, w: int, broken: str | None = None) -> None:
-        args = dict(self._base_args[w])
-        # Reproducible after a replacement too: the k-th incarnation of env i gets its own seed.
-        shift = self._restarts[w] * self._num_envs
-        args["seeds"] = [None if s is None else s + shift for s in args["seeds"]]
-        args["broken"] = broken
-        parent, child = self._ctx.Pipe()
-        proc = self._ctx.Process(target=_worker.main, args=(args, child), name=f"envpool-worker-{w}", daemon=True)
-        proc.start()
-        child.close()
-        self.procs[w], self.conns[w] = proc, parent
+        self.procs[w], self.conns[w] = self._launcher.launch(w, broken)
 
     def _await_ready(self, w: int) -> None:
         conn, proc = self.conns[w], self.procs[w]
@@ -199,11 +211,12 @@ class WorkerProcesses:
             end_group(old.pid)
             old.kill()
             old.join(timeout=5.0)
-            self._restarts[w] += 1
+            restarts = self._launcher.restarts
+            restarts[w] += 1
             broken = None
-            if self._restarts[w] > self._max_restarts:
+            if restarts[w] > self._max_restarts:
                 broken = (
-                    f"the worker process {w} hosting {self.envs_of(w)} died {self._restarts[w]} times, more than "
+                    f"the worker process {w} hosting {self.envs_of(w)} died {restarts[w]} times, more than "
                     f"max_restarts={self._max_restarts}; its envs are not restarted again"
                 )
             self.conns[w].close()

@@ -139,7 +139,7 @@ def run_sample(pkg: str, cfg: tuple, seconds: float, warmup: float, autoreset_mo
     raise RuntimeError(f"{cfg[0]} with {pkg} failed (rc {proc.returncode}):\n{proc.stderr[-2000:]}")
 
 
-def main() -> None:
+def parse_args() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--old", required=True, help="package folder A (holds envpool/)")
     ap.add_argument("--new", required=True, help="package folder B (holds envpool/)")
@@ -154,14 +154,13 @@ def main() -> None:
         help="the pools' autoreset_mode (same_step: results carry final_obs / final_info)",
     )
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
-    opts = ap.parse_args()
+    return ap.parse_args()
 
-    keep = [k.strip() for k in opts.only.split(",")]
-    configs = [c for c in CONFIGS if any(k in c[0] for k in keep)]
-    pkgs = {"old": str(Path(opts.old).resolve()), "new": str(Path(opts.new).resolve())}
+
+def measure(opts, configs: list, pkgs: dict) -> tuple[dict, list]:
+    """Samples per config and side, A B / B A rounds; and the load averages between rounds."""
     samples = {c[0]: {"old": [], "new": []} for c in configs}
     loads = []
-    started = time.time()
     for r in range(opts.rounds):
         loads.append(os.getloadavg())
         for cfg in configs:
@@ -175,7 +174,11 @@ def main() -> None:
                 flush=True,
             )
     loads.append(os.getloadavg())
+    return samples, loads
 
+
+def summarize(configs: list, samples: dict) -> tuple[list[dict], list[str]]:
+    """Per config: the JSON row and the table line."""
     rows = []
     lines = [
         "| config | old median | old spread | new median | new spread | new/old "
@@ -208,6 +211,17 @@ def main() -> None:
             f"{spread(n)} | {ratio:.3f} | {min(per_round):.3f}..{max(per_round):.3f} | "
             f"{slow}/{len(per_round)} |"
         )
+    return rows, lines
+
+
+def main() -> None:
+    opts = parse_args()
+    keep = [k.strip() for k in opts.only.split(",")]
+    configs = [c for c in CONFIGS if any(k in c[0] for k in keep)]
+    pkgs = {"old": str(Path(opts.old).resolve()), "new": str(Path(opts.new).resolve())}
+    started = time.time()
+    samples, loads = measure(opts, configs, pkgs)
+    rows, lines = summarize(configs, samples)
     table = "\n".join(lines)
     note = (
         f"\nenv steps/s ({opts.autoreset} autoreset), median of {opts.rounds} interleaved rounds, "

@@ -64,7 +64,7 @@ def fit(xs: list[float], ys: list[float]) -> tuple[float, float]:
     return my - b * mx, b
 
 
-def main() -> None:
+def parse_args() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", default="scaling,async", help="scaling, async or both")
     ap.add_argument("--tasks", default="CartPole-v1,Pendulum-v1")
@@ -75,70 +75,81 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=1.0)
     ap.add_argument("--warmup", type=float, default=0.2)
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
-    opts = ap.parse_args()
+    return ap.parse_args()
+
+
+def scaling(opts, tasks: list[str], loads: list) -> tuple[dict, list[str]]:
+    """1 vs 2 threads at num_envs, interleaved; the samples and the table."""
+    samples = {(t, k): [] for t in tasks for k in (1, 2)}
+    for r in range(opts.rounds):
+        for t in tasks:
+            for k in (1, 2) if r % 2 == 0 else (2, 1):
+                samples[(t, k)].append(sample(tp.OURS, t, opts.num_envs, opts.num_envs, k, opts))
+            one, two = samples[(t, 1)][-1], samples[(t, 2)][-1]
+            print(
+                f"round {r + 1} {t} {opts.num_envs} envs: 1T {one / 1e6:.2f}M 2T {two / 1e6:.2f}M "
+                f"2T/1T {two / one:.3f}",
+                file=sys.stderr,
+                flush=True,
+            )
+        loads.append(os.getloadavg())
+    lines = [
+        "| task | num_envs | 1T median | 2T median | 2T/1T (medians) | per-round 2T/1T |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
+    for t in tasks:
+        one, two = samples[(t, 1)], samples[(t, 2)]
+        per = [b / a for a, b in zip(one, two)]
+        lines.append(
+            f"| {t} | {opts.num_envs} | {statistics.median(one) / 1e6:.2f}M | "
+            f"{statistics.median(two) / 1e6:.2f}M | {statistics.median(two) / statistics.median(one):.3f} | "
+            f"{min(per):.2f}..{max(per):.2f} (median {statistics.median(per):.3f}) |"
+        )
+    return {f"{t} {k}T": v for (t, k), v in samples.items()}, lines + [""]
+
+
+def async_cycles(opts, tasks: list[str], loads: list) -> tuple[dict, list[str]]:
+    """µs per recv()+send() cycle at each batch size, ours (and the reference), with a line fit."""
+    peers = [tp.OURS] + ([tp.REF] if opts.peer_python else [])
+    batches = [int(x) for x in opts.batches.split(",")]
+    samples = {(t, p, b): [] for t in tasks for p in peers for b in batches}
+    for r in range(opts.rounds):
+        for t in tasks:
+            for b in batches:
+                for p in peers if r % 2 == 0 else peers[::-1]:
+                    samples[(t, p, b)].append(sample(p, t, 2 * b, b, 2, opts))
+                print(
+                    f"round {r + 1} {t} async {2 * b}/{b}: "
+                    + " ".join(f"{p} {samples[(t, p, b)][-1] / 1e3:.0f}k" for p in peers),
+                    file=sys.stderr,
+                    flush=True,
+                )
+        loads.append(os.getloadavg())
+    lines = [
+        "| task | peer | " + " | ".join(f"{2 * b}/{b} µs/cycle" for b in batches) + " | fixed µs/cycle | ns/env |",
+        "|---|---|" + "---:|" * (len(batches) + 2),
+    ]
+    for t in tasks:
+        for p in peers:
+            us = [b / statistics.median(samples[(t, p, b)]) * 1e6 for b in batches]
+            a, s = fit([float(b) for b in batches], us)
+            lines.append(f"| {t} | {p} | " + " | ".join(f"{u:.1f}" for u in us) + f" | {a:.1f} | {s * 1e3:.0f} |")
+    return {f"{t} {p} {b}": v for (t, p, b), v in samples.items()}, lines + [""]
+
+
+def main() -> None:
+    opts = parse_args()
     tasks = opts.tasks.split(",")
     only = opts.only.split(",")
     loads = [os.getloadavg()]
     result: dict = {"command": sys.argv, "rounds": opts.rounds, "seconds": opts.seconds}
     lines: list[str] = []
-
     if "scaling" in only:
-        samples = {(t, k): [] for t in tasks for k in (1, 2)}
-        for r in range(opts.rounds):
-            for t in tasks:
-                for k in (1, 2) if r % 2 == 0 else (2, 1):
-                    samples[(t, k)].append(sample(tp.OURS, t, opts.num_envs, opts.num_envs, k, opts))
-                one, two = samples[(t, 1)][-1], samples[(t, 2)][-1]
-                print(
-                    f"round {r + 1} {t} {opts.num_envs} envs: 1T {one / 1e6:.2f}M 2T {two / 1e6:.2f}M "
-                    f"2T/1T {two / one:.3f}",
-                    file=sys.stderr,
-                    flush=True,
-                )
-            loads.append(os.getloadavg())
-        lines += [
-            "| task | num_envs | 1T median | 2T median | 2T/1T (medians) | per-round 2T/1T |",
-            "|---|---:|---:|---:|---:|---|",
-        ]
-        for t in tasks:
-            one, two = samples[(t, 1)], samples[(t, 2)]
-            per = [b / a for a, b in zip(one, two)]
-            lines.append(
-                f"| {t} | {opts.num_envs} | {statistics.median(one) / 1e6:.2f}M | "
-                f"{statistics.median(two) / 1e6:.2f}M | {statistics.median(two) / statistics.median(one):.3f} | "
-                f"{min(per):.2f}..{max(per):.2f} (median {statistics.median(per):.3f}) |"
-            )
-        result["scaling"] = {f"{t} {k}T": v for (t, k), v in samples.items()}
-        lines.append("")
-
+        result["scaling"], more = scaling(opts, tasks, loads)
+        lines += more
     if "async" in only:
-        peers = [tp.OURS] + ([tp.REF] if opts.peer_python else [])
-        batches = [int(x) for x in opts.batches.split(",")]
-        samples = {(t, p, b): [] for t in tasks for p in peers for b in batches}
-        for r in range(opts.rounds):
-            for t in tasks:
-                for b in batches:
-                    for p in peers if r % 2 == 0 else peers[::-1]:
-                        samples[(t, p, b)].append(sample(p, t, 2 * b, b, 2, opts))
-                    print(
-                        f"round {r + 1} {t} async {2 * b}/{b}: "
-                        + " ".join(f"{p} {samples[(t, p, b)][-1] / 1e3:.0f}k" for p in peers),
-                        file=sys.stderr,
-                        flush=True,
-                    )
-            loads.append(os.getloadavg())
-        lines += [
-            "| task | peer | " + " | ".join(f"{2 * b}/{b} µs/cycle" for b in batches) + " | fixed µs/cycle | ns/env |",
-            "|---|---|" + "---:|" * (len(batches) + 2),
-        ]
-        for t in tasks:
-            for p in peers:
-                us = [b / statistics.median(samples[(t, p, b)]) * 1e6 for b in batches]
-                a, s = fit([float(b) for b in batches], us)
-                lines.append(f"| {t} | {p} | " + " | ".join(f"{u:.1f}" for u in us) + f" | {a:.1f} | {s * 1e3:.0f} |")
-        result["async"] = {f"{t} {p} {b}": v for (t, p, b), v in samples.items()}
-        lines.append("")
-
+        result["async"], more = async_cycles(opts, tasks, loads)
+        lines += more
     loads.append(os.getloadavg())
     lines.append(
         f"env steps/s medians of {opts.rounds} interleaved rounds, {opts.seconds} s per sample; "

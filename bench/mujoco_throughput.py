@@ -41,8 +41,9 @@ import sys
 import time
 from pathlib import Path
 
+from _common import parse_result  # bench/ is sys.path[0] when a script runs
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
-MARK = "@@MJ_BENCH@@ "
 TASKS = ["HalfCheetah-v5", "Hopper-v5", "Ant-v5", "Humanoid-v5"]
 PEER_SCRIPT = REPO_ROOT / "bench" / "peers" / "envpool.sh"
 
@@ -63,7 +64,7 @@ if kind == "raw":
                                               a.get("rne", False))
     sps = envpool_mujoco_raw.steps_per_second(cfg["xml_file"], n, threads, a["seconds"], cfg["frame_skip"],
                                               a.get("rne", False))
-    print("@@MJ_BENCH@@ " + json.dumps({"steps_per_s": sps}), flush=True)
+    print("@@BENCH_RESULT@@ " + json.dumps({"steps_per_s": sps}), flush=True)
     sys.exit(0)
 
 if kind == "gym":
@@ -100,7 +101,7 @@ while time.perf_counter() < t_end:
     for _ in range(8):
         step(k); k += 1
 dt = time.perf_counter() - t0
-print("@@MJ_BENCH@@ " + json.dumps({"steps_per_s": k * batch / dt}), flush=True)
+print("@@BENCH_RESULT@@ " + json.dumps({"steps_per_s": k * batch / dt}), flush=True)
 """
 
 # (name, kind, num_envs, batch_size, threads, extra)
@@ -174,9 +175,9 @@ def run(python: str, args: dict, env: dict) -> tuple[float | None, float]:
     b1, _ = cpu_jiffies()
     wall = time.monotonic() - w0
     foreign = max(0.0, ((b1 - b0) / hz - (children_cpu_s() - c0)) / wall) if wall > 0 else 0.0
-    for line in out.stdout.splitlines():
-        if line.startswith(MARK):
-            return json.loads(line[len(MARK) :])["steps_per_s"], foreign
+    found = parse_result(out.stdout)
+    if found is not None:
+        return found["steps_per_s"], foreign
     sys.stderr.write(f"{args['kind']} {args['task']} failed:\n{out.stderr[-2000:]}\n")
     return None, foreign
 
@@ -224,7 +225,7 @@ def ratio(a: float | None, b: float | None) -> str:
     return f"{a / b:.2f}" if a and b else "—"
 
 
-def main() -> None:
+def parse_args() -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--tasks", nargs="+", default=TASKS)
     p.add_argument("--seconds", type=float, default=3.0)
@@ -254,18 +255,17 @@ def main() -> None:
     a = p.parse_args()
     if a.peer_python is None:  # the reference's venv, made once by the repo's own script
         a.peer_python = subprocess.run([str(PEER_SCRIPT)], check=True, capture_output=True, text=True).stdout.strip()
+    return a
 
+
+def measure(a, peers: list, raw_dir: str) -> tuple[dict, list, list]:
+    """Per task and peer: a sample per round (the peers' order rotating); the load averages and
+    the cores other processes used meanwhile."""
     env = dict(os.environ)
     peer_env = {k: v for k, v in env.items() if k != "PYTHONPATH"}  # keep our package off the peer's path
-    peers = RAW + OURS + ([] if a.no_gym else GYM) + (PEER if a.peer_python else [])
-    if a.peers:
-        peers = [p for p in peers if any(f in p[0] for f in a.peers)]
-    names = [name for name, *_ in peers]
-    raw_dir = build_raw(Path(a.raw_build_dir)) if any(kind == "raw" for _, kind, *_ in peers) else ""
     foreign_all: list[float] = []
     loads = [loadavg()]
-    t_start = time.time()
-    samples: dict[str, dict[str, list[float]]] = {t: {name: [] for name in names} for t in a.tasks}
+    samples: dict[str, dict[str, list[float]]] = {t: {name: [] for name, *_ in peers} for t in a.tasks}
     for r in range(a.rounds):
         for task in a.tasks:
             shift = (r * 3) % len(peers)  # rotate the order so no peer always runs first/last
@@ -273,21 +273,9 @@ def main() -> None:
                 python = a.peer_python if kind == "peer" else sys.executable
                 if a.wait_idle > 0:
                     wait_idle(a.wait_idle)
-                sps, foreign = run(
-                    python,
-                    {
-                        "task": task,
-                        "num_envs": n,
-                        "batch_size": batch,
-                        "kind": kind,
-                        "threads": threads,
-                        "seconds": a.seconds,
-                        "warmup": a.warmup,
-                        "raw_dir": raw_dir,
-                        **extra,
-                    },
-                    peer_env if kind == "peer" else env,
-                )
+                args = {"task": task, "num_envs": n, "batch_size": batch, "kind": kind, "threads": threads}
+                args.update(seconds=a.seconds, warmup=a.warmup, raw_dir=raw_dir, **extra)
+                sps, foreign = run(python, args, peer_env if kind == "peer" else env)
                 foreign_all.append(foreign)
                 if a.verbose:
                     print(f"  {task} {name}: {fmt(sps)} (others used {foreign:.2f} cores)", flush=True)
@@ -296,19 +284,25 @@ def main() -> None:
             med = {k: round(statistics.median(v)) for k, v in samples[task].items() if v}
             print(f"round {r + 1}/{a.rounds} {task} (load {loadavg()}): {med}", flush=True)
         loads.append(loadavg())
-    med = {t: {k: (statistics.median(v) if v else None) for k, v in s.items()} for t, s in samples.items()}
+    return samples, loads, foreign_all
 
-    lines = [
-        "# MuJoCo throughput (env steps/s)\n",
-        f"{time.strftime('%Y-%m-%d %H:%M')}, {platform.node()}, {os.cpu_count()} CPUs, median of {a.rounds} "
-        f"interleaved round(s) of {a.seconds:g} s (+{a.warmup:g} s warm-up) per peer; "
-        f"load average (1/5/15 min) at start and after each round: {' | '.join(loads)}; "
-        f"other processes used {statistics.median(foreign_all):.2f} cores (median over samples, max "
-        f"{max(foreign_all):.2f}) while peers ran; "
-        f"{(time.time() - t_start) / 60:.1f} min.\n",
-        "| peer | " + " | ".join(a.tasks) + " |",
-        "|---|" + "---:|" * len(a.tasks),
-    ]
+
+RATIO_ROWS = [
+    ("ours N=8 2T / raw-2T", "ours N=8 2T", "raw-2T"),
+    ("ours N=16 2T / raw-2T", "ours N=16 2T", "raw-2T"),
+    ("ours N=16 2T / raw-2T N=16", "ours N=16 2T", "raw-2T N=16"),
+    ("ours async 16/8 2T / raw-2T", "ours async 16/8 2T", "raw-2T"),
+    ("ours N=8 2T / raw+rne-2T", "ours N=8 2T", "raw+rne-2T"),
+    ("ours N=8 1T / raw-1T", "ours N=8 1T", "raw-1T"),
+    ("raw-2T / raw-1T", "raw-2T", "raw-1T"),
+    ("ours async 16/8 2T / ref async 16/8 2T", "ours async 16/8 2T", "ref async 16/8 2T"),
+    ("ours N=8 2T / ref N=8 2T", "ours N=8 2T", "ref N=8 2T"),
+    ("ours N=8 1T / gymnasium-sync x8", "ours N=8 1T", "gymnasium-sync x8"),
+]
+
+
+def table(a, names: list[str], samples: dict, med: dict, header: str) -> str:
+    lines = [header, "| peer | " + " | ".join(a.tasks) + " |", "|---|" + "---:|" * len(a.tasks)]
     for name in names:
         cells = []
         for t in a.tasks:
@@ -318,26 +312,32 @@ def main() -> None:
             )
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     lines += ["", "Ratios of medians:", "", "| ratio | " + " | ".join(a.tasks) + " |", "|---|" + "---:|" * len(a.tasks)]
-    pairs = [
-        ("ours N=8 2T / raw-2T", "ours N=8 2T", "raw-2T"),
-        ("ours N=16 2T / raw-2T", "ours N=16 2T", "raw-2T"),
-        ("ours N=16 2T / raw-2T N=16", "ours N=16 2T", "raw-2T N=16"),
-        ("ours async 16/8 2T / raw-2T", "ours async 16/8 2T", "raw-2T"),
-        ("ours N=8 2T / raw+rne-2T", "ours N=8 2T", "raw+rne-2T"),
-        ("ours N=8 1T / raw-1T", "ours N=8 1T", "raw-1T"),
-        ("raw-2T / raw-1T", "raw-2T", "raw-1T"),
-    ]
-    if a.peer_python:
-        pairs += [
-            ("ours async 16/8 2T / ref async 16/8 2T", "ours async 16/8 2T", "ref async 16/8 2T"),
-            ("ours N=8 2T / ref N=8 2T", "ours N=8 2T", "ref N=8 2T"),
-        ]
-    if not a.no_gym:
-        pairs += [("ours N=8 1T / gymnasium-sync x8", "ours N=8 1T", "gymnasium-sync x8")]
-    for label, x, y in pairs:
+    for label, x, y in RATIO_ROWS:  # those whose two peers ran
         if x in names and y in names:
             lines.append(f"| {label} | " + " | ".join(ratio(med[t][x], med[t][y]) for t in a.tasks) + " |")
-    text = "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    a = parse_args()
+    peers = RAW + OURS + ([] if a.no_gym else GYM) + (PEER if a.peer_python else [])
+    if a.peers:
+        peers = [p for p in peers if any(f in p[0] for f in a.peers)]
+    names = [name for name, *_ in peers]
+    raw_dir = build_raw(Path(a.raw_build_dir)) if any(kind == "raw" for _, kind, *_ in peers) else ""
+    t_start = time.time()
+    samples, loads, foreign_all = measure(a, peers, raw_dir)
+    med = {t: {k: (statistics.median(v) if v else None) for k, v in s.items()} for t, s in samples.items()}
+    header = (
+        "# MuJoCo throughput (env steps/s)\n\n"
+        f"{time.strftime('%Y-%m-%d %H:%M')}, {platform.node()}, {os.cpu_count()} CPUs, median of {a.rounds} "
+        f"interleaved round(s) of {a.seconds:g} s (+{a.warmup:g} s warm-up) per peer; "
+        f"load average (1/5/15 min) at start and after each round: {' | '.join(loads)}; "
+        f"other processes used {statistics.median(foreign_all):.2f} cores (median over samples, max "
+        f"{max(foreign_all):.2f}) while peers ran; "
+        f"{(time.time() - t_start) / 60:.1f} min.\n"
+    )
+    text = table(a, names, samples, med, header)
     print("\n" + text)
     if a.out:
         Path(a.out).parent.mkdir(parents=True, exist_ok=True)

@@ -163,42 +163,38 @@ def run_round(plugin: Path, cfg: tuple, windows: int, seconds: float, warmup: fl
     raise RuntimeError(f"{cfg[0]} failed (rc {proc.returncode}):\n{proc.stderr[-2000:]}")
 
 
-def main() -> None:
+def parse_args() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=7, help="fresh processes per config")
     ap.add_argument("--windows", type=int, default=10, help="timed windows per pool in each round (A B, B A, ...)")
     ap.add_argument("--seconds", type=float, default=0.2, help="wall time per window")
     ap.add_argument("--warmup", type=float, default=0.3, help="untimed wall time before it")
     ap.add_argument("--out", default=str(HERE / "results"))
-    opts = ap.parse_args()
+    return ap.parse_args()
 
-    with tempfile.TemporaryDirectory(prefix="envpool-bench-plugin-") as tmp:
-        plugin = build_plugin(Path(tmp))
-        same = subprocess.run(
-            [sys.executable, "-c", SAME_SOURCE, str(plugin)], capture_output=True, text=True, timeout=120
-        )
-        if same.returncode != 0:
-            raise SystemExit(f"the plugin's CartPole differs from the built-in one:\n{same.stderr[-2000:]}")
-        print("check:", same.stdout.strip(), file=sys.stderr)
 
-        samples = {c[0]: {"A": [], "B": []} for c in CONFIGS}  # per round: the median of its windows
-        loads = []
-        started = time.time()
-        for r in range(opts.rounds):
-            loads.append(os.getloadavg())
-            for cfg in CONFIGS:
-                sps = run_round(plugin, cfg, opts.windows, opts.seconds, opts.warmup)
-                for side in ("A", "B"):
-                    samples[cfg[0]][side].append(statistics.median(sps[side]))
-                a, b = samples[cfg[0]]["A"][-1], samples[cfg[0]]["B"][-1]
-                print(
-                    f"round {r + 1}/{opts.rounds} {cfg[0]:18s} built-in {fmt_rate(a):>9s} plugin {fmt_rate(b):>9s} "
-                    f"plugin/built-in {b / a:.3f}",
-                    file=sys.stderr,
-                    flush=True,
-                )
+def measure(opts, plugin: Path) -> tuple[dict, list]:
+    """Per config and side (A built-in, B plugin): each round's median; the load averages."""
+    samples = {c[0]: {"A": [], "B": []} for c in CONFIGS}
+    loads = []
+    for r in range(opts.rounds):
         loads.append(os.getloadavg())
+        for cfg in CONFIGS:
+            sps = run_round(plugin, cfg, opts.windows, opts.seconds, opts.warmup)
+            for side in ("A", "B"):
+                samples[cfg[0]][side].append(statistics.median(sps[side]))
+            a, b = samples[cfg[0]]["A"][-1], samples[cfg[0]]["B"][-1]
+            print(
+                f"round {r + 1}/{opts.rounds} {cfg[0]:18s} built-in {fmt_rate(a):>9s} plugin {fmt_rate(b):>9s} "
+                f"plugin/built-in {b / a:.3f}",
+                file=sys.stderr,
+                flush=True,
+            )
+    loads.append(os.getloadavg())
+    return samples, loads
 
+
+def summarize(samples: dict) -> tuple[list[dict], list[str]]:
     lines = [
         "| CartPole-v1 config | built-in (A) median | spread | plugin (B) median | spread | B/A "
         "| per-round B/A (min..max) |",
@@ -225,6 +221,22 @@ def main() -> None:
             f"| {cfg[0]} | {fmt_rate(statistics.median(a))} | {spread(a)} | {fmt_rate(statistics.median(b))} | "
             f"{spread(b)} | {ratio:.3f} | {min(per_round):.3f}..{max(per_round):.3f} |"
         )
+    return rows, lines
+
+
+def main() -> None:
+    opts = parse_args()
+    with tempfile.TemporaryDirectory(prefix="envpool-bench-plugin-") as tmp:
+        plugin = build_plugin(Path(tmp))
+        same = subprocess.run(
+            [sys.executable, "-c", SAME_SOURCE, str(plugin)], capture_output=True, text=True, timeout=120
+        )
+        if same.returncode != 0:
+            raise SystemExit(f"the plugin's CartPole differs from the built-in one:\n{same.stderr[-2000:]}")
+        print("check:", same.stdout.strip(), file=sys.stderr)
+        started = time.time()
+        samples, loads = measure(opts, plugin)
+    rows, lines = summarize(samples)
     table = "\n".join(lines)
     note = (
         f"\nenv steps/s: median over {opts.rounds} rounds (fresh processes) of each round's median over "

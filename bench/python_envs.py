@@ -55,9 +55,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from _common import parse_result  # bench/ is sys.path[0] when a script runs
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BENCH_DIR = REPO_ROOT / "bench"
-RESULT_MARK = "@@BENCH_RESULT@@ "
+
 BURN_TASK = "burn_env:BurnStep-v0"
 
 # --------------------------------------------------------------------------------------
@@ -69,7 +71,7 @@ import functools, json, os, sys, time, warnings
 warnings.filterwarnings("ignore")
 import numpy as np
 
-MARK = "@@BENCH_RESULT@@ "
+MARK = "@@BENCH_RESULT@@ "  # _common.RESULT_MARK (this script runs alone, in PufferLib's interpreter too)
 
 
 def emit(obj):
@@ -356,9 +358,9 @@ def run_worker(python: str, payload: dict[str, Any], timeout: float, puffer: boo
         )
     except subprocess.TimeoutExpired:
         return {"error": f"timed out after {timeout:.0f} s"}
-    for line in reversed(proc.stdout.splitlines()):
-        if line.startswith(RESULT_MARK):
-            return json.loads(line[len(RESULT_MARK) :])
+    found = parse_result(proc.stdout)
+    if found is not None:
+        return found
     tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
     return {"error": f"exit {proc.returncode}: " + " | ".join(tail)}
 

@@ -124,7 +124,6 @@ def make_samplers(
     task: str, num_envs: int, chunk: int, policy_kind: str, env_kwargs=None, gym=True, policy_ms: float = 0.0
 ):
     """name -> callable(seconds) -> steps/s, each built once (and closed by the caller)."""
-    import gymnasium
     from gymnasium.vector.utils import batch_space
 
     import envpool
@@ -154,53 +153,63 @@ def make_samplers(
     if not gym:  # the overlap rows: also async with as many env threads as the full batch has
         rows.append(("ours-async-tc", num_envs // 2, os.cpu_count()))
     for name, batch, threads in rows:
-        runner = envpool.EnvRunner(make(batch, threads), policy, seed=0)
-
-        def run(seconds, runner=runner):
-            runner.sample(num_timesteps=chunk)  # warm-up
-            steps, t0 = 0, time.perf_counter()
-            while time.perf_counter() - t0 < seconds:
-                runner.sample(num_timesteps=chunk)
-                steps += chunk
-            return steps / (time.perf_counter() - t0)
-
-        samplers[name] = run
-
+        samplers[name] = _runner_sampler(envpool.EnvRunner(make(batch, threads), policy, seed=0), chunk)
     # The same pools driven by a bare loop (no episodes, no bookkeeping): what the pool itself
     # costs per batch, so that the runner's share of a row's time can be told apart.
     for name, batch in (("pool-sync", num_envs), ("pool-async", num_envs // 2)):
-        envs = make(batch, None)
         space = batch_space(spec.action_space, batch)
         space.seed(0)
         act = (lambda obs, space=space: space.sample()) if policy is None else policy
-        if batch == num_envs:
-            state = {"obs": envs.reset()[0]}
+        samplers[name] = _pool_sampler(make(batch, None), act, batch, chunk)
+    if gym:
+        samplers["gym-sync"] = _gym_sampler(task, num_envs, policy, chunk, closers)
+    return samplers, closers
 
-            def run_pool(seconds, envs=envs, act=act, state=state):
-                steps, t0, obs = 0, time.perf_counter(), state["obs"]
-                while time.perf_counter() - t0 < seconds:
-                    for _ in range(chunk // num_envs):
-                        obs = envs.step(act(obs))[0]
-                    steps += chunk // num_envs * num_envs
-                state["obs"] = obs
-                return steps / (time.perf_counter() - t0)
 
-        else:
-            envs.async_reset()
+def _runner_sampler(runner, chunk: int):
+    def run(seconds):
+        runner.sample(num_timesteps=chunk)  # warm-up
+        steps, t0 = 0, time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            runner.sample(num_timesteps=chunk)
+            steps += chunk
+        return steps / (time.perf_counter() - t0)
 
-            def run_pool(seconds, envs=envs, act=act, batch=batch):
-                steps, t0 = 0, time.perf_counter()
-                while time.perf_counter() - t0 < seconds:
-                    for _ in range(chunk // batch):
-                        obs, _, _, _, info = envs.recv()
-                        envs.send(act(obs), info["env_id"])
-                    steps += chunk // batch * batch
-                return steps / (time.perf_counter() - t0)
+    return run
 
-        samplers[name] = run_pool
 
-    if not gym:
-        return samplers, closers
+def _pool_sampler(envs, act, batch: int, chunk: int):
+    """A bare step() loop (full batch) or recv()/send() loop (async) over ``envs``."""
+    if batch == envs.num_envs:
+        state = {"obs": envs.reset()[0]}
+
+        def run_full(seconds):
+            steps, t0, obs = 0, time.perf_counter(), state["obs"]
+            while time.perf_counter() - t0 < seconds:
+                for _ in range(chunk // batch):
+                    obs = envs.step(act(obs))[0]
+                steps += chunk // batch * batch
+            state["obs"] = obs
+            return steps / (time.perf_counter() - t0)
+
+        return run_full
+    envs.async_reset()
+
+    def run_async(seconds):
+        steps, t0 = 0, time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            for _ in range(chunk // batch):
+                obs, _, _, _, info = envs.recv()
+                envs.send(act(obs), info["env_id"])
+            steps += chunk // batch * batch
+        return steps / (time.perf_counter() - t0)
+
+    return run_async
+
+
+def _gym_sampler(task: str, num_envs: int, policy, chunk: int, closers: list):
+    import gymnasium
+
     vec = gymnasium.vector.SyncVectorEnv([lambda: gymnasium.make(task)] * num_envs)
     vec.action_space.seed(0)
     closers.append(vec.close)
@@ -217,8 +226,7 @@ def make_samplers(
         state["obs"] = obs
         return steps / (time.perf_counter() - t0)
 
-    samplers["gym-sync"] = run_gym
-    return samplers, closers
+    return run_gym
 
 
 def _machine_cpu() -> tuple[float, float] | None:
@@ -287,7 +295,7 @@ class RLlib:
                 self.proc.wait()
 
 
-def main(argv=None) -> None:
+def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--task", default="CartPole-v1")
     parser.add_argument("--num-envs", type=int, default=16)
@@ -304,70 +312,42 @@ def main(argv=None) -> None:
     )
     parser.add_argument("--overlap-policies", default="random,mlp", help="policies of the overlap rows")
     parser.add_argument("--out", default="bench/results")
-    args = parser.parse_args(argv)
-    loadavg_start = os.getloadavg()
+    return parser.parse_args(argv)
 
-    rllib = None
-    if args.rllib_python:
-        rllib = RLlib(args.rllib_python, args.task, args.num_envs, args.chunk)
-    else:
-        print("rllib: skipped (no --rllib-python / $RLLIB_PYTHON)")
-    results = {}
 
-    def run_rounds(label, samplers):
-        samples = {name: [] for name in samplers}
-        for _ in range(args.rounds):
-            for name, run in samplers.items():
-                samples[name].append(measure(run, args.seconds))
-                m = samples[name][-1]
-                print(
-                    f"{label} {name:13s} {m['steps_per_s']:10.0f} steps/s  process {m['process_cores']:.2f} cores  "
-                    f"machine busy {m['machine_busy']:.0%}",
-                    flush=True,
-                )
-        return {name: summarize(v) for name, v in samples.items()}
-
-    try:
-        for policy in filter(None, args.policies.split(",")):
-            samplers, closers = make_samplers(args.task, args.num_envs, args.chunk, policy)
-            if rllib is not None:
-                samplers["rllib"] = lambda seconds, policy=policy: rllib.sample(policy, seconds)
-            try:
-                results[policy] = run_rounds(f"{policy:6s}", samplers)
-            finally:
-                for close in closers:
-                    close()
-            if "rllib" in results[policy]:  # it runs in another process: its CPU is not ours
-                results[policy]["rllib"]["process_cores"] = float("nan")
-    finally:
-        if rllib is not None:
-            rllib.close()
-
-    cell = lambda r: f"{r['median']:,.0f} ({r['min']:,.0f}-{r['max']:,.0f})"
-    lines = [
-        (
-            f"{args.task}, {args.num_envs} envs, {args.chunk} steps per sample() call, "
-            f"median of {args.rounds} interleaved rounds of {args.seconds} s (min-max); process = this "
-            f"process's CPU use in cores, machine = all {os.cpu_count()} cores' busy share (other jobs included):"
-        ),
-        "",
-        "| policy | row | env steps/s | vs gym-sync | vs rllib | process | machine |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for policy, rows in results.items():
-        for name, r in rows.items():  # (the overlap rows are added below)
-            vs_gym = r["median"] / rows["gym-sync"]["median"]
-            vs_rllib = f"{r['median'] / rows['rllib']['median']:.1f}x" if "rllib" in rows else "n/a"
-            lines.append(
-                f"| {policy} | {name} | {cell(r)} | {vs_gym:.1f}x | {vs_rllib} | "
-                f"{r['process_cores']:.2f} | {r['machine_busy']:.0%} |"
+def run_rounds(args, label: str, samplers: dict) -> dict:
+    """Every sampler once per round, rounds interleaved; the summary of each."""
+    samples = {name: [] for name in samplers}
+    for _ in range(args.rounds):
+        for name, run in samplers.items():
+            samples[name].append(measure(run, args.seconds))
+            m = samples[name][-1]
+            print(
+                f"{label} {name:13s} {m['steps_per_s']:10.0f} steps/s  process {m['process_cores']:.2f} cores  "
+                f"machine busy {m['machine_busy']:.0%}",
+                flush=True,
             )
-    for policy, rows in results.items():
-        lines.append("")
-        lines.append(
-            f"{policy}: ours-async / ours-sync = {rows['ours-async']['median'] / rows['ours-sync']['median']:.2f}; "
-            f"pool-async / pool-sync = {rows['pool-async']['median'] / rows['pool-sync']['median']:.2f}"
-        )
+    return {name: summarize(v) for name, v in samples.items()}
+
+
+def measure_policies(args, rllib) -> dict:
+    """The main rows: per policy, the runner, the bare pool, gymnasium and RLlib."""
+    results = {}
+    for policy in filter(None, args.policies.split(",")):
+        samplers, closers = make_samplers(args.task, args.num_envs, args.chunk, policy)
+        if rllib is not None:
+            samplers["rllib"] = lambda seconds, policy=policy: rllib.sample(policy, seconds)
+        try:
+            results[policy] = run_rounds(args, f"{policy:6s}", samplers)
+        finally:
+            for close in closers:
+                close()
+        if "rllib" in results[policy]:  # it runs in another process: its CPU is not ours
+            results[policy]["rllib"]["process_cores"] = float("nan")
+    return results
+
+
+def measure_overlap(args) -> dict:
     overlap = {}
     for entry in filter(None, args.overlap.split(",")):
         task, _, query = entry.partition("?")
@@ -379,36 +359,90 @@ def main(argv=None) -> None:
                 task, args.num_envs, args.chunk, policy, kwargs, gym=False, policy_ms=policy_ms
             )
             try:
-                overlap[f"{entry} {policy}"] = run_rounds(f"overlap {entry} {policy}", samplers)
+                overlap[f"{entry} {policy}"] = run_rounds(args, f"overlap {entry} {policy}", samplers)
             finally:
                 for close in closers:
                     close()
-    if overlap:
-        lines += [
-            "",
-            (
-                f"Async overlap, {args.num_envs} envs (async: batch_size {args.num_envs // 2}); default threads "
-                f"(full batch: one per core; async: cores - 1, leaving the policy a core); 'pool' = bare "
-                "step / recv-policy-send loop without the runner; process cores in brackets:"
-            ),
-            "",
-            (
-                f"| task, policy | ours-sync | ours-async | ours-async, {os.cpu_count()} threads | pool-sync | "
-                f"pool-async | async / sync | async {os.cpu_count()}t / sync | pool async / sync |"
-            ),
-            "|---|---|---|---|---|---|---|---|---|",
-        ]
-        for entry, rows in overlap.items():
-            a, b, c = rows["ours-sync"], rows["ours-async"], rows["ours-async-tc"]
-            d, e = rows["pool-sync"], rows["pool-async"]
-            cc = lambda r: f"{cell(r)} [{r['process_cores']:.2f}]"
+    return overlap
+
+
+def _cell(r: dict) -> str:
+    return f"{r['median']:,.0f} ({r['min']:,.0f}-{r['max']:,.0f})"
+
+
+def policies_table(args, results: dict) -> list[str]:
+    lines = [
+        (
+            f"{args.task}, {args.num_envs} envs, {args.chunk} steps per sample() call, "
+            f"median of {args.rounds} interleaved rounds of {args.seconds} s (min-max); process = this "
+            f"process's CPU use in cores, machine = all {os.cpu_count()} cores' busy share (other jobs included):"
+        ),
+        "",
+        "| policy | row | env steps/s | vs gym-sync | vs rllib | process | machine |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for policy, rows in results.items():
+        for name, r in rows.items():
+            vs_gym = r["median"] / rows["gym-sync"]["median"]
+            vs_rllib = f"{r['median'] / rows['rllib']['median']:.1f}x" if "rllib" in rows else "n/a"
             lines.append(
-                f"| {entry.replace('?', ' ')} | {cc(a)} | {cc(b)} | {cc(c)} | {cc(d)} | {cc(e)} | "
-                f"{b['median'] / a['median']:.2f} | {c['median'] / a['median']:.2f} | "
-                f"{e['median'] / d['median']:.2f} |"
+                f"| {policy} | {name} | {_cell(r)} | {vs_gym:.1f}x | {vs_rllib} | "
+                f"{r['process_cores']:.2f} | {r['machine_busy']:.0%} |"
             )
+    for policy, rows in results.items():
+        lines.append("")
+        lines.append(
+            f"{policy}: ours-async / ours-sync = {rows['ours-async']['median'] / rows['ours-sync']['median']:.2f}; "
+            f"pool-async / pool-sync = {rows['pool-async']['median'] / rows['pool-sync']['median']:.2f}"
+        )
+    return lines
+
+
+def overlap_table(args, overlap: dict) -> list[str]:
+    if not overlap:
+        return []
+    lines = [
+        "",
+        (
+            f"Async overlap, {args.num_envs} envs (async: batch_size {args.num_envs // 2}); default threads "
+            f"(full batch: one per core; async: cores - 1, leaving the policy a core); 'pool' = bare "
+            "step / recv-policy-send loop without the runner; process cores in brackets:"
+        ),
+        "",
+        (
+            f"| task, policy | ours-sync | ours-async | ours-async, {os.cpu_count()} threads | pool-sync | "
+            f"pool-async | async / sync | async {os.cpu_count()}t / sync | pool async / sync |"
+        ),
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for entry, rows in overlap.items():
+        a, b, c = rows["ours-sync"], rows["ours-async"], rows["ours-async-tc"]
+        d, e = rows["pool-sync"], rows["pool-async"]
+        cc = lambda r: f"{_cell(r)} [{r['process_cores']:.2f}]"
+        lines.append(
+            f"| {entry.replace('?', ' ')} | {cc(a)} | {cc(b)} | {cc(c)} | {cc(d)} | {cc(e)} | "
+            f"{b['median'] / a['median']:.2f} | {c['median'] / a['median']:.2f} | "
+            f"{e['median'] / d['median']:.2f} |"
+        )
+    return lines
+
+
+def main(argv=None) -> None:
+    args = parse_args(argv)
+    loadavg_start = os.getloadavg()
+    rllib = None
+    if args.rllib_python:
+        rllib = RLlib(args.rllib_python, args.task, args.num_envs, args.chunk)
+    else:
+        print("rllib: skipped (no --rllib-python / $RLLIB_PYTHON)")
+    try:
+        results = measure_policies(args, rllib)
+    finally:
+        if rllib is not None:
+            rllib.close()
+    overlap = measure_overlap(args)
+    table = "\n".join(policies_table(args, results) + overlap_table(args, overlap))
     results["overlap"] = overlap
-    table = "\n".join(lines)
     print(table)
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "runner.md"), "w") as f:

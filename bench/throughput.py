@@ -35,8 +35,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from _common import parse_result  # bench/ is sys.path[0] when a script runs (or imports this)
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
-RESULT_MARK = "@@BENCH_RESULT@@ "
 
 # --------------------------------------------------------------------------------------
 # The timing script. It is executed verbatim (``python -c WORKER_SOURCE '<json args>'``)
@@ -47,7 +48,7 @@ WORKER_SOURCE = r'''
 import json, os, sys, time
 import numpy as np
 
-MARK = "@@BENCH_RESULT@@ "
+MARK = "@@BENCH_RESULT@@ "  # _common.RESULT_MARK (this script runs alone, in the peer's interpreter too)
 
 
 def emit(obj):
@@ -273,9 +274,9 @@ def run_worker(peer: str, payload: dict[str, Any], args: argparse.Namespace, tim
         )
     except subprocess.TimeoutExpired:
         return {"error": f"timed out after {timeout:.0f} s"}
-    for line in reversed(proc.stdout.splitlines()):
-        if line.startswith(RESULT_MARK):
-            return json.loads(line[len(RESULT_MARK) :])
+    found = parse_result(proc.stdout)
+    if found is not None:
+        return found
     tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
     return {"error": f"exit {proc.returncode}: " + " | ".join(tail)}
 

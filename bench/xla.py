@@ -33,7 +33,8 @@ import sys
 import time
 from pathlib import Path
 
-MARK = "@@XLA_BENCH@@ "
+from _common import RESULT_MARK as MARK  # bench/ is sys.path[0] when a script runs
+
 TASK = "CartPole-v1"
 
 

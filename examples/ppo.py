@@ -176,19 +176,71 @@ def gae(batch, values_next_boot: np.ndarray, gamma: float, lam: float):
     return adv, adv + values
 
 
+def make_envs(cfg: Config):
+    if cfg.python_envs:  # gymnasium's own env in worker processes
+        return envpool.make_python(
+            cfg.env, num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_workers=cfg.num_threads, seed=cfg.seed
+        )
+    return envpool.make(
+        cfg.env, num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_threads=cfg.num_threads, seed=cfg.seed
+    )
+
+
+def scale_rewards(batch, disc_return: np.ndarray, ret_rms: RunningMeanStd, gamma: float) -> None:
+    """Scales ``batch.rewards`` by the std of the discounted return (gymnasium's NormalizeReward),
+    each env's column in time order; the return restarts where an episode ended."""
+    mask, rewards = batch.mask, batch.rewards
+    scaled = np.zeros_like(rewards)
+    ids = batch.env_ids
+    for t in range(rewards.shape[0]):
+        valid = mask[t]
+        disc_return[ids[valid]] = disc_return[ids[valid]] * gamma + rewards[t][valid]
+        ret_rms.update(disc_return[ids[valid]])
+        scaled[t] = rewards[t] / np.sqrt(ret_rms.var + 1e-8)
+        ended = valid & (batch.terminated[t] | batch.truncated[t])
+        disc_return[ids[ended]] = 0.0
+    batch.rewards = scaled
+
+
+def ppo_update(agent: Agent, optimizer, policy: Policy, batch, cfg: Config) -> None:
+    """The clipped-objective epochs over one rollout's valid steps, in minibatches."""
+    mask = batch.mask
+    with torch.no_grad():
+        boot_values = agent.critic(policy.normalize(batch.bootstrap_observations)).squeeze(-1).numpy()
+    adv, returns = gae(batch, boot_values, cfg.gamma, cfg.gae_lambda)
+    # flatten the valid steps
+    b_obs = policy.normalize(batch.observations[mask])
+    b_act = torch.as_tensor(batch.actions[mask])
+    b_logp = torch.as_tensor(batch.extras["logp"][mask], dtype=torch.float32)
+    b_adv = torch.as_tensor(adv[mask], dtype=torch.float32)
+    b_ret = torch.as_tensor(returns[mask], dtype=torch.float32)
+    n = len(b_obs)
+    mb = max(1, n // cfg.minibatches)
+    for _ in range(cfg.epochs):
+        perm = torch.randperm(n)
+        for start in range(0, n, mb):
+            idx = perm[start : start + mb]
+            dist = agent.dist(b_obs[idx])
+            logp = agent.log_prob(dist, b_act[idx])
+            ratio = (logp - b_logp[idx]).exp()
+            a = b_adv[idx]
+            a = (a - a.mean()) / (a.std() + 1e-8)
+            pg = torch.max(-a * ratio, -a * ratio.clamp(1 - cfg.clip, 1 + cfg.clip)).mean()
+            v = agent.critic(b_obs[idx]).squeeze(-1)
+            vf = 0.5 * ((v - b_ret[idx]) ** 2).mean()
+            loss = pg + cfg.vf_coef * vf - cfg.ent_coef * agent.entropy(dist).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(agent.parameters(), cfg.max_grad_norm)
+            optimizer.step()
+
+
 def train(cfg: Config, progress: Any = None, log: list | None = None) -> dict[str, Any]:
     """Train PPO; returns the agent, the curve ``[(env_steps, mean episode return), ...]`` and
     timings. ``progress`` (a tqdm bar or None) is advanced by env steps."""
     torch.manual_seed(cfg.seed)
     np.random.seed(cfg.seed)
-    if cfg.python_envs:  # gymnasium's own env in worker processes
-        envs = envpool.make_python(
-            cfg.env, num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_workers=cfg.num_threads, seed=cfg.seed
-        )
-    else:
-        envs = envpool.make(
-            cfg.env, num_envs=cfg.num_envs, batch_size=cfg.batch_size, num_threads=cfg.num_threads, seed=cfg.seed
-        )
+    envs = make_envs(cfg)
     obs_dim = int(np.prod(envs.single_observation_space.shape))
     agent = Agent(obs_dim, envs.single_action_space, cfg.hidden)
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.lr, eps=1e-5)
@@ -217,51 +269,12 @@ def train(cfg: Config, progress: Any = None, log: list | None = None) -> dict[st
                 if log is not None:
                     log.append((steps, metrics))
             batch = envpool.episodes_to_batch(episodes)
-            mask = batch.mask
-            rewards = batch.rewards
             if ret_rms is not None:
-                # Scale by the std of the discounted return (gymnasium's NormalizeReward), each
-                # env's column in time order; the return restarts where an episode ended.
-                scaled = np.zeros_like(rewards)
-                ids = batch.env_ids
-                for t in range(rewards.shape[0]):
-                    valid = mask[t]
-                    disc_return[ids[valid]] = disc_return[ids[valid]] * cfg.gamma + rewards[t][valid]
-                    ret_rms.update(disc_return[ids[valid]])
-                    scaled[t] = rewards[t] / np.sqrt(ret_rms.var + 1e-8)
-                    ended = valid & (batch.terminated[t] | batch.truncated[t])
-                    disc_return[ids[ended]] = 0.0
-                batch.rewards = scaled
-            with torch.no_grad():
-                boot_values = agent.critic(policy.normalize(batch.bootstrap_observations)).squeeze(-1).numpy()
-            adv, returns = gae(batch, boot_values, cfg.gamma, cfg.gae_lambda)
-            # flatten the valid steps
-            b_obs = policy.normalize(batch.observations[mask])
-            b_act = torch.as_tensor(batch.actions[mask])
-            b_logp = torch.as_tensor(batch.extras["logp"][mask], dtype=torch.float32)
-            b_adv = torch.as_tensor(adv[mask], dtype=torch.float32)
-            b_ret = torch.as_tensor(returns[mask], dtype=torch.float32)
-            n = len(b_obs)
-            mb = max(1, n // cfg.minibatches)
-            for _ in range(cfg.epochs):
-                perm = torch.randperm(n)
-                for start in range(0, n, mb):
-                    idx = perm[start : start + mb]
-                    dist = agent.dist(b_obs[idx])
-                    logp = agent.log_prob(dist, b_act[idx])
-                    ratio = (logp - b_logp[idx]).exp()
-                    a = b_adv[idx]
-                    a = (a - a.mean()) / (a.std() + 1e-8)
-                    pg = torch.max(-a * ratio, -a * ratio.clamp(1 - cfg.clip, 1 + cfg.clip)).mean()
-                    v = agent.critic(b_obs[idx]).squeeze(-1)
-                    vf = 0.5 * ((v - b_ret[idx]) ** 2).mean()
-                    loss = pg + cfg.vf_coef * vf - cfg.ent_coef * agent.entropy(dist).mean()
-                    optimizer.zero_grad()
-                    loss.backward()
-                    nn.utils.clip_grad_norm_(agent.parameters(), cfg.max_grad_norm)
-                    optimizer.step()
+                scale_rewards(batch, disc_return, ret_rms, cfg.gamma)
+            ppo_update(agent, optimizer, policy, batch, cfg)
             if obs_rms is not None:  # statistics for the next rollout
-                obs_rms.update(np.asarray(batch.observations[mask], np.float64).reshape(n, -1))
+                valid_obs = batch.observations[batch.mask]
+                obs_rms.update(np.asarray(valid_obs, np.float64).reshape(len(valid_obs), -1))
             t_learn += time.perf_counter() - t0
             if progress is not None:
                 progress.update(steps_per_update)

@@ -266,7 +266,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     info = sub.add_parser("info", help="spaces, config and defaults of a task")
     info.add_argument("task", help="a task id (see `envpool list`)")
-    info.add_argument(
+    _add_env_kwarg(info)
+    info.set_defaults(func=cmd_info)
+    _add_run(sub)
+    return parser
+
+
+def _add_env_kwarg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
         "--env-kwarg",
         "-k",
         type=_parse_kwarg,
@@ -275,8 +282,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KEY=VALUE",
         help="env keyword argument, e.g. -k g=9.81 (repeatable)",
     )
-    info.set_defaults(func=cmd_info)
 
+
+def _add_run(sub: Any) -> None:
     run = sub.add_parser("run", help="step a task with random actions and report throughput")
     run.add_argument("task", help="a task id (see `envpool list`)")
     run.add_argument("--num-envs", type=int, default=8, help="envs in the pool (default: %(default)s)")
@@ -296,15 +304,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--steps", type=int, default=100_000, help="total env steps (default: %(default)s)")
     run.add_argument("--seed", type=int, default=0, help="env i is seeded with SEED + i (default: %(default)s)")
-    run.add_argument(
-        "--env-kwarg",
-        "-k",
-        type=_parse_kwarg,
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="env keyword argument, e.g. -k g=9.81 (repeatable)",
-    )
+    _add_env_kwarg(run)
     run.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     run.add_argument(
         "--record",
@@ -323,7 +323,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="frames per second of the recording (default: %(default)s)",
     )
     run.set_defaults(func=cmd_run)
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -339,6 +339,14 @@ def raw_call(sock, frames, timeout_ms=5000):
     return msgpack.unpackb(sock.recv_multipart()[0], raw=False)
 
 
+def _get_action_header(eid: str, rid: int) -> bytes:
+    import msgpack
+
+    return msgpack.packb(
+        {"v": 2, "op": "get_action", "episode_id": eid, "rid": rid, "obs": {"dtype": "float32", "shape": [4]}}
+    )
+
+
 def test_malformed_and_oversized_frames_are_refused_and_others_go_on():
     import msgpack
 
@@ -353,79 +361,17 @@ def test_malformed_and_oversized_frames_are_refused_and_others_go_on():
         reply = raw_call(sock, [msgpack.packb({"op": "hello", "client": "raw", "rid": 1})])
         assert reply["ok"] and reply["rid"] == 1
         assert raw_call(sock, [msgpack.packb({"v": 2, "op": "fly", "rid": 2})])["code"] == "bad_request"
-        r = raw_call(
-            sock,
-            [
-                msgpack.packb(
-                    {"v": 2, "op": "get_action", "episode_id": eid, "rid": 3, "obs": {"dtype": "float32", "shape": [4]}}
-                )
-            ],
-        )
+        r = raw_call(sock, [_get_action_header(eid, 3)])
         assert r["code"] == "unknown_episode"  # another client's episode: not reachable, not revealed
         mine = raw_call(sock, [msgpack.packb({"v": 2, "op": "start_episode", "rid": 4})])["episode_id"]
-        r = raw_call(
-            sock,
-            [
-                msgpack.packb(
-                    {
-                        "v": 2,
-                        "op": "get_action",
-                        "episode_id": mine,
-                        "rid": 5,
-                        "obs": {"dtype": "float32", "shape": [4]},
-                    }
-                )
-            ],
-        )
+        r = raw_call(sock, [_get_action_header(mine, 5)])
         assert r["code"] == "bad_request" and "frame" in r["error"]  # the array frame is missing
-        r = raw_call(
-            sock,
-            [
-                msgpack.packb(
-                    {
-                        "v": 2,
-                        "op": "get_action",
-                        "episode_id": mine,
-                        "rid": 6,
-                        "obs": {"dtype": "float32", "shape": [4]},
-                    }
-                ),
-                b"\0" * 20,
-            ],
-        )
+        r = raw_call(sock, [_get_action_header(mine, 6), b"\0" * 20])
         assert r["code"] == "bad_request" and "20 bytes" in r["error"]
         # Over max_frame_bytes: dropped as it arrives (never buffered whole), answered too_large.
-        r = raw_call(
-            sock,
-            [
-                msgpack.packb(
-                    {
-                        "v": 2,
-                        "op": "get_action",
-                        "episode_id": mine,
-                        "rid": 7,
-                        "obs": {"dtype": "float32", "shape": [4]},
-                    }
-                ),
-                b"\0" * 100_000,
-            ],
-        )
+        r = raw_call(sock, [_get_action_header(mine, 7), b"\0" * 100_000])
         assert r["rid"] == 7 and r["code"] == "too_large" and "max_frame_bytes=4096" in r["error"]
-        r = raw_call(
-            sock,
-            [
-                msgpack.packb(
-                    {
-                        "v": 2,
-                        "op": "get_action",
-                        "episode_id": mine,
-                        "rid": 8,
-                        "obs": {"dtype": "float32", "shape": [4]},
-                    }
-                ),
-                b"\0" * 16,
-            ],
-        )
+        r = raw_call(sock, [_get_action_header(mine, 8), b"\0" * 16])
         assert r["rid"] == 8 and r["ok"]  # the same connection goes on: that row reached the trainer
         assert int(client.get_action(eid, np.zeros(4, np.float32))) == 0  # others go on
         with pytest.raises(ValueError, match="max_frame_bytes"):  # the client checks first

@@ -50,28 +50,29 @@ class MinimalClient:
         return reply
 
 
+def _recording_trainer(server, stop: threading.Event, sent: dict, counts: dict) -> None:
+    """Random actions for every row; ``sent[(episode_id, k)]``: the action of its k-th row."""
+    rng = np.random.default_rng(1)
+    while not stop.is_set():
+        try:
+            obs, reward, terminated, truncated, info = server.recv(timeout=0.05)
+        except TimeoutError:
+            continue
+        actions = rng.integers(0, 2, len(obs))
+        for eid, a in zip(info["episode_id"], actions):
+            k = counts.get(eid, 0)
+            counts[eid] = k + 1
+            sent[(eid, k)] = int(a)
+        server.send(actions, info["env_id"])
+
+
 def test_an_independent_client_runs_pipelined_episodes_from_the_doc_alone():
     env0 = gym.make("CartPole-v1")
     server = envpool.serve(env0.observation_space, env0.action_space, batch_size=8, max_episodes=32, wait_ms=1.0)
     sent = {}  # (episode_id, row index) -> action the trainer sent
     stop = threading.Event()
     counts: dict[str, int] = {}
-
-    def trainer():
-        rng = np.random.default_rng(1)
-        while not stop.is_set():
-            try:
-                obs, reward, terminated, truncated, info = server.recv(timeout=0.05)
-            except TimeoutError:
-                continue
-            actions = rng.integers(0, 2, len(obs))
-            for eid, a in zip(info["episode_id"], actions):
-                k = counts.get(eid, 0)
-                counts[eid] = k + 1
-                sent[(eid, k)] = int(a)
-            server.send(actions, info["env_id"])
-
-    t = threading.Thread(target=trainer)
+    t = threading.Thread(target=_recording_trainer, args=(server, stop, sent, counts))
     t.start()
     client = MinimalClient(server.address)
     try:

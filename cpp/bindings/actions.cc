@@ -1,9 +1,13 @@
 // Env ids and actions from Python, checked and converted (see actions.h).
 #include "bindings/actions.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
+#include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bindings/convert.h"
@@ -39,64 +43,64 @@ py::array_t<int, py::array::c_style> EnvIds(const py::object& env_id) {
   return ids;
 }
 
-// Converts one action field to a C-contiguous array of the spec dtype, checking kind and shape.
+namespace {
+
+ValueKind KindOfNumpy(char kind) {
+  switch (kind) {
+    case 'b':
+      return ValueKind::kBool;
+    case 'i':
+    case 'u':
+      return ValueKind::kInteger;
+    case 'f':
+      return ValueKind::kReal;
+    default:
+      return ValueKind::kOther;
+  }
+}
+
+// The core's type of a NumPy dtype: the same kind, size and (native) byte order; none for
+// float16 (the core has no C++ type for it), other byte orders or widths.
+std::optional<DType> CoreDType(const py::dtype& dt) {
+  for (DType t : kAllDTypes) {
+    if (t != DType::kFloat16 && dt.equal(ToNumpy(t))) return t;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// One action field as a C-contiguous array of the spec's dtype. The core decides (kind, shape,
+// integers that the dtype cannot hold: core/protocol.h); NumPy converts only what the core has
+// no C++ type for (float16, other byte orders or widths).
 py::array ActionArray(const py::handle& obj, const ArraySpec& spec, int n) {
+  static_assert(std::is_same_v<py::ssize_t, std::ptrdiff_t>);
   py::array arr = py::array::ensure(obj);
   if (!arr) throw InputTypeError("action '" + spec.name + "' is not array-like");
   const char kind = arr.dtype().kind();
-  const bool integers = kind == 'i' || kind == 'u';
-  if (spec.dtype == DType::kBool) {
-    if (kind != 'b' && !integers) {
-      throw InputTypeError("action '" + spec.name + "' must hold bools, got " + KindName(kind) + " values of dtype " +
-                           py::str(arr.dtype()).cast<std::string>());
-    }
-  } else if (spec.discrete || !IsFloating(spec.dtype)) {
-    if (!integers) {
-      throw InputTypeError("action '" + spec.name + "' must hold integers (a discrete action), got " + KindName(kind) +
-                           " values of dtype " + py::str(arr.dtype()).cast<std::string>());
-    }
-  } else if (kind != 'f' && !integers) {
-    throw InputTypeError("action '" + spec.name + "' must hold real numbers, got " + KindName(kind) +
-                         " values of dtype " + py::str(arr.dtype()).cast<std::string>());
+  if (!ActionKindFits(spec, KindOfNumpy(kind))) ThrowActionKind(spec, py::str(arr.dtype()).cast<std::string>());
+  CheckActionShape(spec, std::span<const std::ptrdiff_t>(arr.shape(), static_cast<std::size_t>(arr.ndim())), n);
+  py::dtype want = ToNumpy(spec.dtype);
+  const bool contiguous = (arr.flags() & py::array::c_style) != 0;
+  if (contiguous && (arr.dtype().is(want) || arr.dtype().equal(want))) return arr;
+  py::module_ np = py::module_::import("numpy");
+  if (spec.dtype == DType::kFloat16) return np.attr("ascontiguousarray")(arr, want);
+  std::optional<DType> from = CoreDType(arr.dtype());
+  if (!from) {  // float16, another width or byte order: first to the core's widest type of its kind
+    from = kind == 'u' ? DType::kUInt64 : kind == 'f' ? DType::kFloat64 : kind == 'b' ? DType::kBool : DType::kInt64;
+    arr = np.attr("ascontiguousarray")(arr, ToNumpy(*from));
+  } else if (!contiguous) {
+    arr = np.attr("ascontiguousarray")(arr);
   }
-  if (arr.ndim() == 0) {
-    // As gymnasium's vector envs, which cannot iterate over a scalar.
-    throw InputTypeError("action '" + spec.name + "' is a scalar; a batch needs one action per env (" +
-                         std::to_string(n) + " rows)");
-  }
-  std::vector<py::ssize_t> want{n};
-  for (int d : spec.shape) want.push_back(d);
-  bool ok = arr.ndim() == static_cast<py::ssize_t>(want.size());
-  for (py::ssize_t i = 0; ok && i < arr.ndim(); ++i) ok = arr.shape(i) == want[static_cast<std::size_t>(i)];
-  if (!ok) {
-    std::string got = "(", expected = "(";
-    for (py::ssize_t i = 0; i < arr.ndim(); ++i)
-      got += std::to_string(arr.shape(i)) + (arr.ndim() == 1 ? "," : i + 1 < arr.ndim() ? ", " : "");
-    for (std::size_t i = 0; i < want.size(); ++i)
-      expected += std::to_string(want[i]) + (want.size() == 1 ? "," : i + 1 < want.size() ? ", " : "");
-    throw std::invalid_argument("action '" + spec.name + "' has shape " + got + ") but " + std::to_string(n) +
-                                " envs need shape " + expected + ")");
-  }
-  py::dtype want_dtype = ToNumpy(spec.dtype);
-  if (!arr.dtype().is(want_dtype) || !(arr.flags() & py::array::c_style)) {
-    if (!arr.dtype().equal(want_dtype) || !(arr.flags() & py::array::c_style)) {
-      py::module_ np = py::module_::import("numpy");
-      py::array converted = np.attr("ascontiguousarray")(arr, want_dtype);
-      // Integers that the spec's dtype cannot hold would wrap around unseen: refuse them.
-      if (integers && !IsFloating(spec.dtype) && !arr.dtype().equal(want_dtype) &&
-          !np.attr("array_equal")(converted, arr).cast<bool>()) {
-        py::object bad = np.attr("flatnonzero")(np.attr("not_equal")(converted, arr))[py::int_(0)];
-        const auto k = bad.cast<std::size_t>();
-        const std::size_t per_row = spec.NumElements();
-        throw std::invalid_argument("action '" + spec.name + "' row " + std::to_string(k / per_row) +
-                                    (per_row > 1 ? " element " + std::to_string(k % per_row) : std::string()) + " = " +
-                                    py::str(arr.attr("ravel")()[bad]).cast<std::string>() +
-                                    " does not fit the action dtype " + DTypeName(spec.dtype));
-      }
-      arr = converted;
-    }
-  }
-  return arr;
+  py::array out(want, std::vector<py::ssize_t>(arr.shape(), arr.shape() + arr.ndim()));
+  ConvertActions(spec, *from, arr.data(), out.mutable_data(), n);
+  return out;
+}
+
+void CheckActionBatch(const ArraySpec& spec, char kind, const std::string& dtype_name,
+                      const std::vector<std::ptrdiff_t>& shape, int n) {
+  CheckActionKind(spec, KindOfNumpy(kind), dtype_name);
+  CheckActionShape(spec, shape, n);
 }
 
 std::vector<py::array> ActionArrays(const py::object& actions, const std::vector<ArraySpec>& specs, int n) {

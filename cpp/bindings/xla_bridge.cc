@@ -58,8 +58,6 @@ DType ToDType(int32_t code) {
   }
 }
 
-bool IsInteger(DType t) { return t == DType::kInt8 || t == DType::kInt32 || t == DType::kInt64 || t == DType::kUInt8; }
-
 template <class S, class D>
 void CopyAs(const void* src, void* dst, std::size_t n) {
   const S* s = static_cast<const S*>(src);
@@ -89,7 +87,8 @@ void CopyFrom(const void* src, DType to, void* dst, std::size_t n) {
   }
 }
 
-// n elements of `from` at src to `to` at dst, as static_cast converts them.
+// n elements of `from` at src to `to` at dst, as static_cast converts them (results: the
+// batch's fields to the dtypes jax gives them; actions go through the core's ConvertActions).
 void Convert(DType from, const void* src, DType to, void* dst, std::size_t n) {
   if (from == to) {
     std::memcpy(dst, src, n * DTypeSize(from));
@@ -143,7 +142,7 @@ void Leave(Entry& e, Port* port) {
   e.inside.fetch_sub(1, std::memory_order_acq_rel);
 }
 
-// Converts the action arrays to the spec's dtypes and sends them (EnvPool::SendStep).
+// Converts the action arrays to the spec's dtypes (the core's action coercion) and sends them.
 void SendArrays(Entry& e, Port& port, const EnvpoolXlaArray* ids, const EnvpoolXlaArray* actions, int32_t num_actions,
                 bool wait_follows) {
   EnvPool& p = port.pool();
@@ -176,15 +175,7 @@ void SendArrays(Entry& e, Port& port, const EnvpoolXlaArray* ids, const EnvpoolX
   for (std::size_t f = 0; f < specs.size(); ++f) {
     const ArraySpec& spec = specs[f];
     const DType from = ToDType(actions[f].dtype);
-    const DType to = spec.discrete ? DType::kInt64 : spec.dtype;
-    const bool ok = to == DType::kBool ? from == DType::kBool : IsFloating(to) ? from != DType::kBool : IsInteger(from);
-    if (!ok) {
-      throw InputTypeError("action '" + spec.name + "' must hold " +
-                           (IsFloating(to)       ? "real numbers"
-                            : to == DType::kBool ? "bools"
-                                                 : "integers") +
-                           ", got " + DTypeName(from) + " values");
-    }
+    CheckActionKind(spec, KindOf(from), DTypeName(from));
     const std::size_t elements = static_cast<std::size_t>(n) * spec.NumElements();
     if (static_cast<std::size_t>(actions[f].count) != elements) {
       throw std::invalid_argument("action '" + spec.name + "' has " + std::to_string(actions[f].count) +
@@ -192,8 +183,8 @@ void SendArrays(Entry& e, Port& port, const EnvpoolXlaArray* ids, const EnvpoolX
     }
     // Staged in memory the pool owns: a full-batch step reads its actions in place until its
     // batch is taken, which may be after this call returns (a recv that timed out).
-    char* staged = port.ActionScratch(f, elements * DTypeSize(to));
-    Convert(from, actions[f].data, to, staged, elements);
+    char* staged = port.ActionScratch(f, elements * DTypeSize(spec.dtype));
+    ConvertActions(spec, from, actions[f].data, staged, n);
     e.action_ptrs.push_back(staged);
   }
   p.SendStep(env_ids, n, e.action_ptrs, wait_follows);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <sstream>
 #include <type_traits>
 
@@ -182,6 +183,140 @@ void Protocol::ValidateActions(const ArraySpec& a, const void* data, const int* 
     case DType::kBool:
       return;  // every bool is in {0, 1}
   }
+}
+
+// -- Action coercion ----------------------------------------------------------------------------
+
+ValueKind KindOf(DType t) {
+  if (t == DType::kBool) return ValueKind::kBool;
+  return IsFloating(t) ? ValueKind::kReal : ValueKind::kInteger;
+}
+
+bool ActionKindFits(const ArraySpec& spec, ValueKind got) {
+  if (got == ValueKind::kInteger) return true;  // any field takes integers (a bool field 0 and 1: ConvertActions)
+  if (spec.dtype == DType::kBool) return got == ValueKind::kBool;
+  return IsFloating(spec.dtype) && !spec.discrete && got == ValueKind::kReal;
+}
+
+void ThrowActionKind(const ArraySpec& spec, std::string_view got_name) {
+  const char* want = spec.dtype == DType::kBool ? "bools"
+                     : spec.discrete            ? "integers (a discrete action)"
+                     : !IsFloating(spec.dtype)  ? "integers"
+                                                : "real numbers";
+  throw InputTypeError("action '" + spec.name + "' must hold " + want + ", got " + std::string(got_name) + " values");
+}
+
+namespace {
+
+// A shape as Python prints a tuple: (3,) or (3, 2).
+std::string ShapeText(std::span<const std::ptrdiff_t> shape) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    s += std::to_string(shape[i]);
+    s += shape.size() == 1 ? "," : i + 1 < shape.size() ? ", " : "";
+  }
+  return s + ")";
+}
+
+}  // namespace
+
+void CheckActionShape(const ArraySpec& spec, std::span<const std::ptrdiff_t> shape, int n) {
+  if (shape.empty()) {
+    throw InputTypeError("action '" + spec.name + "' is a scalar; a batch needs one action per env (" +
+                         std::to_string(n) + " rows)");
+  }
+  bool ok = shape.size() == spec.shape.size() + 1 && shape[0] == n;
+  for (std::size_t i = 0; ok && i < spec.shape.size(); ++i) ok = shape[i + 1] == spec.shape[i];
+  if (ok) return;
+  std::vector<std::ptrdiff_t> want{n};
+  want.insert(want.end(), spec.shape.begin(), spec.shape.end());
+  throw std::invalid_argument("action '" + spec.name + "' has shape " + ShapeText(shape) + " but " + std::to_string(n) +
+                              " envs need shape " + ShapeText(want));
+}
+
+namespace {
+
+// Whether integer (or bool) `v` survives the trip to `To` and back, sign included.
+template <typename To, typename From>
+bool Fits(From v) {
+  if constexpr (std::is_same_v<To, bool>) {
+    return v == From(0) || v == From(1);
+  } else if constexpr (std::is_same_v<From, bool>) {
+    return true;
+  } else {
+    const To t = static_cast<To>(v);
+    if (static_cast<From>(t) != v) return false;
+    bool v_negative = false, t_negative = false;
+    if constexpr (std::is_signed_v<From>) v_negative = v < From(0);
+    if constexpr (std::is_signed_v<To>) t_negative = t < To(0);
+    return v_negative == t_negative;
+  }
+}
+
+template <typename From, typename To>
+void ConvertAs(const ArraySpec& spec, const void* src, void* dst, std::size_t count) {
+  const auto* in = static_cast<const From*>(src);
+  auto* out = static_cast<To*>(dst);
+  if constexpr (!std::is_floating_point_v<From> && !std::is_floating_point_v<To>) {
+    for (std::size_t k = 0; k < count; ++k) {
+      if (Fits<To>(in[k])) continue;
+      const std::size_t per_row = spec.NumElements();
+      const std::string value = std::is_signed_v<From> ? std::to_string(static_cast<int64_t>(in[k]))
+                                                       : std::to_string(static_cast<uint64_t>(in[k]));
+      throw std::invalid_argument("action '" + spec.name + "' row " + std::to_string(k / per_row) +
+                                  (per_row > 1 ? " element " + std::to_string(k % per_row) : std::string()) + " = " +
+                                  value + " does not fit the action dtype " + DTypeName(spec.dtype));
+    }
+  }
+  for (std::size_t k = 0; k < count; ++k) out[k] = static_cast<To>(in[k]);
+}
+
+// Calls f(T{}) with the C++ type of `t` (float16 has none: the caller's).
+template <typename F>
+void WithType(DType t, F&& f) {
+  switch (t) {
+    case DType::kBool:
+      return f(bool{});
+    case DType::kInt8:
+      return f(int8_t{});
+    case DType::kInt16:
+      return f(int16_t{});
+    case DType::kInt32:
+      return f(int32_t{});
+    case DType::kInt64:
+      return f(int64_t{});
+    case DType::kUInt8:
+      return f(uint8_t{});
+    case DType::kUInt16:
+      return f(uint16_t{});
+    case DType::kUInt32:
+      return f(uint32_t{});
+    case DType::kUInt64:
+      return f(uint64_t{});
+    case DType::kFloat32:
+      return f(float{});
+    case DType::kFloat64:
+      return f(double{});
+    case DType::kFloat16:
+      break;
+  }
+  throw InputTypeError("float16 actions are converted before they reach the core");
+}
+
+}  // namespace
+
+void ConvertActions(const ArraySpec& spec, DType from, const void* src, void* dst, int n) {
+  const std::size_t count = static_cast<std::size_t>(n) * spec.NumElements();
+  if (from == spec.dtype) {
+    std::memcpy(dst, src, count * DTypeSize(from));
+    return;
+  }
+  if (IsFloating(from) && !IsFloating(spec.dtype)) {  // CheckActionKind refuses these first
+    throw InputTypeError("action '" + spec.name + "' must hold integers, got " + DTypeName(from) + " values");
+  }
+  WithType(from, [&](auto f) {
+    WithType(spec.dtype, [&](auto t) { ConvertAs<decltype(f), decltype(t)>(spec, src, dst, count); });
+  });
 }
 
 }  // namespace envpool

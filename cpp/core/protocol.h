@@ -1,6 +1,8 @@
 // The send/recv protocol: which envs may be sent, stepped, rendered or inspected now, and
-// whether an action batch fits the action spec. Everything is checked before anything
-// changes, so a refused call leaves the pool as it was.
+// whether an action batch fits the action spec (its values: Protocol::ValidateActions; its
+// element type, shape and conversion to the spec's dtype: the action coercion below, shared by
+// every bridge that hands the core actions: pybind11's arrays and XLA's buffers). Everything is
+// checked before anything changes, so a refused call leaves the pool as it was.
 //
 // An env is, from the user thread's point of view:
 //   kNotReset     never reset (or restarted): it must be reset before it can step;
@@ -11,10 +13,13 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/spec.h"
@@ -90,5 +95,33 @@ class Protocol {
   int in_flight_ = 0;   // envs sent and not yet returned by a taken batch
   int idle_count_ = 0;  // envs with status kIdle (lets a full batch skip per-env checks)
 };
+
+// -- Action coercion ----------------------------------------------------------------------------
+
+// What kind of values a caller hands as actions, whatever its exact type (NumPy's dtype.kind,
+// XLA's element type): the core accepts a kind per field, then converts to the field's dtype.
+enum class ValueKind : uint8_t { kBool, kInteger, kReal, kOther };
+ValueKind KindOf(DType t);
+
+// Whether `got` values can be actions of field `spec`: bools or integers for a bool field (0
+// and 1, checked by ConvertActions), integers for a discrete or integer field, real numbers or
+// integers for a floating one.
+bool ActionKindFits(const ArraySpec& spec, ValueKind got);
+// The InputTypeError of a kind that does not fit; `got_name` is the caller's name of its type
+// ("float32", "<U4"), computed only then.
+[[noreturn]] void ThrowActionKind(const ArraySpec& spec, std::string_view got_name);
+inline void CheckActionKind(const ArraySpec& spec, ValueKind got, std::string_view got_name) {
+  if (!ActionKindFits(spec, got)) ThrowActionKind(spec, got_name);
+}
+
+// Throws unless `shape` is (n, *spec.shape): one action row per env. A scalar (no dimension)
+// is an InputTypeError, as gymnasium's vector envs cannot iterate over one.
+void CheckActionShape(const ArraySpec& spec, std::span<const std::ptrdiff_t> shape, int n);
+
+// Copies n rows of field `spec` from `src` (C-contiguous values of type `from`) into `dst` as
+// the field's dtype, as static_cast converts them, after checking each integer fits it:
+// std::invalid_argument names the first row (and element) whose value the dtype cannot hold.
+// float16, which C++20 has no type for, is the caller's to convert (InputTypeError here).
+void ConvertActions(const ArraySpec& spec, DType from, const void* src, void* dst, int n);
 
 }  // namespace envpool

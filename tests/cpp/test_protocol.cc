@@ -1,6 +1,7 @@
 // The send/recv protocol (core/protocol.h): which envs may be sent, the env states a send and
-// a taken batch move through, and action validation.
+// a taken batch move through, action validation, and action coercion (kinds, shapes, dtypes).
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -12,8 +13,10 @@
 using envpool::ArraySpec;
 using envpool::DType;
 using envpool::EnvStatus;
+using envpool::InputTypeError;
 using envpool::Protocol;
 using envpool::ProtocolError;
+using envpool::ValueKind;
 
 namespace {
 
@@ -93,6 +96,67 @@ void ActionsOutsideTheSpaceAreNamed() {
   CHECK(Contains(CHECK_THROWS(std::invalid_argument, Protocol::ValidateActions(box, nan, nullptr, 2)), "element 1"));
 }
 
+void ActionKindsAreTheCoresToDecide() {
+  const ArraySpec discrete = Spec(DType::kInt64, {}, 0, 1, true);
+  const ArraySpec box = Spec(DType::kFloat32, {2}, -1, 1, false);
+  const ArraySpec flags = Spec(DType::kBool, {3}, 0, 1, false);
+  CHECK(envpool::ActionKindFits(discrete, ValueKind::kInteger));
+  CHECK(!envpool::ActionKindFits(discrete, ValueKind::kReal));
+  CHECK(!envpool::ActionKindFits(discrete, ValueKind::kBool));
+  CHECK(envpool::ActionKindFits(box, ValueKind::kReal) && envpool::ActionKindFits(box, ValueKind::kInteger));
+  CHECK(!envpool::ActionKindFits(box, ValueKind::kBool) && !envpool::ActionKindFits(box, ValueKind::kOther));
+  CHECK(envpool::ActionKindFits(flags, ValueKind::kBool) && envpool::ActionKindFits(flags, ValueKind::kInteger));
+  CHECK(!envpool::ActionKindFits(flags, ValueKind::kReal));
+  CHECK_EQ(CHECK_THROWS(InputTypeError, envpool::CheckActionKind(discrete, ValueKind::kReal, "float32")),
+           std::string("action 'action' must hold integers (a discrete action), got float32 values"));
+  CHECK(Contains(CHECK_THROWS(InputTypeError, envpool::CheckActionKind(box, ValueKind::kOther, "<U4")),
+                 "must hold real numbers, got <U4 values"));
+}
+
+void ActionShapesAreRowsTimesTheSpecsShape() {
+  const ArraySpec box = Spec(DType::kFloat32, {2}, -1, 1, false);
+  const std::vector<std::ptrdiff_t> good{3, 2}, short_rows{2, 2}, flat{6}, scalar{};
+  envpool::CheckActionShape(box, good, 3);
+  CHECK_EQ(CHECK_THROWS(std::invalid_argument, envpool::CheckActionShape(box, short_rows, 3)),
+           std::string("action 'action' has shape (2, 2) but 3 envs need shape (3, 2)"));
+  CHECK(Contains(CHECK_THROWS(std::invalid_argument, envpool::CheckActionShape(box, flat, 3)), "shape (6,)"));
+  CHECK(Contains(CHECK_THROWS(InputTypeError, envpool::CheckActionShape(box, scalar, 3)), "is a scalar"));
+}
+
+void ConversionsRefuseIntegersTheDtypeCannotHold() {
+  const ArraySpec small = Spec(DType::kInt8, {2}, -100, 100, false);
+  const int64_t fits[] = {1, -2, 3, 127};
+  int8_t out[4] = {};
+  envpool::ConvertActions(small, DType::kInt64, fits, out, 2);
+  CHECK(out[0] == 1 && out[1] == -2 && out[3] == 127);
+  const int64_t wraps[] = {1, -2, 300, 4};
+  CHECK_EQ(CHECK_THROWS(std::invalid_argument, envpool::ConvertActions(small, DType::kInt64, wraps, out, 2)),
+           std::string("action 'action' row 1 element 0 = 300 does not fit the action dtype int8"));
+  const ArraySpec discrete = Spec(DType::kInt64, {}, 0, 1, true);
+  const uint64_t huge[] = {0, uint64_t{1} << 63};  // would read as a negative int64
+  int64_t out64[2] = {};
+  CHECK(Contains(CHECK_THROWS(std::invalid_argument, envpool::ConvertActions(discrete, DType::kUInt64, huge, out64, 2)),
+                 "row 1 = 9223372036854775808"));
+  const ArraySpec bytes = Spec(DType::kUInt8, {}, 0, 255, false);
+  const int32_t negative[] = {5, -1};
+  uint8_t out8[2] = {};
+  CHECK(Contains(CHECK_THROWS(std::invalid_argument, envpool::ConvertActions(bytes, DType::kInt32, negative, out8, 2)),
+                 "row 1 = -1 does not fit the action dtype uint8"));
+  const ArraySpec flags = Spec(DType::kBool, {}, 0, 1, false);
+  const int64_t zero_one[] = {0, 1}, two[] = {1, 2};
+  bool outb[2] = {};
+  envpool::ConvertActions(flags, DType::kInt64, zero_one, outb, 2);
+  CHECK(!outb[0] && outb[1]);
+  CHECK(Contains(CHECK_THROWS(std::invalid_argument, envpool::ConvertActions(flags, DType::kInt64, two, outb, 2)),
+                 "row 1 = 2 does not fit the action dtype bool"));
+  const ArraySpec box = Spec(DType::kFloat32, {2}, -1, 1, false);
+  const double wide[] = {0.5, -0.25, 1e300, 3};
+  float outf[4] = {};
+  envpool::ConvertActions(box, DType::kFloat64, wide, outf, 2);  // floats as static_cast makes them
+  CHECK(outf[0] == 0.5f && outf[1] == -0.25f && std::isinf(outf[2]) && outf[3] == 3.0f);
+  CHECK_THROWS(InputTypeError, envpool::ConvertActions(box, DType::kFloat16, wide, outf, 2));
+}
+
 }  // namespace
 
 int main() {
@@ -101,5 +165,8 @@ int main() {
       {"bad ids are named", BadIdsAreNamed},
       {"envs in flight cannot be sent again", EnvsInFlightCannotBeSentAgain},
       {"actions outside the space are named", ActionsOutsideTheSpaceAreNamed},
+      {"action kinds are the core's to decide", ActionKindsAreTheCoresToDecide},
+      {"action shapes are rows times the spec's shape", ActionShapesAreRowsTimesTheSpecsShape},
+      {"conversions refuse integers the dtype cannot hold", ConversionsRefuseIntegersTheDtypeCannotHold},
   });
 }

@@ -76,6 +76,7 @@ class _Calls:
 
     def __init__(self, envs: Any, pool: Any, timeout: float | None):
         self.envs = envs
+        self.pool = pool
         self.pool_id = pool.xla_id()
         self.num_envs, self.batch_size = pool.num_envs, pool.batch_size
         self.fields = pool.batch_fields
@@ -111,7 +112,7 @@ class _Calls:
 
     def actions(self, action: Any, rows: int) -> list[Any]:
         """One array per action field, in the core's dtype as jax has it (int64 or int32 for
-        discrete actions), checked for kind and shape while tracing."""
+        discrete actions, without x64), checked for kind and shape while tracing."""
         if len(self.action_specs) == 1 and not isinstance(action, dict):
             given = [action]
         else:
@@ -124,23 +125,13 @@ class _Calls:
                 raise ValueError(f"actions lack the keys {missing}")
             given = [action[a["name"]] for a in self.action_specs]
         out = []
-        for value, spec in zip(given, self.action_specs):
+        for field, (value, spec) in enumerate(zip(given, self.action_specs)):
             value = jnp.asarray(value)
-            name = spec["name"]
-            integral = spec["discrete"] or np.dtype(spec["dtype"]).kind in "iu"
-            if spec["dtype"] == "bool":
-                ok = value.dtype == jnp.bool_
-            elif integral:
-                ok = jnp.issubdtype(value.dtype, jnp.integer)
-            else:
-                ok = jnp.issubdtype(value.dtype, jnp.integer) or jnp.issubdtype(value.dtype, jnp.floating)
-            if not ok:
-                what = "integers (a discrete action)" if integral else "real numbers"
-                raise TypeError(f"action {name!r} must hold {what}, got {value.dtype} values")
-            want = (rows, *spec["shape"])
-            if tuple(value.shape) != want:
-                raise ValueError(f"action {name!r} has shape {tuple(value.shape)} but {rows} envs need shape {want}")
-            out.append(value.astype(_jax_dtype("int64" if spec["discrete"] else spec["dtype"])))
+            # The core's own kind and shape rules (core/protocol.h), as for NumPy arrays; jax's
+            # floating types that NumPy has no kind for (bfloat16) are real numbers too.
+            kind = "f" if jnp.issubdtype(value.dtype, jnp.floating) else np.dtype(value.dtype).kind
+            self.pool.check_action(field, kind, str(value.dtype), tuple(value.shape), rows)
+            out.append(value.astype(_jax_dtype(spec["dtype"])))
         return out
 
     # -- the calls -------------------------------------------------------------------------------

@@ -8,12 +8,8 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstddef>
-#include <stdexcept>
 #include <string>
-#include <vector>
 
-#include "bindings/actions.h"
 #include "bindings/convert.h"
 #include "bindings/py_pool.h"
 #include "bindings/xla_bridge.h"
@@ -135,16 +131,8 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("max_episode_steps", [](const PyPool& p) { return p.core().max_episode_steps(); })
       .def_property_readonly("spec", [](const PyPool& p) { return EnvSpecToDict(p.core().spec()); })
       .def("xla_id", &PyPool::XlaId, "This pool's id for the XLA handlers (envs.xla()), registered at the first call.")
-      .def(
-          "check_action",
-          [](const PyPool& p, std::size_t field, const std::string& kind, const std::string& dtype_name,
-             const std::vector<std::ptrdiff_t>& shape, int rows) {
-            const auto& specs = p.core().spec().action;
-            if (field >= specs.size() || kind.size() != 1) throw std::invalid_argument("no such action field or kind");
-            CheckActionBatch(specs[field], kind[0], dtype_name, shape, rows);
-          },
-          py::arg("field"), py::arg("kind"), py::arg("dtype"), py::arg("shape"), py::arg("rows"),
-          "The core's kind and shape checks of action field `field` for `rows` envs, from a description.")
+      .def("check_action", &PyPool::CheckAction, py::arg("field"), py::arg("kind"), py::arg("dtype"), py::arg("shape"),
+           py::arg("rows"), "The core's kind and shape checks of action field `field` for `rows` envs, described.")
       .def_property_readonly("batch_fields", &PyPool::BatchFields);
 
   py::class_<PyProcessPool, PyPool>(m, "ProcessPool",

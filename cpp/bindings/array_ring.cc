@@ -1,8 +1,6 @@
 // The ring of result arrays (see array_ring.h).
 #include "bindings/array_ring.h"
 
-#include <cstdlib>
-#include <new>
 #include <utility>
 
 #include "bindings/convert.h"
@@ -24,28 +22,10 @@ ArrayRing::ArrayRing(EnvPool& pool) {
   }
 }
 
-namespace {
-
-// An array whose memory starts on a cache line (NumPy aligns to 16 bytes only): the threads
-// that write a batch's rows then share a line only where their envs' rows do, not wherever
-// the allocator happened to place the array (which moved a 64-env 2-thread step by 15%).
-// The memory belongs to a capsule, the array's base.
-py::array CacheAlignedArray(const py::dtype& dtype, const std::vector<py::ssize_t>& shape) {
-  constexpr std::size_t kLine = 64;
-  std::size_t bytes = static_cast<std::size_t>(dtype.itemsize());
-  for (py::ssize_t d : shape) bytes *= static_cast<std::size_t>(d);
-  void* data = std::aligned_alloc(kLine, (bytes + kLine - 1) / kLine * kLine + kLine);
-  if (data == nullptr) throw std::bad_alloc();
-  py::capsule owner(data, [](void* p) { std::free(p); });
-  return py::array(dtype, shape, {}, data, owner);
-}
-
-}  // namespace
-
 ArraySet ArrayRing::NewSet() const {
   ArraySet set;
   set.reserve(dtypes_.size());
-  for (std::size_t f = 0; f < dtypes_.size(); ++f) set.push_back(CacheAlignedArray(dtypes_[f], shapes_[f]));
+  for (std::size_t f = 0; f < dtypes_.size(); ++f) set.emplace_back(dtypes_[f], shapes_[f]);
   return set;
 }
 
@@ -58,8 +38,7 @@ BatchBuffers ArrayRing::BuffersOf(ArraySet& set) {
 ArraySet ArrayRing::FreeSet() {
   for (auto it = lent_.begin(); it != lent_.end(); ++it) {
     bool free = true;
-    // Nobody else holds the array, nor a view of it (a view's base is the array's capsule).
-    for (const auto& a : *it) free = free && Py_REFCNT(a.ptr()) == 1 && Py_REFCNT(a.base().ptr()) == 1;
+    for (const auto& a : *it) free = free && Py_REFCNT(a.ptr()) == 1;
     if (free) {
       ArraySet set = std::move(*it);
       lent_.erase(it);

@@ -15,7 +15,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -69,16 +68,6 @@ class Output {
 class Env {
  public:
   virtual ~Env() = default;
-
-  // Every env on cache lines of its own. Envs are allocated one after another, and two small
-  // envs sharing a line while different threads step them pass it back and forth every step:
-  // how often depended on where the allocator happened to put them (a 64-env 2-thread
-  // CartPole step moved by 15% when an unrelated allocation at import shifted the heap).
-  static constexpr std::size_t kCacheLine = 64;
-  static void* operator new(std::size_t bytes) {
-    return ::operator new((bytes + kCacheLine - 1) / kCacheLine * kCacheLine, std::align_val_t{kCacheLine});
-  }
-  static void operator delete(void* p) noexcept { ::operator delete(p, std::align_val_t{kCacheLine}); }
 
   // Start a new episode: draw the initial state from `rng`, write the first observation
   // (and info arrays). Reward and terminated are set to 0 / false by the pool.

@@ -236,6 +236,35 @@ def test_bad_action_kinds_and_shapes_raise_while_tracing():
     asy.close()
 
 
+@pytest.mark.parametrize("task", ["CartPole-v1", "Pendulum-v1"])
+def test_trace_time_action_checks_agree_with_the_core(task):
+    """jax checks actions while tracing, before any buffer reaches the core; its verdicts and
+    messages must be the core's (core/protocol.h, as a NumPy step reports them)."""
+    from envpool.xla.calls import _check_action
+
+    envs = envpool.make(task, num_envs=3)
+    envs.reset(seed=0)
+    spec = envs.unwrapped._pool.spec["action"][0]
+    per_env = tuple(spec["shape"])
+    cases = [
+        (dtype, shape)
+        for dtype in ("bool", "int8", "uint8", "int32", "float16", "float32")
+        for shape in ((3, *per_env), (2, *per_env), (3, 1, *per_env), ())
+    ]
+    for dtype, shape in cases:
+        core = trace = None
+        try:
+            envs.step(np.zeros(shape, dtype))
+        except (TypeError, ValueError) as err:
+            core = (type(err), str(err))
+        try:
+            _check_action(spec, jnp.zeros(shape, dtype), 3)
+        except (TypeError, ValueError) as err:
+            trace = (type(err), str(err))
+        assert trace == core, (dtype, shape)
+    envs.close()
+
+
 def test_protocol_errors_inside_jit():
     """A recv with nothing in flight, and a step before any reset, fail with the pool's own
     message (not a hang, not a crash)."""

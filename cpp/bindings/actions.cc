@@ -97,12 +97,6 @@ py::array ActionArray(const py::handle& obj, const ArraySpec& spec, int n) {
   return out;
 }
 
-void CheckActionBatch(const ArraySpec& spec, char kind, const std::string& dtype_name,
-                      const std::vector<std::ptrdiff_t>& shape, int n) {
-  CheckActionKind(spec, KindOfNumpy(kind), dtype_name);
-  CheckActionShape(spec, shape, n);
-}
-
 std::vector<py::array> ActionArrays(const py::object& actions, const std::vector<ArraySpec>& specs, int n) {
   std::vector<py::array> out;
   if (specs.size() == 1) {

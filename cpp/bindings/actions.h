@@ -7,8 +7,6 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
-#include <cstddef>
-#include <string>
 #include <vector>
 
 #include "core/spec.h"
@@ -24,11 +22,6 @@ py::array_t<int, py::array::c_style> EnvIds(const py::object& env_id);
 // One action field as a C-contiguous array of the spec's dtype with `n` rows; TypeError or
 // ValueError naming the field otherwise.
 py::array ActionArray(const py::handle& obj, const ArraySpec& spec, int n);
-
-// The core's kind and shape checks of an action batch described, not held: NumPy's dtype kind
-// ('f', 'i', ...) and name, and the shape (what jax knows while tracing a jitted step).
-void CheckActionBatch(const ArraySpec& spec, char kind, const std::string& dtype_name,
-                      const std::vector<std::ptrdiff_t>& shape, int n);
 
 // Every action field of a send to `n` envs: one array, or a dict with one array per field.
 std::vector<py::array> ActionArrays(const py::object& actions, const std::vector<ArraySpec>& specs, int n);

@@ -131,8 +131,6 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("max_episode_steps", [](const PyPool& p) { return p.core().max_episode_steps(); })
       .def_property_readonly("spec", [](const PyPool& p) { return EnvSpecToDict(p.core().spec()); })
       .def("xla_id", &PyPool::XlaId, "This pool's id for the XLA handlers (envs.xla()), registered at the first call.")
-      .def("check_action", &PyPool::CheckAction, py::arg("field"), py::arg("kind"), py::arg("dtype"), py::arg("shape"),
-           py::arg("rows"), "The core's kind and shape checks of action field `field` for `rows` envs, described.")
       .def_property_readonly("batch_fields", &PyPool::BatchFields);
 
   py::class_<PyProcessPool, PyPool>(m, "ProcessPool",

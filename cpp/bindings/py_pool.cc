@@ -195,13 +195,6 @@ py::list PyPool::BatchFields() const {
   return out;
 }
 
-void PyPool::CheckAction(std::size_t field, const std::string& kind, const std::string& dtype_name,
-                         const std::vector<std::ptrdiff_t>& shape, int rows) const {
-  const std::vector<ArraySpec>& specs = pool_->spec().action;
-  if (field >= specs.size() || kind.size() != 1) throw std::invalid_argument("no such action field, or not a kind");
-  CheckActionBatch(specs[field], kind[0], dtype_name, shape, rows);
-}
-
 int64_t PyPool::XlaId() {
   Guard guard(this);
   EnvPool& p = pool();

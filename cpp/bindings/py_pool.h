@@ -50,10 +50,6 @@ class PyPool : public xla::Port {
 
   // envs.xla(): the id the handlers name this pool by (registered at the first call).
   int64_t XlaId();
-  // The core's kind and shape checks of action field `field` for `rows` envs, from NumPy's
-  // dtype kind and name and a shape (what jax knows while tracing).
-  void CheckAction(std::size_t field, const std::string& kind, const std::string& dtype_name,
-                   const std::vector<std::ptrdiff_t>& shape, int rows) const;
   // xla::Port: the pool as the XLA handlers reach it (bindings/xla_bridge.h).
   EnvPool& pool() override;
   bool TryEnter() override;

@@ -71,12 +71,31 @@ def _jax_dtype(name: str) -> np.dtype:
     return np.dtype(jax.dtypes.canonicalize_dtype(np.dtype(name)))
 
 
+def _check_action(spec: dict, value: Any, rows: int) -> None:
+    """While tracing, the checks the core makes of NumPy actions (core/protocol.h: ActionKindFits,
+    CheckActionShape), with the same messages; tests/test_xla.py checks that both agree."""
+    name, dtype = spec["name"], np.dtype(spec["dtype"])
+    integers = jnp.issubdtype(value.dtype, jnp.integer)
+    if dtype == np.bool_:
+        ok, what = integers or value.dtype == jnp.bool_, "bools"
+    elif spec["discrete"] or dtype.kind in "iu":
+        ok, what = integers, "integers (a discrete action)" if spec["discrete"] else "integers"
+    else:
+        ok, what = integers or jnp.issubdtype(value.dtype, jnp.floating), "real numbers"
+    if not ok:
+        raise TypeError(f"action {name!r} must hold {what}, got {value.dtype} values")
+    if value.ndim == 0:
+        raise TypeError(f"action {name!r} is a scalar; a batch needs one action per env ({rows} rows)")
+    want = (rows, *spec["shape"])
+    if tuple(value.shape) != want:
+        raise ValueError(f"action {name!r} has shape {tuple(value.shape)} but {rows} envs need shape {want}")
+
+
 class _Calls:
     """The pool's three FFI calls and the conversion of their arguments and results."""
 
     def __init__(self, envs: Any, pool: Any, timeout: float | None):
         self.envs = envs
-        self.pool = pool
         self.pool_id = pool.xla_id()
         self.num_envs, self.batch_size = pool.num_envs, pool.batch_size
         self.fields = pool.batch_fields
@@ -125,12 +144,9 @@ class _Calls:
                 raise ValueError(f"actions lack the keys {missing}")
             given = [action[a["name"]] for a in self.action_specs]
         out = []
-        for field, (value, spec) in enumerate(zip(given, self.action_specs)):
+        for value, spec in zip(given, self.action_specs):
             value = jnp.asarray(value)
-            # The core's own kind and shape rules (core/protocol.h), as for NumPy arrays; jax's
-            # floating types that NumPy has no kind for (bfloat16) are real numbers too.
-            kind = "f" if jnp.issubdtype(value.dtype, jnp.floating) else np.dtype(value.dtype).kind
-            self.pool.check_action(field, kind, str(value.dtype), tuple(value.shape), rows)
+            _check_action(spec, value, rows)
             out.append(value.astype(_jax_dtype(spec["dtype"])))
         return out
 

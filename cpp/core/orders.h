@@ -76,14 +76,37 @@ class OrderBook {
         std::memcpy(action_data_[f].data(), src, bytes * static_cast<std::size_t>(n));
         continue;
       }
-      for (int i = 0; i < n; ++i) {
-        std::memcpy(action_data_[f].data() + static_cast<std::size_t>(env_ids[i]) * bytes,
-                    src + static_cast<std::size_t>(i) * bytes, bytes);
+      char* dst = action_data_[f].data();
+      // One row per env, scattered by id: rows of the common sizes are copied as one load and
+      // store each (a memcpy call per 8-byte row cost more than the copy; callgrind).
+      switch (bytes) {
+        case 8:
+          ScatterRows<8>(dst, src, env_ids, n);
+          break;
+        case 4:
+          ScatterRows<4>(dst, src, env_ids, n);
+          break;
+        case 1:
+          ScatterRows<1>(dst, src, env_ids, n);
+          break;
+        default:
+          for (int i = 0; i < n; ++i) {
+            std::memcpy(dst + static_cast<std::size_t>(env_ids[i]) * bytes, src + static_cast<std::size_t>(i) * bytes,
+                        bytes);
+          }
       }
     }
   }
 
  private:
+  template <std::size_t kBytes>
+  static void ScatterRows(char* dst, const char* src, const int* env_ids, int n) {
+    for (int i = 0; i < n; ++i) {
+      std::memcpy(dst + static_cast<std::size_t>(env_ids[i]) * kBytes, src + static_cast<std::size_t>(i) * kBytes,
+                  kBytes);
+    }
+  }
+
   std::vector<Order> orders_;
   std::vector<std::size_t> row_bytes_;
   std::vector<std::vector<char>> action_data_;  // per action field: num_envs rows

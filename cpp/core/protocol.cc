@@ -107,6 +107,27 @@ void Protocol::CheckSendable(const int* env_ids, int n, bool for_step) {
     std::fill(seen_.begin(), seen_.end(), 0);
     stamp_ = 1;
   }
+  if (env_ids != nullptr) {
+    // The common case passes: one branch-free pass over the ids (ranges, repeats, statuses),
+    // then the pass below only when something is wrong, to name it.
+    bool bad = false;
+    for (int i = 0; i < n; ++i) bad |= static_cast<unsigned>(env_ids[i]) >= static_cast<unsigned>(num_envs_);
+    if (!bad) {
+      const EnvStatus refused = for_step ? EnvStatus::kIdle : EnvStatus::kInFlight;
+      for (int i = 0; i < n; ++i) {
+        const auto id = static_cast<std::size_t>(env_ids[i]);
+        const EnvStatus s = status_[id];
+        bad |= seen_[id] == stamp_;
+        bad |= for_step ? s != refused : s == refused;
+        seen_[id] = stamp_;
+      }
+      if (!bad) return;
+      if (++stamp_ == 0) {  // the pass below marks the ids again
+        std::fill(seen_.begin(), seen_.end(), 0);
+        stamp_ = 1;
+      }
+    }
+  }
   for (int i = 0; i < n; ++i) {
     const int id = env_ids ? env_ids[i] : i;
     if (id < 0 || id >= num_envs_) {

@@ -53,6 +53,10 @@ void EnvsInFlightCannotBeSentAgain() {
   p.MarkInFlight(some, 2);
   CHECK(p.status(1) == EnvStatus::kInFlight && p.status(0) == EnvStatus::kNotReset);
   CHECK(Contains(CHECK_THROWS(ProtocolError, p.CheckSendable(nullptr, 4, false)), "env 1 is still stepping"));
+  const int with_busy[] = {0, 1};  // by id (the async loop's sends) too, and a step of a not-reset env
+  CHECK(Contains(CHECK_THROWS(ProtocolError, p.CheckSendable(with_busy, 2, false)), "env 1 is still stepping"));
+  const int fresh[] = {2, 0};
+  CHECK(Contains(CHECK_THROWS(ProtocolError, p.CheckSendable(fresh, 2, true)), "env 2 has not been reset"));
   CHECK(Contains(CHECK_THROWS(ProtocolError, p.CheckIdle(3, "rendering")), "recv() it before rendering"));
   const int other[] = {0, 2};
   p.CheckSendable(other, 2, false);

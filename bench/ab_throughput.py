@@ -49,6 +49,9 @@ CONFIGS = [
     ("CartPole-v1 1024 2T", "CartPole-v1", 1024, 1024, 2),
     ("CartPole-v1 async 256/128 2T", "CartPole-v1", 256, 128, 2),
     ("CartPole-v1 async 1024/512 2T", "CartPole-v1", 1024, 512, 2),
+    # one worker beside the caller: on 2 cores nothing is oversubscribed, so the caller's own
+    # per-row cost (recv/send) shows
+    ("CartPole-v1 async 1024/512 1T", "CartPole-v1", 1024, 512, 1),
     ("Pendulum-v1 256 2T", "Pendulum-v1", 256, 256, 2),
     ("Pendulum-v1 async 256/128 2T", "Pendulum-v1", 256, 128, 2),
     ("HalfCheetah-v5 16 2T", "HalfCheetah-v5", 16, 16, 2),
@@ -153,6 +156,7 @@ def parse_args() -> argparse.Namespace:
         choices=["next_step", "same_step"],
         help="the pools' autoreset_mode (same_step: results carry final_obs / final_info)",
     )
+    ap.add_argument("--threads", type=int, default=None, help="num_threads of every config (a many-core machine)")
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
     return ap.parse_args()
 
@@ -218,6 +222,12 @@ def main() -> None:
     opts = parse_args()
     keep = [k.strip() for k in opts.only.split(",")]
     configs = [c for c in CONFIGS if any(k in c[0] for k in keep)]
+    if opts.threads is not None:  # the same configs with another thread count, named for it
+        configs = [
+            (f"{c[0].rsplit(' ', 1)[0]} {opts.threads}T", *c[1:4], opts.threads) if c[0].endswith("T") else c
+            for c in configs
+        ]
+        configs = list(dict.fromkeys(configs))
     pkgs = {"old": str(Path(opts.old).resolve()), "new": str(Path(opts.new).resolve())}
     started = time.time()
     samples, loads = measure(opts, configs, pkgs)

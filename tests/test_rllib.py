@@ -132,7 +132,7 @@ def test_register_env_make_python_pool():
     runner = env_runner(config(name, num_envs=4))
     try:
         envs = runner.env.unwrapped
-        assert isinstance(envs, envpool.EnvPoolVectorEnv) and hasattr(envs._pool, "get_attr")
+        assert isinstance(envs, envpool.EnvPoolVectorEnv) and hasattr(envs._pool, "env_calls")
         episodes = runner.sample(num_timesteps=400, random_actions=True)
         assert 400 <= sum(len(e) for e in episodes) < 400 + 4
         assert all(cartpole_is_terminal(e.get_observations(-1)) for e in episodes if e.is_terminated)

@@ -109,8 +109,8 @@ class CorePool(Protocol):
 
 @dataclasses.dataclass
 class OpenedPool:
-    """A pool and what a front end knows about it: made by ``_open_pool`` for native tasks and
-    by ``envpool.process.pool`` for Python envs, adopted by ``PoolFrontEnd._open_pool``."""
+    """A pool and what a front end knows about it: made by ``open_native_pool`` for native tasks
+    and by ``envpool.process.pool`` for Python envs, adopted by ``PoolFrontEnd._open_pool``."""
 
     pool: CorePool
     task_spec: TaskSpec

@@ -188,7 +188,7 @@ class VecEnvAdapter(VecEnv):
         return out
 
     def _is_python(self) -> bool:
-        return hasattr(self.envs, "_pool") and hasattr(self.envs._pool, "env_calls")
+        return bool(getattr(self.envs, "_python_envs", False))  # the front end's own answer
 
     @staticmethod
     def _python_call(fn, *args, **kwargs):

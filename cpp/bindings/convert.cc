@@ -39,6 +39,22 @@ py::dict EnvSpecToDict(const EnvSpec& spec) {
   d["info"] = info;
   d["obs_is_tuple"] = spec.obs_is_tuple;
   d["render_shape"] = py::make_tuple(spec.render_height, spec.render_width, 3);
+  if (!spec.agents.names.empty()) {
+    py::dict agents;
+    agents["names"] = spec.agents.names;
+    py::list groups;
+    for (const auto& g : spec.agents.groups) {
+      py::dict gd;
+      gd["name"] = g.name;
+      gd["first_slot"] = g.first_slot;
+      gd["num_slots"] = g.num_slots;
+      gd["obs_size"] = g.obs_size;
+      groups.append(gd);
+    }
+    agents["groups"] = groups;
+    agents["turn_based"] = spec.agents.turn_based;
+    d["agents"] = agents;
+  }
   return d;
 }
 
@@ -167,6 +183,15 @@ EnvSpec DictToEnvSpec(const py::dict& d) {
     for (auto a : d["info"]) spec.info.push_back(DictToArraySpec(a));
   }
   spec.obs_is_tuple = d.contains("obs_is_tuple") && d["obs_is_tuple"].cast<bool>();
+  if (d.contains("agents") && !d["agents"].is_none()) {
+    py::dict agents = d["agents"];
+    spec.agents.names = agents["names"].cast<std::vector<std::string>>();
+    for (auto g : agents["groups"]) {
+      spec.agents.groups.push_back(AgentGroup{g["name"].cast<std::string>(), g["first_slot"].cast<int>(),
+                                              g["num_slots"].cast<int>(), g["obs_size"].cast<std::vector<int>>()});
+    }
+    spec.agents.turn_based = agents["turn_based"].cast<bool>();
+  }
   return spec;
 }
 

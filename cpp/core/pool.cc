@@ -1,5 +1,7 @@
 #include "core/pool.h"
 
+#include "core/agents.h"
+
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
@@ -36,6 +38,7 @@ void EnvPool::Init(const PoolOptions& options, const ExecutorFactory& make_execu
     throw std::invalid_argument("too many arrays in the env spec: at most " + std::to_string(kMaxArraysPerKind) +
                                 " obs, action and info arrays each");
   }
+  CheckAgentSpec(spec_);
   layout_ = BatchLayout::For(spec_, options.autoreset == AutoresetMode::kSameStep);
   rules_ = std::make_unique<EpisodeRules>(layout_, num_envs_, options.max_episode_steps, options.autoreset);
   orders_ = std::make_unique<OrderBook>(spec_, num_envs_);

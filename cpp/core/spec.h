@@ -165,6 +165,22 @@ class Config {
   std::map<std::string, ConfigValue> values_;
 };
 
+// Multi-agent envs (see core/agents.h): one slot per possible agent, in a fixed order. Agents
+// whose observation spaces differ (adversaries and good agents) are groups of consecutive slots.
+struct AgentGroup {
+  std::string name;           // e.g. "adversary"
+  int first_slot = 0;         // the group's slots: first_slot .. first_slot + num_slots - 1
+  int num_slots = 0;
+  std::vector<int> obs_size;  // per obs array: the group's size of its last dimension (empty: all of it)
+};
+
+struct AgentSpec {
+  std::vector<std::string> names;  // one per slot ("agent_0", ...): PettingZoo's possible_agents
+  std::vector<AgentGroup> groups;  // cover the slots in order
+  bool turn_based = false;         // one agent (or some) acts per step: needs_action says which
+  int NumSlots() const { return static_cast<int>(names.size()); }
+};
+
 // The most obs, action or info arrays one env may declare: per-step code keeps one pointer per
 // array on the stack (EpisodeRules::Run, the executors), and EnvPool refuses larger specs.
 inline constexpr std::size_t kMaxArraysPerKind = 32;
@@ -180,6 +196,8 @@ struct EnvSpec {
   // Size of the frames Env::Render draws (0: the env does not render).
   int render_height = 0;
   int render_width = 0;
+  // Multi-agent envs only (names empty: a single-agent env); see core/agents.h.
+  AgentSpec agents{};
 };
 
 }  // namespace envpool

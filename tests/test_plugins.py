@@ -356,8 +356,8 @@ def test_step_counter_is_a_test_plugin_not_a_public_task():
         """
         import envpool, envpool.testing
         assert "StepCounter-v0" not in envpool.list_all_envs()
-        assert envpool.testing.load_step_counter() == ["StepCounter-v0"]
-        assert envpool.testing.load_step_counter() == ["StepCounter-v0"]  # loading again: the same
+        assert envpool.testing.load_step_counter() == ["StepCounter-v0", "AgentCounter-v0"]
+        assert envpool.testing.load_step_counter() == ["StepCounter-v0", "AgentCounter-v0"]  # again: the same
         assert "StepCounter-v0" in envpool.list_all_envs()
         print(envpool.make_spec("StepCounter-v0").origin)
         """

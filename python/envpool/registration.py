@@ -17,19 +17,45 @@ from envpool.frontends.single_env import SingleEnvEntryPoint
 from envpool.frontends.vector_env import EnvPoolVectorEnv
 from envpool.tasks import _tasks
 
-ENV_TYPES = ("gymnasium", "gym", "dm")
+ENV_TYPES = ("gymnasium", "gym", "dm", "pettingzoo")
 
 
-def front_end_class(env_type: str) -> type:
+def front_end_class(env_type: str, task_id: Any = None) -> type:
     """The front end for ``env_type`` (``"dm"`` needs the ``dm-env`` package: imported only then;
-    ``"gym"``'s depends on the installed ``gym`` package, see envpool.frontends.installed_gym)."""
+    ``"gym"``'s depends on the installed ``gym`` package, see envpool.frontends.installed_gym).
+    Multi-agent tasks have two: ``"gymnasium"`` (agents as rows) and ``"pettingzoo"``."""
     if env_type not in ENV_TYPES:
         raise ValueError(f"env_type must be one of {ENV_TYPES}, got {env_type!r}")
+    multi_agent = isinstance(task_id, str) and _is_multi_agent(task_id)
+    if env_type == "pettingzoo" or multi_agent:
+        if not multi_agent:
+            raise ValueError(f"env_type='pettingzoo' needs a multi-agent task; {task_id!r} is a single-agent task")
+        if env_type == "gymnasium":
+            from envpool.multiagent.rows import AgentRowsVectorEnv
+
+            return AgentRowsVectorEnv
+        if env_type == "pettingzoo":
+            from envpool.multiagent.parallel import ParallelEnvs
+
+            return ParallelEnvs
+        raise ValueError(
+            f"{task_id} is a multi-agent task: env_type must be 'gymnasium' (agents as rows) or 'pettingzoo', "
+            f"got {env_type!r}"
+        )
     if env_type == "dm":
         from envpool.frontends.dm import EnvPoolDmEnv
 
         return EnvPoolDmEnv
     return gym_front_end() if env_type == "gym" else EnvPoolVectorEnv
+
+
+@functools.cache
+def _is_multi_agent(task_id: str) -> bool:
+    """Whether ``task_id`` has agents (its spec with default kwargs says; kwargs change how
+    many, never whether). Unknown ids: False (make then refuses them, naming close matches)."""
+    from envpool import _core
+
+    return task_id in _tasks() and "agents" in _core.env_spec(task_id, {})
 
 
 def make(
@@ -54,7 +80,9 @@ def make(
             installed, its spaces and its API: four-value ``step`` for gym < 0.26, see
             envpool.frontends.installed_gym and docs/compat.md); ``"dm"`` a
             ``dm_env.Environment`` returning ``TimeStep`` batches (needs the ``dm-env`` package:
-            ``pip install envpool-ng[dm]``).
+            ``pip install envpool-ng[dm]``). Multi-agent tasks (docs/multiagent.md): ``"gymnasium"``
+            a vector env with one row per agent, ``"pettingzoo"`` a list of PettingZoo
+            ``ParallelEnv`` views, one per env (the view itself when ``num_envs == 1``).
         num_envs: number of envs in the pool.
         batch_size: envs returned per ``recv()``; ``None`` means ``num_envs`` (full batch).
             Smaller values give the asynchronous ``send``/``recv`` mode.
@@ -77,7 +105,7 @@ def make(
     ((4, 4), (4,))
     >>> envs.close()
     """
-    front_end = front_end_class(env_type)
+    front_end = front_end_class(env_type, task_id)
     # The reference EnvPool 1.x's make takes gym_reset_return_info for every env_type and refuses
     # False (its reset always returns (obs, info), as ours); the front end for gym < 0.26 takes
     # it (False by default: reset returns obs alone).
@@ -88,7 +116,9 @@ def make(
             "gymnasium's reset, gym 0.26's and the reference EnvPool 1.x's (which refuses False too); "
             "reset() returning obs alone is gym 0.21-0.25's API, which env_type='gym' has where that gym is installed"
         )
-    return front_end(
+    if env_type == "pettingzoo" and autoreset_mode == "next_step":
+        autoreset_mode = None  # make's default; PettingZoo views are reset by their user
+    envs = front_end(
         task_id,
         num_envs=num_envs,
         batch_size=batch_size,
@@ -99,6 +129,7 @@ def make(
         render_mode=render_mode,
         **kwargs,
     )
+    return envs[0] if env_type == "pettingzoo" and num_envs == 1 else envs
 
 
 def make_gymnasium(task_id: str, **kwargs: Any):

@@ -16,6 +16,7 @@ from gymnasium import spaces
 
 from envpool import _core
 from envpool.errors import UnexpectedKwargError
+from envpool.multiagent.layout import AgentLayout
 from envpool.spaces import specs_to_space
 
 
@@ -82,6 +83,9 @@ class TaskSpec:
     info_keys: tuple[str, ...]
     render_shape: tuple[int, int, int] | None  # (height, width, 3) of rgb_array frames; None: no rendering
     origin: str = "built-in"  # where the task came from: "built-in" or "plugin <name> (<path>)"
+    # Multi-agent tasks: their agents and per-agent spaces (observation_space / action_space are
+    # then one env's, every agent slot stacked); None for single-agent tasks.
+    agents: AgentLayout | None = None
 
 
 def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
@@ -112,4 +116,5 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
         info_keys=("env_id", "elapsed_step", *(i["name"] for i in raw["info"])),
         render_shape=tuple(raw["render_shape"]) if raw["render_shape"][0] > 0 else None,
         origin=task["origin"],
+        agents=AgentLayout(raw) if "agents" in raw else None,
     )

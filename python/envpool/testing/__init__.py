@@ -1,12 +1,14 @@
-"""Test support shipped with envpool: the ``StepCounter-v0`` test plugin.
+"""Test support shipped with envpool: the test plugin with ``StepCounter-v0`` and ``AgentCounter-v0``.
 
 ``StepCounter-v0`` is a deterministic env for testing a pool itself (scripted terminations,
 truncations, failures and per-step delays; cpp/testing/step_counter.h documents it). It is not a
 public task: it is a C++ plugin built with the env SDK and registered only on request.
+``AgentCounter-v0`` is its multi-agent sibling, whose agents come and go
+(cpp/testing/agent_counter.h).
 
 >>> import envpool, envpool.testing
 >>> envpool.testing.load_step_counter()
-['StepCounter-v0']
+['StepCounter-v0', 'AgentCounter-v0']
 >>> envpool.make("StepCounter-v0", num_envs=2, terminate_at=3).reset()[0].shape
 (2, 4)
 """
@@ -33,5 +35,6 @@ def step_counter_plugin_path() -> str:
 
 
 def load_step_counter() -> list[str]:
-    """Register ``StepCounter-v0`` (loading the test plugin once); returns the task ids it adds."""
+    """Register ``StepCounter-v0`` and ``AgentCounter-v0`` (loading the test plugin once); returns
+    the task ids it adds."""
     return load_plugin(step_counter_plugin_path())

@@ -1,0 +1,251 @@
+"""The PettingZoo front end: each env of a pool as a ``pettingzoo.ParallelEnv``
+(``envpool.make(task, env_type="pettingzoo", num_envs=n)``).
+
+The pool runs with autoreset disabled, as a PettingZoo env is used: an episode ends when its
+last agent is done, and the next one starts at ``reset()``. A view's ``step`` steps its own env;
+``ParallelEnvs.step`` steps every view that has agents in one pool step (the threads step them
+together).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from envpool.errors import EnvError
+from envpool.frontends.pool import PoolFrontEnd, check_int
+from envpool.multiagent.layout import AgentLayout
+
+try:  # the pettingzoo extra: views are ParallelEnvs where PettingZoo is installed
+    from pettingzoo import ParallelEnv as _Base
+except ImportError:  # pragma: no cover - exercised only without the extra
+    _Base = object
+
+
+class ParallelEnvs(PoolFrontEnd, Sequence):
+    """``num_envs`` PettingZoo ``ParallelEnv`` views of one pool (a list of them: ``envs[i]``).
+
+    ``reset(seed=s)`` resets every env (env ``i`` with ``s + i``) and ``step(actions)`` (one
+    action dict per env) steps every env with agents, both returning one result per env in a
+    list; each view also steps alone. ``close()`` closes the pool (and every view).
+    """
+
+    agents: AgentLayout
+    _views: list[ParallelEnvView]
+    closed: bool = False
+
+    def __init__(self, task_id: str, num_envs: int = 1, **kwargs: Any):
+        for key in ("batch_size", "autoreset_mode"):
+            if kwargs.get(key) not in (None, "disabled") and not (key == "batch_size" and kwargs[key] == num_envs):
+                raise ValueError(
+                    f"env_type='pettingzoo' steps each env like a PettingZoo env (full batch, reset by the "
+                    f"user): {key}={kwargs[key]!r} is not supported"
+                )
+        kwargs.pop("batch_size", None)
+        kwargs["autoreset_mode"] = "disabled"
+        self._open_pool(task_id, num_envs=check_int("num_envs", num_envs, 1), **kwargs)
+        if self.task_spec.agents is None:
+            self._pool.close()
+            raise ValueError(f"{self.task_id} is not a multi-agent task: env_type='pettingzoo' needs one")
+        self.agents = self.task_spec.agents
+        self._views = [ParallelEnvView(self, i) for i in range(self.num_envs)]
+
+    def __getitem__(self, i):
+        return self._views[i]
+
+    def __len__(self) -> int:
+        return self.num_envs
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise RuntimeError(f"{self.task_id}: the pool is closed")
+
+    def reset(self, seed: int | list[int] | None = None, options: dict[str, Any] | None = None) -> list[tuple]:
+        """Starts a new episode in every env: ``[(observations, infos), ...]`` one per env.
+        ``options`` are accepted and ignored, as by the reference envs."""
+        self._check_open()
+        self._send_reset(seed, None)
+        result = self._pool.recv(-1.0)
+        return [view._take_reset(result, row) for row, view in enumerate(self._views)]
+
+    def step(self, actions: Sequence[dict[str, Any]]) -> list[tuple | None]:
+        """Steps every env that has agents, with ``actions[i]`` (a dict agent -> action) for env
+        ``i``; returns ``(observations, rewards, terminations, truncations, infos)`` per env
+        (``None`` for envs whose episode is over: reset them). An env that raises cuts its
+        episode short: ``envpool.EnvError`` names it, and its ``result`` is this list with the
+        other envs' results (theirs are not lost)."""
+        self._check_open()
+        if len(actions) != self.num_envs:
+            raise ValueError(f"step() needs one action dict per env ({self.num_envs}), got {len(actions)}")
+        live = [i for i, view in enumerate(self._views) if view.agents]
+        rows = self.agents.blank_actions(len(live))
+        for k, i in enumerate(live):
+            self._views[i]._fill_actions(actions[i], rows[k])
+        results: list[tuple | None] = [None] * self.num_envs
+        if live:
+            try:
+                result = self._pool.step(rows, np.asarray(live, dtype=np.int32), -1.0)
+            except EnvError as exc:
+                # The others' rows are in the error's batch: take them; the failed envs' episodes
+                # are cut short (reset() starts their next one).
+                for k, i in enumerate(live):
+                    if i in exc.env_ids:
+                        self._views[i].agents = []
+                    else:
+                        results[i] = self._views[i]._take_step(exc.result, k)
+                exc.result = results
+                raise
+            for k, i in enumerate(live):
+                results[i] = self._views[i]._take_step(result, k)
+        return results
+
+    def close(self) -> None:
+        """Closes the pool (idempotent)."""
+        if not self.closed:
+            self.closed = True
+            self._close_pool()
+
+    def __enter__(self) -> ParallelEnvs:
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        if not getattr(self, "closed", True) and getattr(self, "_pool", None) is not None:
+            self.close()
+
+
+class ParallelEnvView(_Base):
+    """Env ``index`` of a :class:`ParallelEnvs` pool as a PettingZoo ``ParallelEnv``.
+
+    ``possible_agents`` are the task's agent slots; ``agents`` those still in the episode.
+    ``step(actions)`` needs an action for every agent in ``agents`` that acts this step (every
+    one, or in turn-based games the agent to move: ``infos[agent]["needs_action"]``, the one
+    whose ``action_mask`` is not all zeros); actions of other live agents are ignored, an action
+    for an agent not in ``agents`` is refused (``KeyError``). ``close()`` of the only view of a
+    pool closes the pool; a view of a larger pool leaves it to ``ParallelEnvs.close()``.
+    """
+
+    metadata = {"render_modes": [], "is_parallelizable": True}
+    render_mode = None
+
+    def __init__(self, pool: ParallelEnvs, index: int):
+        self._owner = pool
+        self._index = index
+        self._layout = pool.agents
+        self.possible_agents = list(self._layout.names)
+        self.agents: list[str] = []
+        self._needs = np.zeros(self._layout.num_slots, dtype=bool)
+        self.metadata = {**type(self).metadata, "name": pool.task_id}
+
+    @property
+    def unwrapped(self) -> ParallelEnvView:
+        return self
+
+    def observation_space(self, agent: str):
+        return self._layout.observation_space(self._layout.slot(agent))
+
+    def action_space(self, agent: str):
+        return self._layout.action_space(self._layout.slot(agent))
+
+    @property
+    def observation_spaces(self) -> dict[str, Any]:
+        return {a: self.observation_space(a) for a in self.possible_agents}
+
+    @property
+    def action_spaces(self) -> dict[str, Any]:
+        return {a: self.action_space(a) for a in self.possible_agents}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
+        """Starts a new episode (``seed``: this env's new seed; ``options`` are ignored, as by
+        the reference envs): ``(observations, infos)`` of the agents present."""
+        self._owner._check_open()
+        if seed is not None:
+            seed = [check_int("seed", seed, 0)]
+        self._owner._send_reset(seed, None, np.asarray([self._index], dtype=np.int32))
+        return self._take_reset(self._owner._pool.recv(-1.0), 0)
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        """One step of this env: ``(observations, rewards, terminations, truncations, infos)``
+        of the agents in this step (those in ``agents`` before it, and any that joined)."""
+        self._owner._check_open()
+        if not self.agents:
+            raise RuntimeError(
+                f"{self._owner.task_id} env {self._index}: the episode is over (no agents left); call reset()"
+            )
+        row = self._layout.blank_actions(1)
+        self._fill_actions(actions, row[0])
+        try:
+            result = self._owner._pool.step(row, np.asarray([self._index], dtype=np.int32), -1.0)
+        except EnvError:
+            self.agents = []  # the env's episode is cut short: reset() starts the next one
+            raise
+        return self._take_step(result, 0)
+
+    def close(self) -> None:
+        if len(self._owner) == 1:
+            self._owner.close()
+
+    def render(self) -> None:
+        raise NotImplementedError(f"{self._owner.task_id} does not render")
+
+    def state(self) -> np.ndarray:
+        """The env's full internal state (``get_state``; tasks that expose one)."""
+        return self._owner.get_state(self._index)
+
+    # -- rows of the pool's results ------------------------------------------------------------------
+
+    def _fill_actions(self, actions: dict[str, Any], row: np.ndarray) -> None:
+        if not isinstance(actions, dict):
+            raise TypeError(f"actions must be a dict agent -> action, got {type(actions).__name__}")
+        live = set(self.agents)
+        for agent, action in actions.items():
+            if agent not in live:
+                slot = self._layout.slot(agent)  # unknown agents: KeyError naming the possible ones
+                raise KeyError(
+                    f"{self._owner.task_id} env {self._index}: got an action for {agent!r} (slot {slot}), "
+                    f"which is not in the episode; agents are {self.agents}"
+                )
+            row[self._layout.slot(agent)] = action
+        missing = [a for a in self.agents if self._needs[self._layout.slot(a)] and a not in actions]
+        if missing:
+            raise ValueError(f"{self._owner.task_id} env {self._index}: no action for {missing}, which must act")
+
+    def _take_reset(self, result, row: int) -> tuple[dict, dict]:
+        obs, _, _, _, info = result
+        active = info["active"][row]
+        self.agents = [a for k, a in enumerate(self.possible_agents) if active[k]]
+        self._needs = info["needs_action"][row].copy()
+        observations = {a: self._layout.agent_obs(obs, row, self._layout.slot(a)) for a in self.agents}
+        return observations, {a: self._agent_info(info, row, self._layout.slot(a)) for a in self.agents}
+
+    def _take_step(self, result, row: int):
+        obs, _, _, env_truncated, info = result
+        active = info["active"][row]
+        term = info["agent_terminated"][row]
+        trunc = info["agent_truncated"][row] | (env_truncated[row] & active & ~term)
+        reward = info["agent_reward"][row]
+        reported = [(k, a) for k, a in enumerate(self.possible_agents) if active[k]]
+        observations = {a: self._layout.agent_obs(obs, row, k) for k, a in reported}
+        rewards = {a: float(reward[k]) for k, a in reported}
+        terminations = {a: bool(term[k]) for k, a in reported}
+        truncations = {a: bool(trunc[k]) for k, a in reported}
+        infos = {a: self._agent_info(info, row, k) for k, a in reported}
+        self.agents = [a for k, a in reported if not (term[k] or trunc[k])]
+        self._needs = info["needs_action"][row].copy()
+        return observations, rewards, terminations, truncations, infos
+
+    def _agent_info(self, info: dict[str, Any], row: int, slot: int) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self._layout.turn_based:
+            out["needs_action"] = bool(info["needs_action"][row, slot])
+        for name in self._layout.env_info:
+            value = info[name][row]
+            out[name] = value[slot] if value.ndim and value.shape[0] == self._layout.num_slots else value
+        return out
+
+    def __repr__(self) -> str:
+        return f"ParallelEnvView({self._owner.task_id!r}, env {self._index} of {len(self._owner)})"

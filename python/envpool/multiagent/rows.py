@@ -1,0 +1,153 @@
+"""The agents-as-rows front end: a multi-agent task as a gymnasium ``VectorEnv`` whose rows are
+agents, the layout PufferLib trains on (``envpool.make(task, num_envs=n)`` for a multi-agent task).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium.vector.utils import batch_space
+
+from envpool.errors import EnvError
+from envpool.frontends.vector_env import EnvPoolVectorEnv
+from envpool.multiagent.layout import AgentLayout, to_rows
+
+
+class AgentRowsVectorEnv(EnvPoolVectorEnv):
+    """``num_envs`` copies of a multi-agent env; every result has one row per agent slot.
+
+    Row ``env * agents_per_env + slot`` is agent ``slot`` of env ``env`` (``num_agents =
+    num_envs * agents_per_env`` rows in a full batch, ``batch_size * agents_per_env`` in an
+    async one: an env's agents always come back together). ``single_observation_space`` /
+    ``single_action_space`` are one row's (padded to the widest agent's observation);
+    ``agents.observation_space(slot)`` gives an agent's own. Per row: ``reward``,
+    ``terminated`` and ``truncated`` are the agent's (a time limit truncates every active agent
+    of the env that is not terminated), and ``info`` holds ``env_id``, ``agent_id`` (the slot),
+    ``active`` (the agent is in this step: absent agents' rows are zeros and mean nothing),
+    ``needs_action`` (its action is used by the next step: turn-based games move one agent at a
+    time), ``all_done`` (its env's episode ended in this step), ``elapsed_step`` and the env's
+    own info fields. With same-step autoreset an ended env's rows hold the new episode's
+    observations and ``active``, and the ended step's rewards and flags (``final_obs`` /
+    ``final_info`` per row, as gymnasium's).
+
+    Actions: one row per agent row (``(rows, ...)``, or ``(envs, agents_per_env, ...)``); the
+    actions of agents that are absent or do not need to act are ignored but must lie in the
+    action space (e.g. 0). ``send(actions, env_id)`` takes the env ids of a batch either as
+    ``recv()``'s ``info["env_id"]`` (one per row) or one per env.
+
+    >>> import envpool, envpool.testing, numpy as np
+    >>> _ = envpool.testing.load_step_counter()
+    >>> envs = envpool.make("AgentCounter-v0", num_envs=2)
+    >>> obs, info = envs.reset(seed=0)
+    >>> obs.shape, envs.num_agents, info["agent_id"].tolist(), info["active"].tolist()
+    ((6, 4), 6, [0, 1, 2, 0, 1, 2], [True, True, False, True, True, False])
+    >>> obs, reward, terminated, truncated, info = envs.step(np.ones(6, dtype=np.int64))
+    >>> reward.tolist()
+    [1.0, 2.0, 0.0, 1.0, 2.0, 0.0]
+    >>> envs.close()
+    """
+
+    agents: AgentLayout
+    agents_per_env: int
+    num_agents: int
+
+    def __init__(self, task_id: str, **kwargs: Any):
+        super().__init__(task_id, **kwargs)
+        layout = self.task_spec.agents
+        if layout is None:
+            self.close()
+            raise ValueError(f"{self.task_id} is not a multi-agent task: use envpool.make's default front end")
+        self.agents = layout
+        self.agents_per_env = layout.num_slots
+        self.num_agents = self.num_envs * self.agents_per_env
+        self.single_observation_space = layout.row_observation_space
+        self.single_action_space = layout.row_action_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_agents)
+        self.action_space = batch_space(self.single_action_space, self.num_agents)
+
+    # -- actions in, rows out ------------------------------------------------------------------------
+
+    def _env_ids(self, env_id) -> np.ndarray | None:
+        """Env ids given per row (``info["env_id"]`` of a batch) or per env, as per-env ids."""
+        if env_id is None:
+            return None
+        ids = np.asarray(env_id).reshape(-1)
+        m = self.agents_per_env
+        if m > 1 and len(ids) % m == 0 and len(ids):
+            blocks = ids.reshape(-1, m)
+            if (blocks == blocks[:, :1]).all():
+                return blocks[:, 0]
+        return ids
+
+    def _env_actions(self, actions, ids: np.ndarray | None) -> np.ndarray:
+        envs = self.num_envs if ids is None else len(ids)
+        arr = np.asarray(actions)
+        m = self.agents_per_env
+        row_shape = self.single_action_space.shape
+        if arr.shape == (envs, m, *row_shape):
+            return arr
+        if arr.shape[:1] == (envs * m,):
+            return arr.reshape(envs, m, *arr.shape[1:])
+        raise ValueError(
+            f"actions must have one row per agent row: shape ({envs * m}, {', '.join(map(str, row_shape))}) for "
+            f"{envs} envs of {m} agents (or ({envs}, {m}, ...)), got {arr.shape}"
+        )
+
+    def send(self, actions, env_id=None) -> None:
+        ids = self._env_ids(env_id)
+        super().send(self._env_actions(actions, ids), ids)
+
+    def _step(self, actions, env_id, timeout: float | None = None, with_ids: bool = True):
+        ids = self._env_ids(env_id)
+        actions = self._env_actions(actions, ids)
+        return self._in_rows(lambda: super(AgentRowsVectorEnv, self)._step(actions, ids, timeout, True))
+
+    def _recv(self, timeout: float | None, with_ids: bool = True):
+        return self._in_rows(lambda: super(AgentRowsVectorEnv, self)._recv(timeout, True))
+
+    def _in_rows(self, call):
+        """``call()``'s batch in agent rows; an EnvError's batch too (its ``result``)."""
+        try:
+            return self._to_rows(call())
+        except EnvError as exc:
+            obs, reward, terminated, truncated, info = self._to_rows(exc.result)
+            # A failed env's per-agent values are whatever it wrote before raising: its rows read
+            # truncated (every slot), with no reward, as the core reads an env-level failed row.
+            failed = np.isin(info["env_id"], exc.env_ids)
+            reward = np.where(failed, 0.0, reward)
+            terminated = terminated & ~failed
+            truncated = truncated | failed
+            exc.result = (obs, reward, terminated, truncated, info)
+            raise
+
+    def _to_rows(self, result):
+        obs, _, terminated, truncated, info = result
+        n, m = len(terminated), self.agents_per_env
+        info = dict(info)
+        reward = info.pop("agent_reward")
+        agent_terminated = info.pop("agent_terminated")
+        agent_truncated = info.pop("agent_truncated")
+        active = info["active"]
+        ended = info.get("_final_info")
+        if ended is not None and ended.any():
+            # Same-step autoreset: an ended env's row holds its new episode (obs, active) and the
+            # step that ended the old one (reward, flags), whose per-agent values are final_info's.
+            final = info["final_info"]
+            where = ended[:, None]
+            reward = np.where(where, final["agent_reward"], reward)
+            agent_terminated = np.where(where, final["agent_terminated"], agent_terminated)
+            agent_truncated = np.where(where, final["agent_truncated"], agent_truncated)
+            active = np.where(where, final["active"], active)
+        # The pool's time limit truncates the env: every agent in it that did not terminate.
+        agent_truncated = agent_truncated | (truncated[:, None] & active & ~agent_terminated)
+        info["all_done"] = terminated | truncated
+        rows = to_rows(info, n, m)
+        rows["agent_id"] = np.tile(np.arange(m, dtype=np.int32), n)
+        return (
+            to_rows(obs, n, m),
+            reward.reshape(n * m),
+            agent_terminated.reshape(n * m),
+            agent_truncated.reshape(n * m),
+            rows,
+        )

@@ -87,7 +87,8 @@ class AgentCounter : public Env {
   void Step(const Action& action, Rng& /*rng*/, Output& out) override {
     if (sleep_us_ > 0) std::this_thread::sleep_for(std::chrono::microseconds(sleep_us_));
     ++steps_;
-    if (fail_at_ > 0 && steps_ == fail_at_) throw std::runtime_error("AgentCounter failed at step " + std::to_string(steps_));
+    if (fail_at_ > 0 && steps_ == fail_at_)
+      throw std::runtime_error("AgentCounter failed at step " + std::to_string(steps_));
     AgentRows rows(out);
     const int64_t* a = action.Get<int64_t>();
     double total = 0;
@@ -137,8 +138,8 @@ class AgentCounter : public Env {
       const int width = k < scouts_ ? 2 : 4;
       for (int j = 0; j < 4; ++j) row[j] = 0.0f;
       if (!shown) continue;
-      const float values[4] = {static_cast<float>(steps_), static_cast<float>(k),
-                               static_cast<float>(last_action_[k]), 1.0f};
+      const float values[4] = {static_cast<float>(steps_), static_cast<float>(k), static_cast<float>(last_action_[k]),
+                               1.0f};
       for (int j = 0; j < width; ++j) row[j] = values[j];
     }
   }

@@ -20,16 +20,15 @@ from envpool.tasks import _tasks
 ENV_TYPES = ("gymnasium", "gym", "dm", "pettingzoo")
 
 
-def front_end_class(env_type: str, task_id: Any = None) -> type:
+def front_end_class(env_type: str, multi_agent: bool = False) -> type:
     """The front end for ``env_type`` (``"dm"`` needs the ``dm-env`` package: imported only then;
     ``"gym"``'s depends on the installed ``gym`` package, see envpool.frontends.installed_gym).
     Multi-agent tasks have two: ``"gymnasium"`` (agents as rows) and ``"pettingzoo"``."""
     if env_type not in ENV_TYPES:
         raise ValueError(f"env_type must be one of {ENV_TYPES}, got {env_type!r}")
-    multi_agent = isinstance(task_id, str) and _is_multi_agent(task_id)
     if env_type == "pettingzoo" or multi_agent:
         if not multi_agent:
-            raise ValueError(f"env_type='pettingzoo' needs a multi-agent task; {task_id!r} is a single-agent task")
+            raise ValueError("env_type='pettingzoo' needs a multi-agent task; this is a single-agent task")
         if env_type == "gymnasium":
             from envpool.multiagent.rows import AgentRowsVectorEnv
 
@@ -39,7 +38,7 @@ def front_end_class(env_type: str, task_id: Any = None) -> type:
 
             return ParallelEnvs
         raise ValueError(
-            f"{task_id} is a multi-agent task: env_type must be 'gymnasium' (agents as rows) or 'pettingzoo', "
+            "this is a multi-agent task: env_type must be 'gymnasium' (agents as rows) or 'pettingzoo', "
             f"got {env_type!r}"
         )
     if env_type == "dm":
@@ -105,7 +104,7 @@ def make(
     ((4, 4), (4,))
     >>> envs.close()
     """
-    front_end = front_end_class(env_type, task_id)
+    front_end = front_end_class(env_type, isinstance(task_id, str) and _is_multi_agent(task_id))
     # The reference EnvPool 1.x's make takes gym_reset_return_info for every env_type and refuses
     # False (its reset always returns (obs, info), as ours); the front end for gym < 0.26 takes
     # it (False by default: reset returns obs alone).

@@ -11,7 +11,7 @@ from gymnasium.vector.utils import batch_space
 
 from envpool.errors import EnvError
 from envpool.frontends.vector_env import EnvPoolVectorEnv
-from envpool.multiagent.layout import AgentLayout, to_rows
+from envpool.multiagent.layout import AGENT_INFO, AgentLayout, to_rows
 
 
 class AgentRowsVectorEnv(EnvPoolVectorEnv):
@@ -125,6 +125,8 @@ class AgentRowsVectorEnv(EnvPoolVectorEnv):
         obs, _, terminated, truncated, info = result
         n, m = len(terminated), self.agents_per_env
         info = dict(info)
+        for name in AGENT_INFO:  # Python envs' stacked info has gymnasium's masks: all True here
+            info.pop("_" + name, None)
         reward = info.pop("agent_reward")
         agent_terminated = info.pop("agent_terminated")
         agent_truncated = info.pop("agent_truncated")

@@ -30,6 +30,8 @@ from envpool import _core, payloads
 from envpool.errors import EnvError
 from envpool.frontends.pool import CORE_AUTORESET, OpenedPool, check_int, parse_autoreset_mode
 from envpool.leaves import SpaceLeaves
+from envpool.multiagent.layout import AgentLayout
+from envpool.multiagent.python_envs import ParallelEnvAdapter, is_parallel_env
 from envpool.process.env_calls import EnvCalls
 from envpool.process.results import ResultAssembler
 from envpool.process.supervisor import WorkerProcesses
@@ -65,6 +67,8 @@ def make_python(
             and closures too: they are sent to the workers with cloudpickle). A callable that
             takes one argument gets an env context: ``env_kwargs`` plus ``worker_index``,
             ``vector_index`` (0..num_envs-1) and ``num_workers``, like RLlib's ``env_config``.
+            A callable may return a PettingZoo ``ParallelEnv``: a multi-agent env, laid out as
+            the native ones (docs/multiagent.md).
         num_envs, batch_size, seed, max_episode_steps, autoreset_mode, env_type: as for
             :func:`envpool.make` (``max_episode_steps``: a limit on top of the env's own;
             ``None`` adds none). Env ``i``'s first reset gets ``seed + i``; ``seed=None``
@@ -117,7 +121,19 @@ def make_python(
         observation_mode=observation_mode,
         env_kwargs=env_kwargs,
     )
-    return front_end_class(env_type)(source)
+    return _front_end(source, env_type)
+
+
+def _front_end(source: PythonEnvSource, env_type: str):
+    """The front end of ``env_type`` over ``source``'s pool; PettingZoo ``ParallelEnv``s are
+    multi-agent envs: agents as rows for ``"gymnasium"``, views for ``"pettingzoo"`` (one view
+    for one env), whose pool never resets by itself."""
+    if env_type == "pettingzoo":
+        if source.autoreset_mode != AutoresetMode.NEXT_STEP:
+            raise ValueError("env_type='pettingzoo' views are reset by their user: leave autoreset_mode out")
+        source.autoreset_mode = AutoresetMode.DISABLED
+    envs = front_end_class(env_type, source.multi_agent())(source)
+    return envs[0] if env_type == "pettingzoo" and source.num_envs == 1 else envs
 
 
 def _takes_context(fn: Callable) -> bool:
@@ -141,8 +157,12 @@ class _EnvFactory:
 
     def __call__(self) -> gymnasium.Env:
         env = self.fn(dict(self.context)) if self.context is not None else self.fn()
+        if is_parallel_env(env):
+            return ParallelEnvAdapter(env)  # agents as slots of one env (envpool.multiagent)
         if not isinstance(env, gymnasium.Env):
-            raise TypeError(f"the env callable returned {type(env).__name__}, not a gymnasium.Env")
+            raise TypeError(
+                f"the env callable returned {type(env).__name__}, not a gymnasium.Env or a pettingzoo.ParallelEnv"
+            )
         return env
 
 
@@ -207,6 +227,7 @@ class PythonEnvSource:
         self.worker_start = [int(ids[0]) for ids in split] + [self.num_envs]
         self.env_kwargs = dict(env_kwargs)
         self.name, self.factories = self._factories(env)
+        self._multi_agent: bool | None = None
 
     def _factories(self, env) -> tuple[str, list[_EnvFactory]]:
         n = self.num_envs
@@ -245,9 +266,18 @@ class PythonEnvSource:
         name = getattr(fns[0], "__name__", type(fns[0]).__name__)
         return f"python:{name}", factories
 
+    def multi_agent(self) -> bool:
+        """Whether the envs are PettingZoo ParallelEnvs (env 0 made once to see)."""
+        if self._multi_agent is None:
+            probe = self.factories[0]()
+            self._multi_agent = isinstance(probe, ParallelEnvAdapter)
+            probe.close()
+        return self._multi_agent
+
     def open_pool(self) -> OpenedPool:
         # One env made here, as gymnasium's AsyncVectorEnv does, tells the spaces.
         probe = self.factories[0]()
+        agents = AgentLayout(probe.spec_dict) if isinstance(probe, ParallelEnvAdapter) else None
         try:
             action_space = probe.action_space
             obs_space, batched_obs_space = observation_spaces(
@@ -269,6 +299,7 @@ class PythonEnvSource:
             reward_threshold=None,
             info_keys=("env_id", "elapsed_step"),
             render_shape=None,
+            agents=agents,
         )
         return OpenedPool(
             pool=pool,

@@ -41,6 +41,9 @@ class Batch:
     needs_action: np.ndarray
 
 
+AGENT_INFO = ("agent_reward", "agent_terminated", "agent_truncated", "active", "needs_action")
+
+
 class OurEnvs:
     def __init__(self, task_id: str, num_envs: int, seed: int, **kwargs: Any) -> None:
         opened = open_native_pool(task_id, num_envs=num_envs, seed=seed, num_threads=1, **kwargs)
@@ -56,7 +59,7 @@ class OurEnvs:
             rew[order],
             term[order],
             trunc[order],
-            *(info[key][order] for key in ("agent_reward", "agent_terminated", "agent_truncated", "active", "needs_action")),
+            *(info[key][order] for key in AGENT_INFO),
         )
 
     def reset(self) -> Batch:
@@ -92,7 +95,14 @@ CONFIGS = [
     ("SimpleAdversary-v3", {"N": 4, "max_cycles": 10, "dynamic_rescaling": False}),
 ]
 CASES = [(task, {**kwargs, "continuous_actions": cont}) for task, kwargs in CONFIGS for cont in (False, True)]
-IDS = [f"{task}-{'cont' if kw['continuous_actions'] else 'disc'}-{'-'.join(f'{k}{v}' for k, v in kw.items() if k != 'continuous_actions') or 'default'}" for task, kw in CASES]
+
+
+def case_id(task_id: str, kwargs: dict) -> str:
+    sizes = "-".join(f"{k}{v}" for k, v in kwargs.items() if k != "continuous_actions") or "default"
+    return f"{task_id}-{'cont' if kwargs['continuous_actions'] else 'disc'}-{sizes}"
+
+
+IDS = [case_id(task, kw) for task, kw in CASES]
 
 
 def make_ref(task_id: str, **kwargs: Any):
@@ -175,7 +185,7 @@ def test_same_seeds(task_id: str, kwargs: dict) -> None:
             ref_obs, ref_rew, ref_term, ref_trunc, _ = ref.step(ref_actions(ref, actions[i], continuous))
             check_obs(got.obs[i], ref_obs, names, where)
             want_rew = np.array([ref_rew[name] for name in names], dtype=np.float64)
-            assert np.array_equal(got.agent_reward[i], want_rew), f"{where}: rewards {got.agent_reward[i]} != {want_rew}"
+            assert np.array_equal(got.agent_reward[i], want_rew), f"{where}: {got.agent_reward[i]} != {want_rew}"
             assert got.reward[i] == sum(ref_rew[name] for name in names)
             want_trunc = np.array([ref_trunc[name] for name in names])
             assert want_trunc.all() == (episode_step == max_cycles - 1)
@@ -261,7 +271,7 @@ def test_same_states(task_id: str, kwargs: dict) -> None:
             ref_obs, ref_rew, _, ref_trunc, _ = ref.step(ref_actions(ref, actions[0], continuous))
             check_obs(got.obs[0], ref_obs, names, where)
             want_rew = np.array([ref_rew[name] for name in names])
-            assert np.array_equal(got.agent_reward[0], want_rew), f"{where}: rewards {got.agent_reward[0]} != {want_rew}"
+            assert np.array_equal(got.agent_reward[0], want_rew), f"{where}: {got.agent_reward[0]} != {want_rew}"
             assert np.array_equal(got.agent_truncated[0], [ref_trunc[name] for name in names]), where
             assert bool(got.truncated[0]) == all(ref_trunc.values()), where
             np.testing.assert_array_equal(ours.get_state(0), ref_world_state(ref), err_msg=where)

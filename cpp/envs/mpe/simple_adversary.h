@@ -43,8 +43,9 @@ class SimpleAdversary : public MpeEnv {
 
  protected:
   void ResetWorld(Rng& rng) override {
-    goal_ = static_cast<int>(rng.Below(world_.num_landmarks()));  // np_random.integers(N)
-    for (Entity& e : world_.entities) {  // agents, then landmarks: uniform(-1, +1, dim_p) each
+    // np_random.integers(N) for the goal, then uniform(-1, +1, dim_p) per agent and landmark.
+    goal_ = static_cast<int>(rng.Below(world_.num_landmarks()));
+    for (Entity& e : world_.entities) {
       e.pos[0] = rng.Uniform(-1.0, 1.0);
       e.pos[1] = rng.Uniform(-1.0, 1.0);
       e.vel[0] = e.vel[1] = 0.0;

@@ -76,8 +76,8 @@ class SimpleSpread : public MpeEnv {
     for (int i = 0; i < world_.num_agents; ++i) {
       double own = 0.0;  // Scenario.reward: -1 per other agent overlapping this one
       for (int a = 0; a < world_.num_agents; ++a) {
-        const bool hit = a != i && Distance(world_.agent(a).pos, world_.agent(i).pos) <
-                                       world_.agent(a).size + world_.agent(i).size;
+        const bool hit =
+            a != i && Distance(world_.agent(a).pos, world_.agent(i).pos) < world_.agent(a).size + world_.agent(i).size;
         own -= 1.0 * hit;
       }
       rewards[i] = global * (1 - local_ratio_) + own * local_ratio_;
@@ -87,7 +87,8 @@ class SimpleSpread : public MpeEnv {
  private:
   static int NumAgents(const Config& config) {
     const int64_t n = config.Get<int64_t>("N");
-    if (n < 1 || n > 1000) throw std::invalid_argument("SimpleSpread-v3: N must be in [1, 1000], got " + std::to_string(n));
+    if (n < 1 || n > 1000)
+      throw std::invalid_argument("SimpleSpread-v3: N must be in [1, 1000], got " + std::to_string(n));
     return static_cast<int>(n);
   }
   static double LocalRatio(const Config& config) {

@@ -363,3 +363,38 @@ def test_make_python_mpe2_equals_mpe2():
                 assert rew[i * 3 : i * 3 + 3].tolist() == [ref_rew[a] for a in ref.possible_agents]
     finally:
         envs.close()
+
+
+# -- the native MPE tasks through the PettingZoo views ---------------------------------------------
+
+MPE = {"SimpleSpread-v3": "simple_spread_v3", "SimpleTag-v3": "simple_tag_v3", "SimpleAdversary-v3": "simple_adversary_v3"}
+
+
+@pytest.mark.parametrize("task", sorted(MPE))
+def test_native_mpe_views_pass_parallel_api_test_and_equal_mpe2(task):
+    import importlib
+
+    from pettingzoo.test import parallel_api_test
+
+    module = importlib.import_module(f"mpe2.{MPE[task]}")
+    env = envpool.make(task, env_type="pettingzoo")
+    try:
+        parallel_api_test(env, num_cycles=60)
+        ref = module.parallel_env()
+        assert env.possible_agents == ref.possible_agents
+        for agent in ref.possible_agents:
+            assert env.observation_space(agent) == ref.observation_space(agent)
+            assert env.action_space(agent) == ref.action_space(agent)
+        obs, _ = env.reset(seed=11)
+        ref_obs, _ = ref.reset(seed=11)
+        rng = np.random.default_rng(2)
+        while env.agents:
+            for agent in ref.agents:
+                assert np.array_equal(obs[agent], ref_obs[agent]), agent
+            actions = {a: int(rng.integers(0, 5)) for a in env.agents}
+            obs, rew, term, trunc, _ = env.step(actions)
+            ref_obs, ref_rew, ref_term, ref_trunc, _ = ref.step(actions)
+            assert rew == ref_rew and term == ref_term and trunc == ref_trunc
+        assert ref.agents == []
+    finally:
+        env.close()

@@ -13,6 +13,9 @@
 //   r  = x - N * ln2   (ln2 in two parts)
 //   exp(x) = 2^M * T[j] * (1 + Tlr[j]) * exp(r),  T[j] * (1 + Tlr[j]) = 2^(j/16)
 // with exp(r) - 1 a degree-6 polynomial evaluated in the vector code's order.
+// The constants (the 2^(j/16) table, ln2 split, polynomial coefficients) are the values numpy's
+// vendored SVML code uses (numpy/SVML, under numpy's BSD-3-Clause licence), read from the
+// numpy binary; the scalar code here is our own.
 // Arguments with |x| >= ~707.7 (overflow / underflow handling) go to std::exp; the MPE
 // scenarios never get there with results that matter (simple_tag caps exp at 10).
 #pragma once

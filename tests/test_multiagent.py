@@ -367,7 +367,11 @@ def test_make_python_mpe2_equals_mpe2():
 
 # -- the native MPE tasks through the PettingZoo views ---------------------------------------------
 
-MPE = {"SimpleSpread-v3": "simple_spread_v3", "SimpleTag-v3": "simple_tag_v3", "SimpleAdversary-v3": "simple_adversary_v3"}
+MPE = {
+    "SimpleSpread-v3": "simple_spread_v3",
+    "SimpleTag-v3": "simple_tag_v3",
+    "SimpleAdversary-v3": "simple_adversary_v3",
+}
 
 
 @pytest.mark.parametrize("task", sorted(MPE))

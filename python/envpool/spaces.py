@@ -12,7 +12,11 @@ def array_spec_to_space(spec: dict[str, Any]) -> spaces.Space:
     """A gymnasium space for one array spec (see cpp/core/spec.h: ArraySpec)."""
     if spec["discrete"]:
         start = int(spec["low"][0])
-        return spaces.Discrete(int(spec["high"][0]) - start + 1, start=start)
+        n = int(spec["high"][0]) - start + 1
+        if spec["shape"]:  # one choice per element (a multi-agent env's slots)
+            shape = tuple(spec["shape"])
+            return spaces.MultiDiscrete(np.full(shape, n), start=np.full(shape, start))
+        return spaces.Discrete(n, start=start)
     dtype = np.dtype(spec["dtype"])
     shape = tuple(spec["shape"])
     low = _bound(spec["low"], -np.inf, shape)

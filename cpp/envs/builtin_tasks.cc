@@ -7,7 +7,7 @@ namespace envpool {
 
 void RegisterBuiltinTasks() {
   static const bool registered = [] {
-    std::vector<std::vector<TaskSpec>> families = {ClassicControlTasks(), ToyTextTasks()};
+    std::vector<std::vector<TaskSpec>> families = {ClassicControlTasks(), ToyTextTasks(), ClassicGameTasks()};
 #ifdef ENVPOOL_WITH_MUJOCO
     families.push_back(MujocoTasks());
 #endif

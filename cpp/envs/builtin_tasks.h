@@ -14,6 +14,7 @@ void RegisterBuiltinTasks();
 // Each family's tasks (envs/<family>/registration.cc).
 std::vector<TaskSpec> ClassicControlTasks();
 std::vector<TaskSpec> ToyTextTasks();
+std::vector<TaskSpec> ClassicGameTasks();
 #ifdef ENVPOOL_WITH_MUJOCO
 std::vector<TaskSpec> MujocoTasks();
 #endif

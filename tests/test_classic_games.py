@@ -173,7 +173,9 @@ def play(task_id: str, moves: list[int], games: Games | None = None, ref: Any = 
 # (1) Random games, several envs of one pool, across autoresets.
 
 
-@pytest.mark.parametrize(("task_id", "num_steps", "min_games"), [("TicTacToe-v3", 600, 60), ("ConnectFour-v3", 700, 20)])
+@pytest.mark.parametrize(
+    ("task_id", "num_steps", "min_games"), [("TicTacToe-v3", 600, 60), ("ConnectFour-v3", 700, 20)]
+)
 def test_random_games_match_pettingzoo(task_id: str, num_steps: int, min_games: int) -> None:
     num_envs = 4
     num_actions = GAMES[task_id][1]
@@ -464,7 +466,8 @@ def test_spec(task_id: str) -> None:
     (action,) = spec["action"]
     assert action["name"] == "action" and action["dtype"] == "int64" and action["discrete"]
     assert action["shape"] == (2,)
-    assert action["low"] == [0.0] and action["high"] == [float(ref.action_space(ref.possible_agents[0]).n - 1)]
+    assert ref.action_space(ref.possible_agents[0]).n == num_actions
+    assert action["low"] == [0.0] and action["high"] == [float(num_actions - 1)]
     assert [i["name"] for i in spec["info"]][:5] == [
         "agent_reward",
         "agent_terminated",

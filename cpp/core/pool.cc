@@ -1,10 +1,10 @@
 #include "core/pool.h"
 
-#include "core/agents.h"
-
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
+
+#include "core/agents.h"
 
 namespace envpool {
 

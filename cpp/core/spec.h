@@ -168,8 +168,8 @@ class Config {
 // Multi-agent envs (see core/agents.h): one slot per possible agent, in a fixed order. Agents
 // whose observation spaces differ (adversaries and good agents) are groups of consecutive slots.
 struct AgentGroup {
-  std::string name;           // e.g. "adversary"
-  int first_slot = 0;         // the group's slots: first_slot .. first_slot + num_slots - 1
+  std::string name;    // e.g. "adversary"
+  int first_slot = 0;  // the group's slots: first_slot .. first_slot + num_slots - 1
   int num_slots = 0;
   std::vector<int> obs_size;  // per obs array: the group's size of its last dimension (empty: all of it)
 };

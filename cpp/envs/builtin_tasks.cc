@@ -7,7 +7,8 @@ namespace envpool {
 
 void RegisterBuiltinTasks() {
   static const bool registered = [] {
-    std::vector<std::vector<TaskSpec>> families = {ClassicControlTasks(), ToyTextTasks(), MpeTasks()};
+    std::vector<std::vector<TaskSpec>> families = {ClassicControlTasks(), ToyTextTasks(), MpeTasks(),
+                                                   ClassicGameTasks()};
 #ifdef ENVPOOL_WITH_MUJOCO
     families.push_back(MujocoTasks());
 #endif

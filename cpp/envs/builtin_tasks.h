@@ -15,6 +15,7 @@ void RegisterBuiltinTasks();
 std::vector<TaskSpec> ClassicControlTasks();
 std::vector<TaskSpec> ToyTextTasks();
 std::vector<TaskSpec> MpeTasks();
+std::vector<TaskSpec> ClassicGameTasks();
 #ifdef ENVPOOL_WITH_MUJOCO
 std::vector<TaskSpec> MujocoTasks();
 #endif

@@ -402,3 +402,27 @@ def test_native_mpe_views_pass_parallel_api_test_and_equal_mpe2(task):
         assert ref.agents == []
     finally:
         env.close()
+
+
+@pytest.mark.parametrize("task", ["TicTacToe-v3", "ConnectFour-v3"])
+def test_turn_based_views(task):
+    """Only the agent to move needs an action (``infos[agent]["needs_action"]``, the one whose
+    action_mask is not all zeros); the other may be left out, or given any valid action."""
+    from pettingzoo.test import parallel_api_test
+
+    env = envpool.make(task, env_type="pettingzoo")
+    try:
+        parallel_api_test(env, num_cycles=100)
+        obs, infos = env.reset()
+        movers = [a for a in env.agents if infos[a]["needs_action"]]
+        assert len(movers) == 1 and obs[movers[0]]["action_mask"].any()
+        other = next(a for a in env.agents if a != movers[0])
+        assert not obs[other]["action_mask"].any()
+        move = int(np.flatnonzero(obs[movers[0]]["action_mask"])[0])
+        obs, rew, term, trunc, infos = env.step({movers[0]: move})  # the other agent left out
+        assert infos[other]["needs_action"] and not infos[movers[0]]["needs_action"]
+        assert obs[movers[0]]["observation"].sum() == 1  # its own piece, on its own plane
+        with pytest.raises(ValueError, match="must act"):
+            env.step({movers[0]: move})
+    finally:
+        env.close()

@@ -246,10 +246,12 @@ def train(cfg: Config, progress: Any = None, log: list | None = None) -> dict[st
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.lr, eps=1e-5)
     obs_rms = RunningMeanStd((obs_dim,)) if cfg.normalize_obs else None
     ret_rms = RunningMeanStd(()) if cfg.normalize_reward else None
-    disc_return = np.zeros(cfg.num_envs)
+    # Multi-agent tasks (docs/multiagent.md): one row per agent, all sharing the policy.
+    rows = getattr(envs, "num_agents", cfg.num_envs)
+    disc_return = np.zeros(rows)
     policy = Policy(agent, obs_rms)
     runner = envpool.EnvRunner(envs, policy)
-    steps_per_update = cfg.rollout_steps * cfg.num_envs
+    steps_per_update = cfg.rollout_steps * rows
     num_updates = max(1, cfg.total_steps // steps_per_update)
     curve: list[tuple[int, float]] = []
     t_sample = t_learn = 0.0
@@ -283,8 +285,11 @@ def train(cfg: Config, progress: Any = None, log: list | None = None) -> dict[st
         # Evaluation: the mean action (Gaussian) / most likely action, fresh episodes.
         # (the same runner: an async pool has envs in flight that only it knows about)
         runner.policy = Policy(agent, obs_rms, deterministic=True)
+        runner.get_metrics()  # (starts a new metrics period)
         eval_eps = runner.sample(num_episodes=max(10, cfg.num_envs))
         eval_return = float(np.mean([e.get_return() for e in eval_eps]))
+        if rows != cfg.num_envs:  # multi-agent: the envs' episode returns (all agents), as in training
+            eval_return = runner.get_metrics()["episode_return_mean"]
     finally:
         envs.close()
     return {
@@ -355,9 +360,15 @@ def main(argv=None) -> None:
     torch.set_num_threads(args.torch_threads)
     import gymnasium
 
-    probe = gymnasium.make(args.env or Config.env)  # the spaces, for native and Python envs alike
-    continuous = not hasattr(probe.action_space, "n")
-    probe.close()
+    env_id = args.env or Config.env
+    if env_id in envpool.list_all_envs():  # a native task (multi-agent ones included): its spec
+        spec = envpool.make_spec(env_id)
+        action_space = spec.agents.action_space(0) if spec.agents is not None else spec.action_space
+    else:  # gymnasium's own env (--python-envs)
+        probe = gymnasium.make(env_id)
+        action_space = probe.action_space
+        probe.close()
+    continuous = not hasattr(action_space, "n")
     values = dict(PRESETS["mujoco"]) if continuous else {}
     values.update({k: v for k, v in vars(args).items() if k in fields and v is not None})
     cfg = Config(**values)

@@ -426,3 +426,43 @@ def test_turn_based_views(task):
             env.step({movers[0]: move})
     finally:
         env.close()
+
+
+# -- EnvRunner over agent rows ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("batch_size, mode", [(None, "next_step"), (2, "next_step"), (None, "same_step")])
+def test_env_runner_cuts_agent_rows_into_agent_episodes(batch_size, mode):
+    """Each agent of each env is a stream: AgentCounter's agents live 3, 4 and 5 steps (agent_2
+    from its joining), with rewards slot + action; the env episode (7 steps) sums them all."""
+    envs = envpool.make(TASK, num_envs=4, batch_size=batch_size, num_threads=2, autoreset_mode=mode)
+    try:
+        runner = envpool.EnvRunner(envs, policy=lambda obs: np.ones(len(obs), np.int64))
+        episodes = runner.sample(num_timesteps=300)
+        assert sum(len(e) for e in episodes) == 300
+        done = [e for e in episodes if e.is_done]
+        assert done and all(e.terminated for e in done)
+        for e in done:
+            slot = e.env_id % M
+            assert (len(e), e.get_return()) == ((3, 3.0), (4, 8.0), (5, 15.0))[slot]
+            assert e.observations[0][1] == slot  # each agent's own first observation
+        if mode == "same_step":
+            assert all(e.observations[-1][0] == e.observations[-2][0] + 1 for e in done)  # final_obs
+        m = runner.get_metrics()
+        assert m["episode_return_mean"] == 26.0 and m["episode_len_mean"] == 7.0
+        assert m["agent_episode_returns_mean"] == {"agent_0": 3.0, "agent_1": 8.0, "agent_2": 15.0}
+        assert m["agent_episode_len_mean"] == {"agent_0": 3.0, "agent_1": 4.0, "agent_2": 5.0}
+        assert m["num_agent_steps_sampled"] == 300 and 0 < m["num_env_steps_sampled"] < 300
+        batch = envpool.episodes_to_batch(episodes)  # time-major over the agent streams
+        assert batch.mask.sum() == 300
+    finally:
+        envs.close()
+
+
+def test_env_runner_refuses_disabled_autoreset_for_agent_rows():
+    envs = envpool.make(TASK, num_envs=2, autoreset_mode="disabled")
+    try:
+        with pytest.raises(ValueError, match="multi-agent pool needs autoreset_mode"):
+            envpool.EnvRunner(envs)
+    finally:
+        envs.close()

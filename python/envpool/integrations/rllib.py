@@ -31,6 +31,11 @@ default seeds would make every runner sample the same episodes).
 
 :func:`register_env` does the same for any pool: a Python env for :func:`envpool.make_python`
 (an id or a callable) or a native task with fixed kwargs.
+
+Multi-agent tasks (``envpool/SimpleSpread-v3``, ...) are registered as RLlib ``MultiAgentEnv``s
+(:mod:`envpool.integrations.rllib_multiagent`): RLlib's ``MultiAgentEnvRunner`` makes one per env
+copy in its own ``"sync"`` vectorization (leave ``gym_env_vectorize_mode`` at its default), and
+``env_config`` entries are env kwargs, ``seed`` and ``max_episode_steps``.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ from collections.abc import Callable
 from typing import Any
 
 from envpool.process.pool import make_python
-from envpool.registration import make, rllib_kwargs
+from envpool.registration import _is_multi_agent, make, rllib_kwargs
 from envpool.tasks import list_all_envs
 
 
@@ -112,7 +117,12 @@ def register_env(
         raise ValueError(
             f"{env!r} is not an envpool task (see envpool.list_all_envs()); pass python=True for a gymnasium id"
         )
-    ray_register_env(name, PoolCreator(name, env, python, make_kwargs))
+    if not python and _is_multi_agent(env):
+        from envpool.integrations.rllib_multiagent import MultiAgentCreator
+
+        ray_register_env(name, MultiAgentCreator(name, env, make_kwargs))  # an RLlib MultiAgentEnv
+    else:
+        ray_register_env(name, PoolCreator(name, env, python, make_kwargs))
     return name
 
 

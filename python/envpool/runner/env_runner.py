@@ -12,6 +12,7 @@ from gymnasium.vector import AutoresetMode
 
 from envpool.errors import EnvError
 from envpool.runner.actions import ActionSource
+from envpool.runner.agent_rows import AgentRowAccounts
 from envpool.runner.callbacks import hooks_of
 from envpool.runner.episodes import Episode
 from envpool.runner.metrics import SampleMetrics
@@ -59,6 +60,7 @@ class EnvRunner:
     _async: bool  # batch_size < num_envs: send/recv instead of step
     _mode: AutoresetMode
     _metrics: SampleMetrics  # counters (get_state) and metrics since the last get_metrics()
+    _agents: AgentRowAccounts | None  # a multi-agent pool's agent rows (agent_rows.py)
     _actions: ActionSource
     _held: HeldRows  # received rows not yet taken into the episodes
     _recorder: EpisodeRecorder
@@ -92,8 +94,10 @@ class EnvRunner:
         self._mode = envs.autoreset_mode
         self._metrics = SampleMetrics()
         self._actions = ActionSource(envs.single_action_space, seed, self._metrics)
-        self._held = HeldRows()
-        self._recorder = EpisodeRecorder(self, self.num_envs, self._hooks, self._metrics)
+        self._agents = _agent_accounts(envs, self._mode)
+        streams = self.num_envs if self._agents is None else self.num_envs * self._agents.slots
+        self._held = HeldRows(None if self._agents is None else self._agents.stream_ids)
+        self._recorder = EpisodeRecorder(self, streams, self._hooks, self._metrics, self._agents)
         self._carry = []
         self._started = False
         self._needs_reset = True
@@ -174,7 +178,12 @@ class EnvRunner:
         ``num_env_steps_sampled_per_second`` (over the time spent in ``sample``), and where
         that time went: ``policy_time_s`` (in the policy or sampling random actions),
         ``env_wait_time_s`` (in the pool's calls: waiting for envs) and ``sample_time_s``."""
-        return self._metrics.report()
+        if self._agents is None:
+            return self._metrics.report()
+        metrics = self._metrics.report()
+        metrics["num_agent_steps_sampled"] = metrics["num_env_steps_sampled"]
+        metrics.update(self._agents.report())
+        return metrics
 
     def get_state(self) -> dict[str, Any]:
         """The lifetime counters, for checkpoints (the envs' own states and the ongoing
@@ -187,6 +196,10 @@ class EnvRunner:
 
     # -- internals ---------------------------------------------------------------------------
 
+    def _send_ids(self, ids: np.ndarray) -> np.ndarray:
+        """The pool's env ids of these streams (multi-agent pools: one per agent row)."""
+        return ids if self._agents is None else self._agents.env_ids(ids)
+
     def _timed_env_call(self, fn: Callable, *args, **kwargs) -> Any:
         t = time.perf_counter()
         try:
@@ -197,10 +210,13 @@ class EnvRunner:
     def _reset_all(self) -> None:
         """Drop ongoing episodes and start new ones in every env."""
         self._recorder.new_episodes()
+        if self._agents is not None:
+            self._agents.reset_env_counts()
         if not self._async:
             obs, info = self._timed_env_call(self.envs.reset)
-            n = self.num_envs
-            self._held.hold((np.arange(n), obs, np.zeros(n), np.zeros(n, bool), np.zeros(n, bool), info))
+            n = len(info["env_id"]) if self._agents is not None else self.num_envs
+            ids = np.arange(n) if self._agents is None else self._agents.stream_ids(info)
+            self._held.hold((ids, obs, np.zeros(n), np.zeros(n, bool), np.zeros(n, bool), info))
         elif not self._started:
             self._timed_env_call(self.envs.async_reset)
             self._held.hold(None)
@@ -259,18 +275,31 @@ class EnvRunner:
             # Send first, so that these envs step while the runner records what it sent and
             # waits for the other envs' batch (which stepped while the policy ran).
             if needs_reset is None:
-                self.envs.send(actions, ids)
+                self.envs.send(actions, self._send_ids(ids))
                 for i, env in enumerate(ids_l):
                     pending[env] = (action_rows[i], extras, i)
             else:
                 sel = np.flatnonzero(~needs_reset)
                 reset_ids = ids[needs_reset]
-                self.envs.async_reset(reset_ids)
+                self.envs.async_reset(np.unique(self._send_ids(reset_ids)))
                 rec.stop_discarding(reset_ids)
                 if len(sel):
-                    self.envs.send(take(actions, sel), ids[sel])
+                    self.envs.send(take(actions, sel), self._send_ids(ids[sel]))
                 for i in sel.tolist():
                     pending[ids_l[i]] = (action_rows[i], extras, i)
             held.hold(None)  # as above: a batch is due
             held.receive(self.envs, None)
         self._metrics.env_time += time.perf_counter() - t
+
+
+def _agent_accounts(envs: Any, mode: AutoresetMode) -> AgentRowAccounts | None:
+    """A multi-agent pool's bookkeeping (agent rows are the runner's streams), or None."""
+    layout = getattr(envs, "agents", None)
+    if not hasattr(envs, "agents_per_env") or layout is None:
+        return None
+    if mode == AutoresetMode.DISABLED:
+        raise ValueError(
+            "EnvRunner over a multi-agent pool needs autoreset_mode 'next_step' or 'same_step' (with 'disabled' "
+            "each env's reset would have to wait for all its agents)"
+        )
+    return AgentRowAccounts(layout.names, int(envs.num_envs))

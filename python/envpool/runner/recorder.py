@@ -23,7 +23,9 @@ class HeldRows:
     lists: tuple | None  # ids, rewards, term, trunc and obs rows as Python lists, made once per batch
     next: int  # first row not yet taken into the episodes
 
-    def __init__(self) -> None:
+    def __init__(self, stream_ids: Any = None) -> None:
+        # Multi-agent pools: each row's stream (env * slots + slot, agent_rows.py) from its info.
+        self._stream_ids = stream_ids if stream_ids is not None else (lambda info: np.asarray(info["env_id"]))
         self.hold(None)
 
     def hold(self, batch: tuple | None) -> None:
@@ -56,7 +58,7 @@ class HeldRows:
             return
         obs, rew, term, trunc, info = err.result
         if ids is None:
-            ids = np.asarray(info["env_id"])
+            ids = self._stream_ids(info)
         self.hold((ids, obs, rew, term, trunc, info))
 
     def receive(self, envs: Any, ids) -> None:
@@ -66,7 +68,7 @@ class HeldRows:
         except EnvError as err:
             self.hold_failed(err, ids)
             raise
-        self.hold((np.asarray(info["env_id"]), obs, rew, term, trunc, info))
+        self.hold((self._stream_ids(info), obs, rew, term, trunc, info))
 
 
 class EpisodeRecorder:
@@ -80,11 +82,12 @@ class EpisodeRecorder:
     _returns: list[float]  # the whole episode's return and length so far
     _lengths: list[int]
     _runner: Any
+    _agents: Any  # AgentRowAccounts of a multi-agent pool (streams are agent rows), else None
     _hooks: dict[str, list]
     _metrics: SampleMetrics
 
-    def __init__(self, runner: Any, num_envs: int, hooks: dict[str, list], metrics: SampleMetrics):
-        self._runner, self._hooks, self._metrics = runner, hooks, metrics
+    def __init__(self, runner: Any, num_envs: int, hooks: dict[str, list], metrics: SampleMetrics, agents: Any = None):
+        self._runner, self._hooks, self._metrics, self._agents = runner, hooks, metrics, agents
         self.episodes = [None] * num_envs
         self.pending = [None] * num_envs
         self.discard = np.zeros(num_envs, dtype=bool)
@@ -138,6 +141,9 @@ class EpisodeRecorder:
         step_hooks, end_hooks = self._hooks["on_episode_step"], self._hooks["on_episode_end"]
         runner, discarding, discard = self._runner, self.discarding, self.discard
         episodes, pending, ret, length = self.episodes, self.pending, self._returns, self._lengths
+        agents = self._agents
+        if agents is not None and held.next == 0:
+            agents.new_batch(info, same_step)
         i = held.next
         n = len(ids_l)
         while i < n:
@@ -146,6 +152,8 @@ class EpisodeRecorder:
             env = ids_l[row]
             if discarding and discard[env]:
                 continue
+            if agents is not None and not agents.take(row, rew_l[row]):
+                continue  # an absent agent's row: no step
             ep = episodes[env]
             if not ep.observations:  # a reset row: the episode's first observation
                 if disabled and (term_l[row] or trunc_l[row]):
@@ -177,10 +185,12 @@ class EpisodeRecorder:
                 ep.terminated, ep.truncated = bool(terminated), bool(truncated)
                 done.append(ep._finalized())
                 self._metrics.add_episode(ret[env], length[env])
+                if agents is not None:
+                    agents.agent_episode(env, ret[env], length[env])
                 for hook in end_hooks:
                     hook(episode=ep, env_runner=runner, env_index=env)
                 self.new_episode(env)
-                if same_step:
+                if same_step and (agents is None or agents.starts_episode(row)):
                     self.start(env, obs_rows[row], info_row(info, row) if keep_infos else None)
                 if num_episodes is not None and len(done) >= num_episodes:
                     break

@@ -1,0 +1,121 @@
+"""The runner over a multi-agent pool (agents as rows, docs/multiagent.md): each agent slot of
+each env is a stream of its own (``stream = env * agents_per_env + slot``), cut into that
+agent's episodes; rows of absent agents are no steps. :class:`AgentRowAccounts` also keeps the
+env-level episodes (the sum of the agents' rewards, RLlib's ``episode_return_*`` of a
+multi-agent env) and the per-agent metrics (``agent_episode_returns_mean`` by agent name)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+class AgentRowAccounts:
+    """Per batch: which rows are agents' steps; per env: its episode's return and length."""
+
+    names: tuple[str, ...]
+    slots: int
+    _env_return: list[float]
+    _env_length: list[int]
+    _batch: tuple | None  # per row, as lists: env id, slot, stepped, all_done, step row, active
+    agent_returns: dict[str, list[float]]
+    agent_lengths: dict[str, list[int]]
+    env_returns: list[float]
+    env_lengths: list[int]
+    env_steps: int
+
+    def __init__(self, names: tuple[str, ...], num_envs: int):
+        self.names, self.slots = tuple(names), len(names)
+        self._env_return = [0.0] * num_envs
+        self._env_length = [0] * num_envs
+        self._batch = None
+        self.clear()
+
+    def clear(self) -> None:
+        """Starts a new reporting period."""
+        self.agent_returns = {name: [] for name in self.names}
+        self.agent_lengths = {name: [] for name in self.names}
+        self.env_returns, self.env_lengths, self.env_steps = [], [], 0
+
+    def stream_ids(self, info: dict[str, Any]) -> np.ndarray:
+        """Each row's stream (env * slots + slot)."""
+        return np.asarray(info["env_id"], dtype=np.int64) * self.slots + np.asarray(info["agent_id"])
+
+    def env_ids(self, streams: np.ndarray) -> np.ndarray:
+        """The env id of each stream (what the pool's send takes, one per row)."""
+        return np.asarray(streams) // self.slots
+
+    def new_batch(self, info: dict[str, Any], same_step: bool) -> None:
+        step = np.asarray(info["elapsed_step"]) > 0
+        active = np.asarray(info["active"])
+        stepped = active  # the agent was in the step this row reports
+        if same_step and "_final_info" in info:
+            # An ended env's row shows its new episode (``active`` of the new one); the step that
+            # ended the old one had final_info's agents.
+            ended = np.asarray(info["_final_info"])
+            step |= ended
+            stepped = np.where(ended, np.asarray(info["final_info"]["active"]), active)
+        self._batch = (
+            np.asarray(info["env_id"]).tolist(),
+            np.asarray(info["agent_id"]).tolist(),
+            stepped.tolist(),
+            np.asarray(info["all_done"]).tolist(),
+            step.tolist(),
+            active.tolist(),
+        )
+
+    def starts_episode(self, row: int) -> bool:
+        """Same-step autoreset, an agent's episode ended at ``row``: whether the row also holds
+        its next episode's first observation (its env started a new episode it is in)."""
+        return self._batch[3][row] and self._batch[5][row]
+
+    def take(self, row: int, reward: float) -> bool:
+        """Accounts row ``row`` (its env's return, length and end) and says whether it is an
+        active agent's row, a step or a start (the others are no steps and start nothing)."""
+        env_l, slot_l, active_l, done_l, step_l, new_l = self._batch
+        env, active = env_l[row], active_l[row]
+        if active and step_l[row]:
+            self._env_return[env] += reward
+        if slot_l[row] == self.slots - 1 and step_l[row]:  # once per env step, at its last slot
+            self.env_steps += 1
+            self._env_length[env] += 1
+            if done_l[row]:
+                self.env_returns.append(self._env_return[env])
+                self.env_lengths.append(self._env_length[env])
+                self._env_return[env], self._env_length[env] = 0.0, 0
+        # Same-step autoreset: an agent not in the ended step may start the env's new episode here.
+        return active or (done_l[row] and new_l[row])
+
+    def reset_env_counts(self) -> None:
+        """Every env starts a new episode (the runner reset them)."""
+        self._env_return = [0.0] * len(self._env_return)
+        self._env_length = [0] * len(self._env_length)
+
+    def agent_episode(self, stream: int, episode_return: float, length: int) -> None:
+        name = self.names[stream % self.slots]
+        self.agent_returns[name].append(episode_return)
+        self.agent_lengths[name].append(length)
+
+    def report(self) -> dict[str, Any]:
+        """RLlib's multi-agent names: ``episode_return_*`` / ``episode_len_*`` over env episodes,
+        ``agent_episode_returns_mean`` and ``agent_episode_len_mean`` by agent (agents with a
+        finished episode in the period), ``num_env_steps_sampled`` (env steps) beside the agent
+        steps (``num_agent_steps_sampled``)."""
+        returns = np.asarray(self.env_returns, dtype=np.float64)
+        lengths = np.asarray(self.env_lengths, dtype=np.int64)
+        n = len(returns)
+        out = {
+            "episode_return_mean": float(returns.mean()) if n else float("nan"),
+            "episode_return_min": float(returns.min()) if n else float("nan"),
+            "episode_return_max": float(returns.max()) if n else float("nan"),
+            "episode_len_mean": float(lengths.mean()) if n else float("nan"),
+            "episode_len_min": int(lengths.min()) if n else float("nan"),
+            "episode_len_max": int(lengths.max()) if n else float("nan"),
+            "num_episodes": n,
+            "num_env_steps_sampled": self.env_steps,
+            "agent_episode_returns_mean": {a: float(np.mean(r)) for a, r in self.agent_returns.items() if r},
+            "agent_episode_len_mean": {a: float(np.mean(v)) for a, v in self.agent_lengths.items() if v},
+        }
+        self.clear()
+        return out

@@ -5,6 +5,8 @@
     python examples/ppo.py --env HalfCheetah-v5 --total-steps 600000 --plot docs/ppo_halfcheetah.png
     python examples/ppo.py --batch-size 4                # an async pool (8 envs, batches of 4)
     python examples/ppo.py --python-envs true            # gymnasium's CartPole in worker processes
+    python examples/ppo.py --env SimpleSpread-v3 --num-envs 32 --rollout-steps 50 --lr 0.0007 \
+        --total-steps 3000000 --plot docs/ppo_simple_spread.png   # multi-agent: one policy, agent rows
 
 The runner returns episodes (chunks of ongoing ones included); ``envpool.episodes_to_batch``
 lays them out time-major with the observations to bootstrap truncated and cut episodes from,
@@ -300,10 +302,11 @@ def train(cfg: Config, progress: Any = None, log: list | None = None) -> dict[st
         "learn_time_s": t_learn,
         "eval_return": eval_return,
         "final_train_return": float(np.mean([r for _, r in curve[-5:]])) if curve else float("nan"),
+        "agents_per_env": rows // cfg.num_envs,  # 1, or a multi-agent task's agent rows per env
     }
 
 
-def plot(curve, path: str, title: str) -> None:
+def plot(curve, path: str, title: str, xlabel: str = "env steps") -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -312,7 +315,7 @@ def plot(curve, path: str, title: str) -> None:
     steps, returns = zip(*curve)
     fig, ax = plt.subplots(figsize=(6, 3.5))
     ax.plot(steps, returns)
-    ax.set_xlabel("env steps")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("mean episode return (training)")
     ax.set_title(title)
     ax.grid(alpha=0.3)
@@ -381,13 +384,15 @@ def main(argv=None) -> None:
         result = train(cfg, progress=bar)
     wall = time.perf_counter() - t0
     print(
-        f"{cfg.env}: {result['env_steps']} env steps in {wall:.0f} s "
+        f"{cfg.env}: {result['env_steps']} {'env' if result['agents_per_env'] == 1 else 'agent'} steps in {wall:.0f} s "
         f"(sampling {result['sample_time_s']:.0f} s, learning {result['learn_time_s']:.0f} s); "
         f"mean training return over the last 5 updates {result['final_train_return']:.1f}; "
         f"evaluation return (deterministic policy) {result['eval_return']:.1f}"
     )
     if args.plot and result["curve"]:
-        plot(result["curve"], args.plot, f"PPO on envpool {cfg.env} ({cfg.num_envs} envs)")
+        m = result["agents_per_env"]
+        xlabel = "env steps" if m == 1 else f"agent steps ({m} per env step)"
+        plot(result["curve"], args.plot, f"PPO on envpool {cfg.env} ({cfg.num_envs} envs)", xlabel)
         print(f"wrote {args.plot}")
 
 

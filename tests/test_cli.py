@@ -36,6 +36,19 @@ def test_run_reports_throughput_and_returns(capsys, args):
     assert "episodes:" in out and "return mean" in out
 
 
+@pytest.mark.parametrize("batch", [[], ["--batch-size", "4"]])
+def test_run_and_info_of_a_multi_agent_task(capsys, batch):
+    """Agent rows: SimpleSpread's episodes (the env's, summed over its agents) last 25 steps."""
+    assert cli.main(["run", "SimpleSpread-v3", "--num-envs", "8", "--steps", "2000", "-q", *batch]) == 0
+    out = capsys.readouterr().out
+    episodes = int(out.split("episodes: ")[1].split()[0])
+    assert 2000 // 25 - 8 <= episodes <= 2000 // 25
+    assert cli.main(["info", "SimpleAdversary-v3"]) == 0
+    out = capsys.readouterr().out
+    assert "agents (adversary):  adversary_0: observation Box(-inf, inf, (8,), float32)" in out
+    assert "agents (agent):      agent_0, agent_1: observation Box(-inf, inf, (10,), float32)" in out
+
+
 def test_errors_exit_2_with_a_message(capsys):
     assert cli.main(["run", "CartPol-v1", "--steps", "10"]) == 2
     assert "did you mean 'CartPole-v1'" in capsys.readouterr().err

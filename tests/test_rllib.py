@@ -154,7 +154,7 @@ def test_register_env_rejects_unknown_tasks():
 def local_ray():
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     # register_envs() before ray.init() queued the creators; they reach every process from here.
-    envpool.rllib.register_envs(["CartPole-v1", "InvertedPendulum-v5"])
+    envpool.rllib.register_envs(["CartPole-v1", "InvertedPendulum-v5", "SimpleSpread-v3", "TicTacToe-v3"])
     yield
     ray.shutdown()
 
@@ -199,5 +199,106 @@ def test_ppo_trains_on_a_mujoco_task(local_ray):
         results = [algo.train()["env_runners"] for _ in range(2)]
         assert results[-1]["num_env_steps_sampled_lifetime"] >= 2000
         assert all(np.isfinite(r["episode_return_mean"]) and r["episode_return_mean"] > 0 for r in results)
+    finally:
+        algo.stop()
+
+
+# -- multi-agent tasks as RLlib MultiAgentEnvs ----------------------------------------------------
+
+envpool.rllib.register_envs(["SimpleSpread-v3", "TicTacToe-v3"])
+
+
+def multi_agent_config(env="envpool/SimpleSpread-v3", num_envs=2, num_env_runners=0, **env_config):
+    return (
+        PPOConfig()
+        .environment(env, env_config=env_config)
+        .env_runners(num_env_runners=num_env_runners, num_envs_per_env_runner=num_envs)
+        .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent_id, *args, **kwargs: "shared")
+    )
+
+
+def test_rllib_multi_agent_env_runner_samples_envpool_episodes():
+    """RLlib's MultiAgentEnvRunner (its env checker on) samples SimpleSpread: 25-step episodes
+    (mpe2's max_cycles), all three agents in every step, truncated at the end."""
+    from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
+
+    from envpool.integrations.rllib_multiagent import PoolMultiAgentEnv
+
+    runner = MultiAgentEnvRunner(config=multi_agent_config(seed=3))
+    try:
+        assert all(isinstance(e.unwrapped, PoolMultiAgentEnv) for e in runner.env.envs)
+        episodes = runner.sample(num_episodes=4, random_actions=True)
+        assert len(episodes) == 4
+        for ep in episodes:
+            assert ep.env_t == 25 and ep.is_truncated
+            assert set(ep.agent_episodes) == {"agent_0", "agent_1", "agent_2"}
+            assert all(len(a) == 25 for a in ep.agent_episodes.values())
+    finally:
+        runner.stop()
+
+
+def test_rllib_turn_based_game_asks_only_the_agent_to_move():
+    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+
+    from envpool.integrations.rllib_multiagent import MultiAgentCreator
+
+    env = MultiAgentCreator("envpool/TicTacToe-v3", "TicTacToe-v3", {})({"seed": 0})
+    try:
+        check_multiagent_environments(env)  # RLlib's own checks
+        obs, _ = env.reset(seed=0)
+        assert list(obs) == ["player_1"]
+        obs, rewards, terminateds, truncateds, _ = env.step({"player_1": 4})
+        assert list(obs) == ["player_2"] and not terminateds["__all__"]
+        rng = np.random.default_rng(0)
+        while not terminateds["__all__"]:
+            (agent,) = obs
+            move = int(rng.choice(np.flatnonzero(obs[agent]["action_mask"])))
+            obs, rewards, terminateds, truncateds, _ = env.step({agent: move})
+        assert set(obs) == {"player_1", "player_2"}  # both agents' last observations
+        assert sorted(rewards.values()) in ([-1.0, 1.0], [0.0, 0.0]) and not truncateds["__all__"]
+    finally:
+        env.close()
+
+
+def test_rllib_multi_agent_env_config_refuses_pool_kwargs():
+    from envpool.integrations.rllib_multiagent import MultiAgentCreator
+
+    with pytest.raises(ValueError, match="num_envs_per_env_runner"):
+        MultiAgentCreator("envpool/SimpleSpread-v3", "SimpleSpread-v3", {})({"num_envs": 4})
+    env = MultiAgentCreator("envpool/SimpleSpread-v3", "SimpleSpread-v3", {})({"N": 4, "seed": 1})
+    try:
+        assert env.possible_agents == [f"agent_{i}" for i in range(4)]
+        assert env.get_observation_space("agent_0").shape == (24,)
+    finally:
+        env.close()
+
+
+def test_ppo_trains_on_simple_spread_with_two_remote_env_runners(local_ray):
+    """A shared policy for the three agents, sampled by 2 remote MultiAgentEnvRunners: the mean
+    episode return (all agents) of its last 10 iterations beats a random policy's clearly."""
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    envs = envpool.make("SimpleSpread-v3", num_envs=64, seed=0)  # the random policy's return, 640 episodes
+    rng, total = np.random.default_rng(0), 0.0
+    envs.reset()
+    for _ in range(10 * 25):
+        total += envs.step(rng.integers(0, 5, size=envs.num_agents))[1].sum()
+    envs.close()
+    random_return = total / 640
+    cfg = (
+        multi_agent_config(num_envs=4, num_env_runners=2)
+        .training(train_batch_size_per_learner=2000, minibatch_size=500, num_epochs=10, lr=1e-3)
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"shared": RLModuleSpec()}))
+    )
+    algo = cfg.build_algo()
+    try:
+        kinds = algo.env_runner_group.foreach_env_runner(
+            lambda r: type(r.env.envs[0].unwrapped).__name__, local_env_runner=False
+        )
+        assert kinds == ["PoolMultiAgentEnv"] * 2
+        returns = [algo.train()["env_runners"]["episode_return_mean"] for _ in range(40)]
+        assert np.mean(returns[:2]) < random_return + 5, (random_return, returns)
+        assert np.mean(returns[-10:]) > random_return + 5, (random_return, returns)
     finally:
         algo.stop()

@@ -54,6 +54,12 @@ def cmd_info(args: argparse.Namespace) -> int:
     print(f"max episode steps:   {spec.max_episode_steps}")
     print(f"reward threshold:    {spec.reward_threshold}")
     print(f"info keys:           {', '.join(spec.info_keys)}")
+    if spec.agents is not None:  # multi-agent: the spaces above are one env's, all slots stacked
+        for group in spec.agents.groups:
+            names = ", ".join(spec.agents.names[k] for k in group.slots)
+            space = spec.agents.observation_space(group.slots[0])
+            print(f"agents ({group.name}):{' ' * max(1, 11 - len(group.name))}{names}: observation {space}")
+        print(f"agent action space:  {spec.agents.action_space(0)}{' (turn-based)' if spec.agents.turn_based else ''}")
     print("config (kwargs and values):")
     for key, value in spec.config.items():
         print(f"  {key} = {value!r}")
@@ -166,8 +172,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         **dict(args.env_kwarg),
     )
     batch = envs.batch_size
+    m = getattr(envs, "agents_per_env", 1)  # multi-agent tasks: one row per agent
     # Random actions drawn up front and cycled, so sampling does not dominate the timing.
-    space = batch_space(envs.single_action_space, batch)
+    space = batch_space(envs.single_action_space, batch * m)
     space.seed(args.seed)
     actions = [space.sample() for _ in range(64)]
     returns = np.zeros(envs.num_envs)
@@ -195,7 +202,9 @@ def cmd_run(args: argparse.Namespace) -> int:
             obs, reward, terminated, truncated, info = envs.step(actions[i % 64])
             if recorder:
                 recorder.capture(envs, [0])
-        ids = info["env_id"] if async_mode else all_ids  # a full batch's rows are envs 0..n-1
+        ids = info["env_id"] if async_mode or m > 1 else all_ids  # a full batch's rows are envs 0..n-1
+        if m > 1:  # an env's return is its agents' summed; it ends when all are done
+            ids, reward, terminated, truncated = ids[::m], reward.reshape(-1, m).sum(1), info["all_done"][::m], False
         returns[ids] += reward
         ended = terminated | truncated
         if ended.any():

@@ -466,3 +466,22 @@ def test_env_runner_refuses_disabled_autoreset_for_agent_rows():
             envpool.EnvRunner(envs)
     finally:
         envs.close()
+
+
+def test_group_views_are_each_groups_own_arrays():
+    """simple_tag: adversaries see 16 values, the good agent 14 (zero-padded to 16 in its row);
+    each group's view is (envs, its agents, its width), without a copy."""
+    envs = envpool.make("SimpleTag-v3", num_envs=2, seed=0)
+    try:
+        obs, info = envs.reset()
+        assert obs.shape == (8, 16)
+        adversaries = envs.agents.group_view(obs, "adversary")
+        good = envs.agents.group_view(obs, "agent")
+        assert adversaries.shape == (2, 3, 16) and good.shape == (2, 1, 14)
+        assert np.shares_memory(good, obs) and np.array_equal(good[1, 0], obs[7, :14])
+        assert not obs[[3, 7], 14:].any()  # the padding
+        assert envs.agents.group_view(info["agent_id"], "agent").tolist() == [[3], [3]]
+        with pytest.raises(KeyError, match="no agent group 'bob'"):
+            envs.agents.group_view(obs, "bob")
+    finally:
+        envs.close()

@@ -146,6 +146,26 @@ class AgentLayout:
             return tuple(_narrow(a[env_row, slot], sizes[k]) for k, a in enumerate(obs))
         return {name: _narrow(obs[name][env_row, slot], sizes[k]) for k, name in enumerate(self.obs_names)}
 
+    def group_view(self, rows: Any, group: str) -> Any:
+        """Group ``group``'s own fixed-shape arrays of agent rows ``rows`` (a batch's observations,
+        or any per-row array): ``(envs, group slots, ...)``, a view without a copy; observations
+        (arrays whose last dimension is the padded observation width) are cut to the group's
+        width. For a Dict observation, a dict of such views."""
+        g = next((g for g in self.groups if g.name == group), None)
+        if g is None:
+            raise KeyError(f"no agent group {group!r}; the groups are {[g.name for g in self.groups]}")
+        if isinstance(rows, dict):
+            return {k: self._group_part(v, g, self.obs_names.index(k)) for k, v in rows.items()}
+        return self._group_part(rows, g, 0)
+
+    def _group_part(self, arr: np.ndarray, g: AgentGroup, field: int) -> np.ndarray:
+        arr = np.asarray(arr)
+        by_env = arr.reshape(-1, self.num_slots, *arr.shape[1:])[:, g.slots.start : g.slots.stop]
+        padded = self._obs_specs[field]["shape"]
+        if by_env.ndim == len(padded) + 1 and by_env.shape[2:] == tuple(padded[1:]) and len(padded) > 1:
+            return _narrow(by_env, g.obs_size[field])
+        return by_env
+
     def blank_actions(self, rows: int) -> np.ndarray:
         """Action rows for ``rows`` envs with every agent's action at its space's low end (what
         the front ends send for agents that do not act: the protocol checks whole rows)."""

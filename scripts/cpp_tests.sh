@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The C++ unit tests (tests/cpp: thread pool, batch assembler, protocol, episode rules), built
+# The C++ unit tests (tests/cpp: thread pool, batch assembler, protocol, episode rules, agents), built
 # and run by CTest (the `cpp_tests` step of .ci/run, about 30 s; scripts/sanitize.sh runs them
 # under ASan+UBSan and TSan). Needs cmake, ninja and pybind11 (the top-level CMakeLists.txt
 # configures the extension too, though only the tests are built here).

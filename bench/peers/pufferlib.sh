@@ -13,27 +13,33 @@
 # does not use (it needs only the pure-Python pufferlib.vector and pufferlib.emulation). gymnasium
 # is then upgraded past PufferLib's pin to the version our benchmark uses (default 1.4.0), so both
 # sides step the very same environment code; pip reports that conflict and it is expected.
+# pettingzoo 1.27.0 and mpe2 1.1.1 (which brings pygame-ce and scipy) are installed too, for
+# bench/multiagent.py (simple_spread_v3 through pufferlib.emulation.PettingZooPufferEnv); a venv
+# made before they were added gets them on the next run without being rebuilt.
 #   env: PEER_PUFFERLIB_VENV (default ~/.cache/peer-pufferlib), PEER_PUFFERLIB_GYMNASIUM (1.4.0),
 #        PEER_PUFFERLIB_SKIP_PLAIN=1 skips the plain attempt (it downloads torch just to fail).
 set -euo pipefail
 dir=${PEER_PUFFERLIB_VENV:-$HOME/.cache/peer-pufferlib}
 gym_version=${PEER_PUFFERLIB_GYMNASIUM:-1.4.0}
-check() {
-  "$dir/bin/python" - "$gym_version" <<'PY' 2>/dev/null
+check() {  # from $dir: importing pufferlib symlinks `resources` into the working directory
+  (cd "$dir" && "$dir/bin/python" - "$gym_version") <<'PY' 2>/dev/null
 import sys, warnings
 warnings.filterwarnings("ignore")
 import gymnasium, pufferlib, pufferlib.vector, pufferlib.emulation  # noqa: F401
 sys.exit(not (str(pufferlib.__version__).startswith("3.0") and gymnasium.__version__ == sys.argv[1]))
 PY
 }
+pip=("$dir/bin/python" -m pip)
+extras=("gymnasium[box2d,mujoco]==$gym_version" psutil pettingzoo==1.27.0 mpe2==1.1.1)
 if [[ -x $dir/bin/python ]] && check; then
+  if ! "$dir/bin/python" -c 'import pettingzoo, mpe2' 2>/dev/null; then
+    "${pip[@]}" install -q "${extras[@]}" >&2 2> >(grep -v '^WARNING: Location' >&2) || true
+  fi
   echo "$dir/bin/python"
   exit 0
 fi
 python3 -m venv "$dir" >&2
-pip=("$dir/bin/python" -m pip)
 "${pip[@]}" install -q --upgrade pip >&2
-extras=("gymnasium[box2d,mujoco]==$gym_version" psutil)
 if [[ ${PEER_PUFFERLIB_SKIP_PLAIN:-0} != 1 ]] \
     && "${pip[@]}" install "pufferlib==3.0.*" gymnasium >"$dir/install-plain.log" 2>&1; then
   echo "pufferlib.sh: plain install of pufferlib==3.0.* succeeded" >&2
@@ -64,7 +70,8 @@ else
     exit 1
   }
 fi
-# psutil: pufferlib.vector imports it but only the training extras require it.
+# psutil: pufferlib.vector imports it but only the training extras require it. pettingzoo, mpe2:
+# bench/multiagent.py.
 "${pip[@]}" install -q "${extras[@]}" >&2 2> >(grep -v '^WARNING: Location' >&2) || true
 check || { echo "pufferlib.sh: pufferlib installed but does not import" >&2; exit 1; }
 echo "$dir/bin/python"

@@ -45,14 +45,14 @@ void BrokenSpecsAreRefusedByName() {
   CHECK(Contains(CHECK_THROWS(std::invalid_argument, envpool::MultiAgentSpec(no_slots, {"a", "b", "c"})),
                  "obs array 'obs' of a multi-agent env must have 3 agent slots"));
   EnvSpec gap = TwoGroups();
-  CHECK(Contains(CHECK_THROWS(std::invalid_argument,
-                              envpool::MultiAgentSpec(gap, {"a", "b", "c"}, {AgentGroup{"x", 0, 1, {}}})),
-                 "agent groups must cover all 3 agent slots"));
-  EnvSpec overlap = TwoGroups();
   CHECK(Contains(
-      CHECK_THROWS(std::invalid_argument, envpool::MultiAgentSpec(overlap, {"a", "b", "c"},
-                                                                  {AgentGroup{"x", 0, 2, {}}, AgentGroup{"y", 1, 2, {}}})),
-      "agent group 'y' must start at slot 2"));
+      CHECK_THROWS(std::invalid_argument, envpool::MultiAgentSpec(gap, {"a", "b", "c"}, {AgentGroup{"x", 0, 1, {}}})),
+      "agent groups must cover all 3 agent slots"));
+  EnvSpec overlap = TwoGroups();
+  CHECK(Contains(CHECK_THROWS(std::invalid_argument,
+                              envpool::MultiAgentSpec(overlap, {"a", "b", "c"},
+                                                      {AgentGroup{"x", 0, 2, {}}, AgentGroup{"y", 1, 2, {}}})),
+                 "agent group 'y' must start at slot 2"));
   EnvSpec too_wide = TwoGroups();
   CHECK(Contains(CHECK_THROWS(std::invalid_argument,
                               envpool::MultiAgentSpec(too_wide, {"a", "b", "c"}, {AgentGroup{"x", 0, 3, {7}}})),

@@ -51,6 +51,7 @@ class AgentRowsVectorEnv(EnvPoolVectorEnv):
     agents: AgentLayout
     agents_per_env: int
     num_agents: int
+    _agent_id_rows: dict[int, np.ndarray]  # agent_id of the rows of n envs, by n
 
     def __init__(self, task_id: str, **kwargs: Any):
         super().__init__(task_id, **kwargs)
@@ -65,6 +66,7 @@ class AgentRowsVectorEnv(EnvPoolVectorEnv):
         self.single_action_space = layout.row_action_space
         self.observation_space = batch_space(self.single_observation_space, self.num_agents)
         self.action_space = batch_space(self.single_action_space, self.num_agents)
+        self._agent_id_rows = {}
 
     # -- actions in, rows out ------------------------------------------------------------------------
 
@@ -124,13 +126,8 @@ class AgentRowsVectorEnv(EnvPoolVectorEnv):
     def _to_rows(self, result):
         obs, _, terminated, truncated, info = result
         n, m = len(terminated), self.agents_per_env
-        info = dict(info)
-        for name in AGENT_INFO:  # Python envs' stacked info has gymnasium's masks: all True here
-            info.pop("_" + name, None)
-        reward = info.pop("agent_reward")
-        agent_terminated = info.pop("agent_terminated")
-        agent_truncated = info.pop("agent_truncated")
-        active = info["active"]
+        reward, agent_terminated = info["agent_reward"], info["agent_terminated"]
+        agent_truncated, active = info["agent_truncated"], info["active"]
         ended = info.get("_final_info")
         if ended is not None and ended.any():
             # Same-step autoreset: an ended env's row holds its new episode (obs, active) and the
@@ -143,13 +140,33 @@ class AgentRowsVectorEnv(EnvPoolVectorEnv):
             active = np.where(where, final["active"], active)
         # The pool's time limit truncates the env: every agent in it that did not terminate.
         agent_truncated = agent_truncated | (truncated[:, None] & active & ~agent_terminated)
-        info["all_done"] = terminated | truncated
-        rows = to_rows(info, n, m)
-        rows["agent_id"] = np.tile(np.arange(m, dtype=np.int32), n)
+        rows = {}
+        for key, value in info.items():
+            if key not in _NOT_ROWS:
+                # Per-agent arrays (n, m, ...) become rows by a reshape; per-env ones repeat.
+                if type(value) is np.ndarray and value.ndim >= 2 and value.shape[:2] == (n, m):
+                    rows[key] = value.reshape(n * m, *value.shape[2:])
+                else:
+                    rows[key] = to_rows(value, n, m)
+        rows["all_done"] = np.repeat(terminated | truncated, m)
+        rows["agent_id"] = self._agent_ids(n)
         return (
-            to_rows(obs, n, m),
+            obs.reshape(n * m, *obs.shape[2:]) if type(obs) is np.ndarray else to_rows(obs, n, m),
             reward.reshape(n * m),
             agent_terminated.reshape(n * m),
             agent_truncated.reshape(n * m),
             rows,
         )
+
+    def _agent_ids(self, n: int) -> np.ndarray:
+        """``[0, 1, .., m-1] * n`` (int32), made once per batch size and copied: results belong to
+        the caller."""
+        ids = self._agent_id_rows.get(n)
+        if ids is None:
+            ids = self._agent_id_rows[n] = np.tile(np.arange(self.agents_per_env, dtype=np.int32), n)
+        return ids.copy()
+
+
+# Info keys that are not passed on as rows: the per-agent values the result's own fields hold, and
+# the masks gymnasium's stacking gives a Python env's info (all True here).
+_NOT_ROWS = frozenset(AGENT_INFO[:3]) | {"_" + name for name in AGENT_INFO}

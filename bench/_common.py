@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import statistics
+import subprocess
 from collections.abc import Sequence
 from typing import Any
 
@@ -40,3 +41,25 @@ def load_span(loads: Sequence[Sequence[float]]) -> str:
     """The 1-minute load averages seen during a run (os.getloadavg() samples), as min..max."""
     ones = [load[0] for load in loads]
     return f"{min(ones):.2f}..{max(ones):.2f}"
+
+
+def run_child(python: str, source: str, payload: dict[str, Any], env: dict[str, str], cwd: Any, timeout: float) -> dict:
+    """Runs ``python -c source json(payload)`` and returns the result it printed after
+    RESULT_MARK, or ``{"error": ...}`` (a timeout, or its exit status and last lines): one
+    measurement in a child process, so that a peer that crashes or conflicts takes nothing down."""
+    try:
+        proc = subprocess.run(
+            [python, "-c", source, json.dumps(payload)],
+            env=env,
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        return {"error": f"timed out after {timeout:.0f} s"}
+    found = parse_result(proc.stdout)
+    if found is not None:
+        return found
+    tail = [line for line in (proc.stderr or proc.stdout).strip().splitlines() if line.strip()][-3:]
+    return {"error": f"exit {proc.returncode}: " + " | ".join(tail)}

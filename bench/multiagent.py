@@ -65,7 +65,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from _common import fmt_rate, load_span, parse_result, spread  # bench/ is sys.path[0]
+from _common import fmt_rate, load_span, run_child, spread  # bench/ is sys.path[0]
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_ROOT = BENCH_DIR.parent
@@ -286,22 +286,7 @@ def worker_env(puffer: bool) -> dict[str, str]:
 
 def run_worker(python: str, payload: dict[str, Any], timeout: float, cwd: Path) -> dict[str, Any]:
     puffer = payload["kind"] in PUFFER or payload.get("puffer", False)
-    try:
-        proc = subprocess.run(
-            [python, "-c", WORKER_SOURCE, json.dumps(payload)],
-            env=worker_env(puffer),
-            cwd=cwd,  # a temporary folder: importing pufferlib symlinks `resources` into the cwd
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
-    except subprocess.TimeoutExpired:
-        return {"error": f"timed out after {timeout:.0f} s"}
-    found = parse_result(proc.stdout)
-    if found is not None:
-        return found
-    tail = [line for line in (proc.stderr or proc.stdout).strip().splitlines() if line.strip()][-3:]
-    return {"error": f"exit {proc.returncode}: " + " | ".join(tail)}
+    return run_child(python, WORKER_SOURCE, payload, worker_env(puffer), cwd, timeout)
 
 
 def measure_once(c: Cell, args: argparse.Namespace) -> None:

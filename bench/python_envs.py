@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from _common import parse_result  # bench/ is sys.path[0] when a script runs
+from _common import run_child  # bench/ is sys.path[0] when a script runs
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BENCH_DIR = REPO_ROOT / "bench"
@@ -347,22 +347,7 @@ def worker_env(puffer: bool) -> dict[str, str]:
 
 
 def run_worker(python: str, payload: dict[str, Any], timeout: float, puffer: bool, cwd: Path) -> dict[str, Any]:
-    try:
-        proc = subprocess.run(
-            [python, "-c", WORKER_SOURCE, json.dumps(payload)],
-            env=worker_env(puffer),
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
-    except subprocess.TimeoutExpired:
-        return {"error": f"timed out after {timeout:.0f} s"}
-    found = parse_result(proc.stdout)
-    if found is not None:
-        return found
-    tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
-    return {"error": f"exit {proc.returncode}: " + " | ".join(tail)}
+    return run_child(python, WORKER_SOURCE, payload, worker_env(puffer), cwd, timeout)
 
 
 def measure_once(m: Measurement, args: argparse.Namespace) -> None:

@@ -61,16 +61,8 @@ class SimpleAdversary : public MpeEnv {
       obs[k++] = world_.landmark(goal_).pos[0] - me.pos[0];
       obs[k++] = world_.landmark(goal_).pos[1] - me.pos[1];
     }
-    for (int l = 0; l < world_.num_landmarks(); ++l) {
-      obs[k++] = world_.landmark(l).pos[0] - me.pos[0];
-      obs[k++] = world_.landmark(l).pos[1] - me.pos[1];
-    }
-    for (int j = 0; j < world_.num_agents; ++j) {
-      if (j == i) continue;
-      obs[k++] = world_.agent(j).pos[0] - me.pos[0];
-      obs[k++] = world_.agent(j).pos[1] - me.pos[1];
-    }
-    return k;
+    k = world_.LandmarksRelativeTo(i, obs, k);
+    return world_.OthersRelativeTo(i, obs, k);
   }
 
   void Rewards(double* rewards) const override {

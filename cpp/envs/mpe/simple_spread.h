@@ -45,21 +45,9 @@ class SimpleSpread : public MpeEnv {
 
   // [p_vel, p_pos, landmarks - p_pos, other agents - p_pos, other agents' comm (zeros)]
   int Observe(int i, double* obs) const override {
-    const Entity& me = world_.agent(i);
-    int k = 0;
-    obs[k++] = me.vel[0];
-    obs[k++] = me.vel[1];
-    obs[k++] = me.pos[0];
-    obs[k++] = me.pos[1];
-    for (int l = 0; l < world_.num_landmarks(); ++l) {
-      obs[k++] = world_.landmark(l).pos[0] - me.pos[0];
-      obs[k++] = world_.landmark(l).pos[1] - me.pos[1];
-    }
-    for (int j = 0; j < world_.num_agents; ++j) {
-      if (j == i) continue;
-      obs[k++] = world_.agent(j).pos[0] - me.pos[0];
-      obs[k++] = world_.agent(j).pos[1] - me.pos[1];
-    }
+    int k = world_.OwnVelPos(i, obs, 0);
+    k = world_.LandmarksRelativeTo(i, obs, k);
+    k = world_.OthersRelativeTo(i, obs, k);
     for (int j = 0; j < 2 * (world_.num_agents - 1); ++j) obs[k++] = 0.0;
     return k;
   }

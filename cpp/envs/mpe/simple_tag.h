@@ -59,21 +59,9 @@ class SimpleTag : public MpeEnv {
 
   // [p_vel, p_pos, obstacles - p_pos, other agents - p_pos, other good agents' p_vel]
   int Observe(int i, double* obs) const override {
-    const Entity& me = world_.agent(i);
-    int k = 0;
-    obs[k++] = me.vel[0];
-    obs[k++] = me.vel[1];
-    obs[k++] = me.pos[0];
-    obs[k++] = me.pos[1];
-    for (int l = 0; l < world_.num_landmarks(); ++l) {
-      obs[k++] = world_.landmark(l).pos[0] - me.pos[0];
-      obs[k++] = world_.landmark(l).pos[1] - me.pos[1];
-    }
-    for (int j = 0; j < world_.num_agents; ++j) {
-      if (j == i) continue;
-      obs[k++] = world_.agent(j).pos[0] - me.pos[0];
-      obs[k++] = world_.agent(j).pos[1] - me.pos[1];
-    }
+    int k = world_.OwnVelPos(i, obs, 0);
+    k = world_.LandmarksRelativeTo(i, obs, k);
+    k = world_.OthersRelativeTo(i, obs, k);
     for (int j = sizes_.adversaries; j < world_.num_agents; ++j) {
       if (j == i) continue;
       obs[k++] = world_.agent(j).vel[0];

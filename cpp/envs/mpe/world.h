@@ -66,6 +66,36 @@ class World {
   const Entity& landmark(int i) const { return entities[num_agents + i]; }
   int num_landmarks() const { return static_cast<int>(entities.size()) - num_agents; }
 
+  // Observation pieces the scenarios share, written from obs[k]; each returns the next k.
+  // [p_vel, p_pos] of agent i.
+  int OwnVelPos(int i, double* obs, int k) const {
+    const Entity& me = agent(i);
+    obs[k++] = me.vel[0];
+    obs[k++] = me.vel[1];
+    obs[k++] = me.pos[0];
+    obs[k++] = me.pos[1];
+    return k;
+  }
+  // Every landmark's position relative to agent i (mpe2's entity_pos).
+  int LandmarksRelativeTo(int i, double* obs, int k) const {
+    const Entity& me = agent(i);
+    for (int l = 0; l < num_landmarks(); ++l) {
+      obs[k++] = landmark(l).pos[0] - me.pos[0];
+      obs[k++] = landmark(l).pos[1] - me.pos[1];
+    }
+    return k;
+  }
+  // Every other agent's position relative to agent i (mpe2's other_pos).
+  int OthersRelativeTo(int i, double* obs, int k) const {
+    const Entity& me = agent(i);
+    for (int j = 0; j < num_agents; ++j) {
+      if (j == i) continue;
+      obs[k++] = agent(j).pos[0] - me.pos[0];
+      obs[k++] = agent(j).pos[1] - me.pos[1];
+    }
+    return k;
+  }
+
   // World.step with the agents' physical actions `u` (2 per agent, already scaled by the
   // sensitivity, as mpe2's agent.action.u).
   void Step(const double* u) {

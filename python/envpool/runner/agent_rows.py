@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from envpool.runner.metrics import episode_stats
+
 
 class AgentRowAccounts:
     """Per batch: which rows are agents' steps; per env: its episode's return and length."""
@@ -102,17 +104,8 @@ class AgentRowAccounts:
         ``agent_episode_returns_mean`` and ``agent_episode_len_mean`` by agent (agents with a
         finished episode in the period), ``num_env_steps_sampled`` (env steps) beside the agent
         steps (``num_agent_steps_sampled``)."""
-        returns = np.asarray(self.env_returns, dtype=np.float64)
-        lengths = np.asarray(self.env_lengths, dtype=np.int64)
-        n = len(returns)
         out = {
-            "episode_return_mean": float(returns.mean()) if n else float("nan"),
-            "episode_return_min": float(returns.min()) if n else float("nan"),
-            "episode_return_max": float(returns.max()) if n else float("nan"),
-            "episode_len_mean": float(lengths.mean()) if n else float("nan"),
-            "episode_len_min": int(lengths.min()) if n else float("nan"),
-            "episode_len_max": int(lengths.max()) if n else float("nan"),
-            "num_episodes": n,
+            **episode_stats(self.env_returns, self.env_lengths),
             "num_env_steps_sampled": self.env_steps,
             "agent_episode_returns_mean": {a: float(np.mean(r)) for a, r in self.agent_returns.items() if r},
             "agent_episode_len_mean": {a: float(np.mean(v)) for a, v in self.agent_lengths.items() if v},

@@ -82,7 +82,18 @@ WaitResult ThreadExecutor::Wait(const WaitBudget& budget, int in_flight) {
 }
 
 bool ThreadExecutor::Help() {
-  if (!caller_helps_) return false;
+  if (!caller_helps_) {
+    // Asynchronous loops: rather than wait for the workers, the caller steps envs still queued
+    // (from this send or an earlier one) while the batch is incomplete, if they are quick (it
+    // must notice Ctrl-C and timeouts between env steps, as in a full batch). On a machine with
+    // no idle core this is what keeps async from losing to full batch: the caller's core steps
+    // envs instead of waiting for a worker to be scheduled.
+    const int64_t estimate = ns_per_env_.load(std::memory_order_relaxed);
+    if (ctx_.full_batch() || estimate <= 0 || estimate >= kCallerMaxStep.count() || ctx_.batches.Ready()) {
+      return false;
+    }
+    return threads_->RunOne();
+  }
   if (!caller_chunks_.empty()) {
     const Chunk chunk = caller_chunks_.back();
     caller_chunks_.pop_back();

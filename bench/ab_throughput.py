@@ -52,10 +52,15 @@ CONFIGS = [
     # one worker beside the caller: on 2 cores nothing is oversubscribed, so the caller's own
     # per-row cost (recv/send) shows
     ("CartPole-v1 async 1024/512 1T", "CartPole-v1", 1024, 512, 1),
+    # async pools' default on 2 cores: one worker thread (make leaves the caller a core)
+    ("CartPole-v1 async 64/32 1T", "CartPole-v1", 64, 32, 1),
+    ("CartPole-v1 async 256/128 1T", "CartPole-v1", 256, 128, 1),
     ("Pendulum-v1 256 2T", "Pendulum-v1", 256, 256, 2),
     ("Pendulum-v1 async 256/128 2T", "Pendulum-v1", 256, 128, 2),
     ("HalfCheetah-v5 16 2T", "HalfCheetah-v5", 16, 16, 2),
     ("HalfCheetah-v5 async 16/8 2T", "HalfCheetah-v5", 16, 8, 2),
+    ("HalfCheetah-v5 64 2T", "HalfCheetah-v5", 64, 64, 2),
+    ("HalfCheetah-v5 async 64/32 1T", "HalfCheetah-v5", 64, 32, 1),
     # toy text: a random draw every step, and Blackjack resets every 1-2 steps
     ("Taxi-v4 1024 1T", "Taxi-v4", 1024, 1024, 1),
     ("FrozenLake-v1 1024 1T", "FrozenLake-v1", 1024, 1024, 1),

@@ -56,8 +56,9 @@ class ThreadExecutor final : public Executor {
     EpisodeState episode;
   };
 
-  // The waiting caller's share of the last dispatch: one piece of work per call; false when
-  // there is none (left).
+  // The waiting caller's share of the work: one piece per call, false when there is none
+  // (left): its chunks of a full-batch dispatch, or in async loops queued envs while its batch
+  // is far from complete (see the .cc).
   bool Help();
   void RunChunk(const Chunk& chunk);  // runs and times a chunk
   void RunChunkEnvs(const Chunk& chunk);
@@ -69,6 +70,7 @@ class ThreadExecutor final : public Executor {
   alignas(64) std::vector<Chunk> chunk_scratch_;
   std::vector<Chunk> caller_chunks_;                 // chunks the waiting caller runs itself
   bool caller_helps_ = false;                        // the current dispatch lets the caller step envs
+  bool async_caller_helps_ = false;                  // fewer workers than cores: see Help()
   alignas(64) std::atomic<int64_t> ns_per_env_{-1};  // running estimate of one env step's cost (-1: unknown)
 
   // Work per chunk handed to a thread: large enough to amortize a hand-off between cores

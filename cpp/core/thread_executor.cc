@@ -91,14 +91,14 @@ bool ThreadExecutor::Help() {
   if (!caller_helps_) {
     // Asynchronous loops: rather than wait for the workers, the caller steps queued envs (from
     // this send or an earlier one) while its batch is incomplete, if they are quick (it must
-    // notice Ctrl-C and timeouts between env steps, as in a full batch) and only chunks beyond
-    // what the workers can start at once: a send of a single chunk (CartPole async 256/128) is
-    // left to a worker, since the caller taking it would only serialize it behind itself
-    // (0.92x when it always helped), while a send of several is stepped by both (1024/512:
-    // 1.32x, HalfCheetah 64/32: 1.8x).
+    // notice Ctrl-C and timeouts between env steps, as in a full batch) and a batch's steps add
+    // up to kCallerMinWork: below that the caller's own per-cycle work (Python's recv/send)
+    // bounds the loop and stepping envs only lengthens it (A/B on 2 cores, the caller always
+    // helping: CartPole async 256/128 0.92x; above it, CartPole 1024/512 1.32x, HalfCheetah
+    // 64/32 1.83x).
     const int64_t estimate = ns_per_env_.load(std::memory_order_relaxed);
     if (ctx_.full_batch() || !async_caller_helps_ || estimate <= 0 || estimate >= kCallerMaxStep.count()) return false;
-    if (threads_->Queued() <= num_threads_ || ctx_.batches.Ready()) return false;
+    if (estimate * ctx_.batch_size < kCallerMinWork.count() || ctx_.batches.Ready()) return false;
     return threads_->RunOne();
   }
   if (!caller_chunks_.empty()) {

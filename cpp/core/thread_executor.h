@@ -81,6 +81,8 @@ class ThreadExecutor final : public Executor {
   static constexpr std::chrono::nanoseconds kPieceWork{std::chrono::microseconds(4)};
   // The caller steps envs only if one step is estimated below this (interrupts wait for it).
   static constexpr std::chrono::nanoseconds kCallerMaxStep{std::chrono::milliseconds(1)};
+  // In async loops the caller steps envs only if a batch's steps take at least this (see Help).
+  static constexpr std::chrono::nanoseconds kCallerMinWork{std::chrono::microseconds(10)};
 
   std::unique_ptr<ThreadPool> threads_;  // last: its workers stop before the rest is destroyed
 };

@@ -226,9 +226,6 @@ class ThreadPool {
   // when there is no work.
   bool RunOne() { return RunOneAs(0); }
 
-  // Chunks queued and not yet taken by any thread (a snapshot).
-  int Queued() const { return pending_.load(std::memory_order_relaxed); }
-
  private:
   void WakeSleepers() {
     // seq_cst with the sleeper's increment of sleeping_: either we see it, or it sees the work.

@@ -316,9 +316,12 @@ def main() -> int:
         for threads in (1, 2, 3):
             for mode in ("next_step", "same_step", "disabled"):
                 full_batch(task, threads, mode)
-    for num_envs, batch, threads in [(16, 8, 2), (64, 7, 3), (10, 1, 2), (8, 8, 2)]:
+    # (256, 128, 1): one worker leaves the caller a core on 2 cores, so the waiting caller steps
+    # queued envs too (thread_executor.cc, Help) beside the worker.
+    for num_envs, batch, threads in [(16, 8, 2), (64, 7, 3), (10, 1, 2), (8, 8, 2), (256, 128, 1)]:
         async_loop("CartPole-v1", num_envs, batch, threads)
     async_loop("Pendulum-v1", 32, 16, 2)
+    async_loop("Pendulum-v1", 64, 32, 1)
     for threads in (1, 3):
         full_batch_subsets(lambda threads=threads: envpool.make("CartPole-v1", num_envs=17, num_threads=threads), STEPS)
     full_batch_subsets(

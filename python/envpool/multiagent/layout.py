@@ -119,9 +119,6 @@ class AgentLayout:
     def _slots(self) -> dict[str, int]:
         return {name: k for k, name in enumerate(self.names)}
 
-    def group_of(self, slot: int) -> AgentGroup:
-        return self._group_of[slot]
-
     def observation_space(self, slot: int) -> spaces.Space:
         """Agent ``slot``'s own observation space (its group's width): one object per agent, the
         same at every call (PettingZoo's API test asks for that)."""
@@ -172,6 +169,13 @@ class AgentLayout:
         spec = self._act_specs[0]
         low = spec["low"][0] if spec["low"] else 0
         return np.full((rows, *spec["shape"]), low, dtype=np.dtype(spec["dtype"]))
+
+
+def truncated_agents(agent_truncated, env_truncated, active, agent_terminated):
+    """The agents truncated in a step: those the env truncated, and, when the pool's time limit
+    truncated the env, every agent in the step that did not terminate (arrays or scalars that
+    broadcast: one env's slots, or ``(n, slots)`` with ``env_truncated[:, None]``)."""
+    return agent_truncated | (env_truncated & active & ~agent_terminated)
 
 
 def _narrow(arr: np.ndarray, size: int) -> np.ndarray:

@@ -16,7 +16,7 @@ import numpy as np
 
 from envpool.errors import EnvError
 from envpool.frontends.pool import PoolFrontEnd, check_int
-from envpool.multiagent.layout import AgentLayout
+from envpool.multiagent.layout import AgentLayout, truncated_agents
 
 try:  # the pettingzoo extra: views are ParallelEnvs where PettingZoo is installed
     from pettingzoo import ParallelEnv as _Base
@@ -226,7 +226,7 @@ class ParallelEnvView(_Base):
         obs, _, _, env_truncated, info = result
         active = info["active"][row]
         term = info["agent_terminated"][row]
-        trunc = info["agent_truncated"][row] | (env_truncated[row] & active & ~term)
+        trunc = truncated_agents(info["agent_truncated"][row], env_truncated[row], active, term)
         reward = info["agent_reward"][row]
         reported = [(k, a) for k, a in enumerate(self.possible_agents) if active[k]]
         observations = {a: self._layout.agent_obs(obs, row, k) for k, a in reported}

@@ -19,6 +19,7 @@ import numpy as np
 from gymnasium import spaces
 
 from envpool.multiagent.layout import AGENT_INFO
+from envpool.spaces import specs_to_space
 
 
 def is_parallel_env(env: Any) -> bool:
@@ -72,8 +73,7 @@ class ParallelEnvAdapter(gymnasium.Env):
         keys = list(agent_obs[0].spaces) if isinstance(agent_obs[0], spaces.Dict) else [None]
         parts = [[o[k] if k is not None else o for o in agent_obs] for k in keys]
         widths = [[p.shape[-1] if isinstance(p, spaces.Box) and p.shape else 0 for p in part] for part in parts]
-        self._widths = [max(w) for w in widths]
-        obs_specs = [_array_spec(k or "obs", part[0], n, w) for k, part, w in zip(keys, parts, self._widths)]
+        obs_specs = [_array_spec(k or "obs", part[0], n, max(w)) for k, part, w in zip(keys, parts, widths)]
         groups, sizes = [], [tuple(w[k] for w in widths) for k in range(n)]
         for k in range(n):
             if groups and sizes[k] == sizes[groups[-1]["first_slot"]]:
@@ -102,14 +102,8 @@ class ParallelEnvAdapter(gymnasium.Env):
             "obs_is_tuple": False,
             "agents": {"names": self.names, "groups": groups, "turn_based": False},
         }
-        from envpool.spaces import specs_to_space
-
         self.observation_space = specs_to_space(obs_specs)
-        self.action_space = (
-            specs_to_space(self.spec_dict["action"])
-            if isinstance(actions[0], spaces.Box)
-            else (spaces.MultiDiscrete([actions[0].n] * n, start=[actions[0].start] * n))
-        )
+        self.action_space = specs_to_space(self.spec_dict["action"])  # Box, or MultiDiscrete over slots
         self.metadata = dict(getattr(env, "metadata", {}))
         self.render_mode = getattr(env, "render_mode", None)
         self._slot = {a: k for k, a in enumerate(self.names)}

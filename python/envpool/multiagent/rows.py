@@ -11,7 +11,7 @@ from gymnasium.vector.utils import batch_space
 
 from envpool.errors import EnvError
 from envpool.frontends.vector_env import EnvPoolVectorEnv
-from envpool.multiagent.layout import AGENT_INFO, AgentLayout, to_rows
+from envpool.multiagent.layout import AGENT_INFO, AgentLayout, to_rows, truncated_agents
 
 
 class AgentRowsVectorEnv(EnvPoolVectorEnv):
@@ -138,20 +138,12 @@ class AgentRowsVectorEnv(EnvPoolVectorEnv):
             agent_terminated = np.where(where, final["agent_terminated"], agent_terminated)
             agent_truncated = np.where(where, final["agent_truncated"], agent_truncated)
             active = np.where(where, final["active"], active)
-        # The pool's time limit truncates the env: every agent in it that did not terminate.
-        agent_truncated = agent_truncated | (truncated[:, None] & active & ~agent_terminated)
-        rows = {}
-        for key, value in info.items():
-            if key not in _NOT_ROWS:
-                # Per-agent arrays (n, m, ...) become rows by a reshape; per-env ones repeat.
-                if type(value) is np.ndarray and value.ndim >= 2 and value.shape[:2] == (n, m):
-                    rows[key] = value.reshape(n * m, *value.shape[2:])
-                else:
-                    rows[key] = to_rows(value, n, m)
+        agent_truncated = truncated_agents(agent_truncated, truncated[:, None], active, agent_terminated)
+        rows = {key: to_rows(value, n, m) for key, value in info.items() if key not in _NOT_ROWS}
         rows["all_done"] = np.repeat(terminated | truncated, m)
         rows["agent_id"] = self._agent_ids(n)
         return (
-            obs.reshape(n * m, *obs.shape[2:]) if type(obs) is np.ndarray else to_rows(obs, n, m),
+            to_rows(obs, n, m),
             reward.reshape(n * m),
             agent_terminated.reshape(n * m),
             agent_truncated.reshape(n * m),

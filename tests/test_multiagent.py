@@ -450,6 +450,7 @@ def test_env_runner_cuts_agent_rows_into_agent_episodes(batch_size, mode):
             assert all(e.observations[-1][0] == e.observations[-2][0] + 1 for e in done)  # final_obs
         m = runner.get_metrics()
         assert m["episode_return_mean"] == 26.0 and m["episode_len_mean"] == 7.0
+        assert m["num_episodes_lifetime"] == m["num_episodes"]  # env episodes, as RLlib counts them
         assert m["agent_episode_returns_mean"] == {"agent_0": 3.0, "agent_1": 8.0, "agent_2": 15.0}
         assert m["agent_episode_len_mean"] == {"agent_0": 3.0, "agent_1": 4.0, "agent_2": 5.0}
         assert m["num_agent_steps_sampled"] == 300 and 0 < m["num_env_steps_sampled"] < 300

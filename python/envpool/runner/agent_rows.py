@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool.runner.metrics import episode_stats
+from envpool.runner.metrics import SampleMetrics
 
 
 class AgentRowAccounts:
@@ -23,12 +23,12 @@ class AgentRowAccounts:
     _batch: tuple | None  # per row, as lists: env id, slot, stepped, all_done, step row, active
     agent_returns: dict[str, list[float]]
     agent_lengths: dict[str, list[int]]
-    env_returns: list[float]
-    env_lengths: list[int]
     env_steps: int
+    _metrics: SampleMetrics  # the runner's: env episodes are its episodes
 
-    def __init__(self, names: tuple[str, ...], num_envs: int):
+    def __init__(self, names: tuple[str, ...], num_envs: int, metrics: SampleMetrics):
         self.names, self.slots = tuple(names), len(names)
+        self._metrics = metrics
         self._env_return = [0.0] * num_envs
         self._env_length = [0] * num_envs
         self._batch = None
@@ -38,7 +38,7 @@ class AgentRowAccounts:
         """Starts a new reporting period."""
         self.agent_returns = {name: [] for name in self.names}
         self.agent_lengths = {name: [] for name in self.names}
-        self.env_returns, self.env_lengths, self.env_steps = [], [], 0
+        self.env_steps = 0
 
     def stream_ids(self, info: dict[str, Any]) -> np.ndarray:
         """Each row's stream (env * slots + slot)."""
@@ -83,8 +83,7 @@ class AgentRowAccounts:
             self.env_steps += 1
             self._env_length[env] += 1
             if done_l[row]:
-                self.env_returns.append(self._env_return[env])
-                self.env_lengths.append(self._env_length[env])
+                self._metrics.add_episode(self._env_return[env], self._env_length[env])
                 self._env_return[env], self._env_length[env] = 0.0, 0
         # Same-step autoreset: an agent not in the ended step may start the env's new episode here.
         return active or (done_l[row] and new_l[row])
@@ -100,12 +99,12 @@ class AgentRowAccounts:
         self.agent_lengths[name].append(length)
 
     def report(self) -> dict[str, Any]:
-        """RLlib's multi-agent names: ``episode_return_*`` / ``episode_len_*`` over env episodes,
-        ``agent_episode_returns_mean`` and ``agent_episode_len_mean`` by agent (agents with a
-        finished episode in the period), ``num_env_steps_sampled`` (env steps) beside the agent
-        steps (``num_agent_steps_sampled``)."""
+        """RLlib's multi-agent names beside the runner's (whose ``episode_return_*`` /
+        ``episode_len_*`` count env episodes here): ``agent_episode_returns_mean`` and
+        ``agent_episode_len_mean`` by agent (agents with a finished episode in the period) and
+        ``num_env_steps_sampled`` (env steps; the runner's count, agent steps, becomes
+        ``num_agent_steps_sampled``)."""
         out = {
-            **episode_stats(self.env_returns, self.env_lengths),
             "num_env_steps_sampled": self.env_steps,
             "agent_episode_returns_mean": {a: float(np.mean(r)) for a, r in self.agent_returns.items() if r},
             "agent_episode_len_mean": {a: float(np.mean(v)) for a, v in self.agent_lengths.items() if v},

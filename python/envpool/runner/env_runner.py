@@ -94,7 +94,7 @@ class EnvRunner:
         self._mode = envs.autoreset_mode
         self._metrics = SampleMetrics()
         self._actions = ActionSource(envs.single_action_space, seed, self._metrics)
-        self._agents = _agent_accounts(envs, self._mode)
+        self._agents = _agent_accounts(envs, self._mode, self._metrics)
         streams = self.num_envs if self._agents is None else self.num_envs * self._agents.slots
         self._held = HeldRows(None if self._agents is None else self._agents.stream_ids)
         self._recorder = EpisodeRecorder(self, streams, self._hooks, self._metrics, self._agents)
@@ -178,11 +178,10 @@ class EnvRunner:
         ``num_env_steps_sampled_per_second`` (over the time spent in ``sample``), and where
         that time went: ``policy_time_s`` (in the policy or sampling random actions),
         ``env_wait_time_s`` (in the pool's calls: waiting for envs) and ``sample_time_s``."""
-        if self._agents is None:
-            return self._metrics.report()
         metrics = self._metrics.report()
-        metrics["num_agent_steps_sampled"] = metrics["num_env_steps_sampled"]
-        metrics.update(self._agents.report())
+        if self._agents is not None:
+            metrics["num_agent_steps_sampled"] = metrics["num_env_steps_sampled"]
+            metrics.update(self._agents.report())
         return metrics
 
     def get_state(self) -> dict[str, Any]:
@@ -292,7 +291,7 @@ class EnvRunner:
         self._metrics.env_time += time.perf_counter() - t
 
 
-def _agent_accounts(envs: Any, mode: AutoresetMode) -> AgentRowAccounts | None:
+def _agent_accounts(envs: Any, mode: AutoresetMode, metrics: SampleMetrics) -> AgentRowAccounts | None:
     """A multi-agent pool's bookkeeping (agent rows are the runner's streams), or None."""
     layout = getattr(envs, "agents", None)
     if not hasattr(envs, "agents_per_env") or layout is None:
@@ -302,4 +301,4 @@ def _agent_accounts(envs: Any, mode: AutoresetMode) -> AgentRowAccounts | None:
             "EnvRunner over a multi-agent pool needs autoreset_mode 'next_step' or 'same_step' (with 'disabled' "
             "each env's reset would have to wait for all its agents)"
         )
-    return AgentRowAccounts(layout.names, int(envs.num_envs))
+    return AgentRowAccounts(layout.names, int(envs.num_envs), metrics)

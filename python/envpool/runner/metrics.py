@@ -10,23 +10,6 @@ import numpy as np
 STATE_KEYS = ("num_env_steps_sampled_lifetime", "num_episodes_lifetime")
 
 
-def episode_stats(returns: list[float], lengths: list[int]) -> dict[str, float | int]:
-    """RLlib's ``episode_return_*``, ``episode_len_*`` and ``num_episodes`` of finished episodes
-    (NaN where there are none)."""
-    r = np.asarray(returns, dtype=np.float64)
-    ln = np.asarray(lengths, dtype=np.int64)
-    n = len(r)
-    return {
-        "episode_return_mean": float(r.mean()) if n else float("nan"),
-        "episode_return_min": float(r.min()) if n else float("nan"),
-        "episode_return_max": float(r.max()) if n else float("nan"),
-        "episode_len_mean": float(ln.mean()) if n else float("nan"),
-        "episode_len_min": int(ln.min()) if n else float("nan"),
-        "episode_len_max": int(ln.max()) if n else float("nan"),
-        "num_episodes": n,
-    }
-
-
 class SampleMetrics:
     """Counted by :class:`envpool.runner.EnvRunner` as it samples."""
 
@@ -56,8 +39,17 @@ class SampleMetrics:
 
     def report(self) -> dict[str, float | int]:
         """The period's metrics (see ``EnvRunner.get_metrics``); starts a new period."""
+        returns = np.asarray(self.returns, dtype=np.float64)
+        lengths = np.asarray(self.lengths, dtype=np.int64)
+        n = len(returns)
         metrics = {
-            **episode_stats(self.returns, self.lengths),
+            "episode_return_mean": float(returns.mean()) if n else float("nan"),
+            "episode_return_min": float(returns.min()) if n else float("nan"),
+            "episode_return_max": float(returns.max()) if n else float("nan"),
+            "episode_len_mean": float(lengths.mean()) if n else float("nan"),
+            "episode_len_min": int(lengths.min()) if n else float("nan"),
+            "episode_len_max": int(lengths.max()) if n else float("nan"),
+            "num_episodes": n,
             "num_episodes_lifetime": self.lifetime_episodes,
             "num_env_steps_sampled": self.steps,
             "num_env_steps_sampled_lifetime": self.lifetime_steps,

@@ -184,8 +184,9 @@ class EpisodeRecorder:
             if terminated or truncated:
                 ep.terminated, ep.truncated = bool(terminated), bool(truncated)
                 done.append(ep._finalized())
-                self._metrics.add_episode(ret[env], length[env])
-                if agents is not None:
+                if agents is None:
+                    self._metrics.add_episode(ret[env], length[env])
+                else:  # an agent's episode (the env's are counted by agents.take)
                     agents.agent_episode(env, ret[env], length[env])
                 for hook in end_hooks:
                     hook(episode=ep, env_runner=runner, env_index=env)

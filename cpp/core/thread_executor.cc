@@ -40,7 +40,7 @@ void ThreadExecutor::Dispatch(const int* env_ids, int n, bool wait_follows) {
   const int64_t estimate = ns_per_env_.load(std::memory_order_relaxed);
   // The caller steps envs itself only in a full-batch step() of envs known to be quick: it
   // must stay free to notice Ctrl-C and timeouts, and it can only do so between env steps.
-  caller_helps_ = ctx_.full_batch() && wait_follows && estimate > 0 && estimate < kCallerMaxStep.count();
+  caller_helps_ = ctx_.full_batch() && wait_follows && QuickForCaller(estimate);
   if (env_ids == nullptr) {
     // All envs: one contiguous part per thread, claimed in pieces of about kPieceWork (one
     // env at a time while the cost of a step is unknown: it may be seconds).
@@ -90,14 +90,12 @@ WaitResult ThreadExecutor::Wait(const WaitBudget& budget, int in_flight) {
 bool ThreadExecutor::Help() {
   if (!caller_helps_) {
     // Asynchronous loops: rather than wait for the workers, the caller steps queued envs (from
-    // this send or an earlier one) while its batch is incomplete, if they are quick (it must
-    // notice Ctrl-C and timeouts between env steps, as in a full batch) and a batch's steps add
-    // up to kCallerMinWork: below that the caller's own per-cycle work (Python's recv/send)
-    // bounds the loop and stepping envs only lengthens it (A/B on 2 cores, the caller always
-    // helping: CartPole async 256/128 0.92x; above it, CartPole 1024/512 1.32x, HalfCheetah
-    // 64/32 1.83x).
+    // this send or an earlier one) while its batch is incomplete, if they are quick (as in a
+    // full batch) and a batch's steps add up to kCallerMinWork: below that the caller's own per-cycle work (Python's
+    // recv/send) bounds the loop and stepping envs only lengthens it (A/B on 2 cores, the caller always helping:
+    // CartPole async 256/128 0.92x; above it, CartPole 1024/512 1.32x, HalfCheetah 64/32 1.83x).
     const int64_t estimate = ns_per_env_.load(std::memory_order_relaxed);
-    if (ctx_.full_batch() || !async_caller_helps_ || estimate <= 0 || estimate >= kCallerMaxStep.count()) return false;
+    if (ctx_.full_batch() || !async_caller_helps_ || !QuickForCaller(estimate)) return false;
     if (estimate * ctx_.batch_size < kCallerMinWork.count() || ctx_.batches.Ready()) return false;
     return threads_->RunOne();
   }

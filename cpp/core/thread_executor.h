@@ -58,8 +58,11 @@ class ThreadExecutor final : public Executor {
 
   // The waiting caller's share of the work: one piece per call, false when there is none
   // (left): its chunks of a full-batch dispatch, or in async loops queued envs while its batch
-  // is far from complete (see the .cc).
+  // is incomplete and a batch's steps add up to kCallerMinWork (see the .cc).
   bool Help();
+  // Whether envs whose step costs `estimate` ns are quick enough for the caller to step: it must
+  // notice Ctrl-C and timeouts between env steps.
+  static bool QuickForCaller(int64_t estimate) { return estimate > 0 && estimate < kCallerMaxStep.count(); }
   void RunChunk(const Chunk& chunk);  // runs and times a chunk
   void RunChunkEnvs(const Chunk& chunk);
   void StepEnv(int env_id, std::size_t pos, std::size_t row, Op op, std::string& error);

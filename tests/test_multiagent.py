@@ -486,3 +486,24 @@ def test_group_views_are_each_groups_own_arrays():
             envs.agents.group_view(obs, "bob")
     finally:
         envs.close()
+
+
+@pytest.mark.parametrize("kind", ["parallel_env", "gymnasium"])
+def test_make_python_makes_env_0_once_to_read_its_spaces(tmp_path, kind):
+    """Telling a ParallelEnv factory from a gymnasium one must not cost a second env in the
+    parent process: the env made to tell them apart is the one whose spaces are read."""
+    import os
+
+    import gymnasium
+    from support.agent_twin import AgentCounterTwin
+
+    made = tmp_path / "made"
+
+    def factory():
+        with open(made, "a") as f:
+            f.write(f"{os.getpid()}\n")
+        return AgentCounterTwin() if kind == "parallel_env" else gymnasium.make("CartPole-v1")
+
+    envs = envpool.make_python(factory, num_envs=2, num_workers=1)
+    envs.close()
+    assert made.read_text().split().count(str(os.getpid())) == 1

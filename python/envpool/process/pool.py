@@ -132,7 +132,10 @@ def _front_end(source: PythonEnvSource, env_type: str):
         if source.autoreset_mode != AutoresetMode.NEXT_STEP:
             raise ValueError("env_type='pettingzoo' views are reset by their user: leave autoreset_mode out")
         source.autoreset_mode = AutoresetMode.DISABLED
-    envs = front_end_class(env_type, source.multi_agent())(source)
+    try:
+        envs = front_end_class(env_type, source.multi_agent())(source)
+    finally:
+        source.close_probe()  # if the front end failed before its pool took it
     return envs[0] if env_type == "pettingzoo" and source.num_envs == 1 else envs
 
 
@@ -227,7 +230,7 @@ class PythonEnvSource:
         self.worker_start = [int(ids[0]) for ids in split] + [self.num_envs]
         self.env_kwargs = dict(env_kwargs)
         self.name, self.factories = self._factories(env)
-        self._multi_agent: bool | None = None
+        self._probe: gymnasium.Env | None = None  # env 0, made by multi_agent() for open_pool
 
     def _factories(self, env) -> tuple[str, list[_EnvFactory]]:
         n = self.num_envs
@@ -267,16 +270,21 @@ class PythonEnvSource:
         return f"python:{name}", factories
 
     def multi_agent(self) -> bool:
-        """Whether the envs are PettingZoo ParallelEnvs (env 0 made once to see)."""
-        if self._multi_agent is None:
-            probe = self.factories[0]()
-            self._multi_agent = isinstance(probe, ParallelEnvAdapter)
+        """Whether the envs are PettingZoo ParallelEnvs. Env 0 is made here to see, and kept:
+        open_pool reads the spaces from it, so it is made once."""
+        if self._probe is None:
+            self._probe = self.factories[0]()
+        return isinstance(self._probe, ParallelEnvAdapter)
+
+    def close_probe(self) -> None:
+        """Closes env 0 if multi_agent() made it and open_pool did not take it."""
+        if self._probe is not None:
+            probe, self._probe = self._probe, None
             probe.close()
-        return self._multi_agent
 
     def open_pool(self) -> OpenedPool:
         # One env made here, as gymnasium's AsyncVectorEnv does, tells the spaces.
-        probe = self.factories[0]()
+        probe, self._probe = self._probe if self._probe is not None else self.factories[0](), None
         agents = AgentLayout(probe.spec_dict) if isinstance(probe, ParallelEnvAdapter) else None
         try:
             action_space = probe.action_space

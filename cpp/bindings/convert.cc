@@ -174,7 +174,8 @@ ArraySpec DictToArraySpec(const py::handle& d) {
   return a;
 }
 
-// The inverse of EnvSpecToDict (render_shape aside): envs described from Python.
+// The inverse of EnvSpecToDict (render_shape and agents aside: Python pools keep a multi-agent
+// env's agents in their front end, envpool.multiagent): envs described from Python.
 EnvSpec DictToEnvSpec(const py::dict& d) {
   EnvSpec spec;
   for (auto a : d["obs"]) spec.obs.push_back(DictToArraySpec(a));
@@ -183,15 +184,6 @@ EnvSpec DictToEnvSpec(const py::dict& d) {
     for (auto a : d["info"]) spec.info.push_back(DictToArraySpec(a));
   }
   spec.obs_is_tuple = d.contains("obs_is_tuple") && d["obs_is_tuple"].cast<bool>();
-  if (d.contains("agents") && !d["agents"].is_none()) {
-    py::dict agents = d["agents"];
-    spec.agents.names = agents["names"].cast<std::vector<std::string>>();
-    for (auto g : agents["groups"]) {
-      spec.agents.groups.push_back(AgentGroup{g["name"].cast<std::string>(), g["first_slot"].cast<int>(),
-                                              g["num_slots"].cast<int>(), g["obs_size"].cast<std::vector<int>>()});
-    }
-    spec.agents.turn_based = agents["turn_based"].cast<bool>();
-  }
   return spec;
 }
 

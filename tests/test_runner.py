@@ -574,3 +574,133 @@ def test_interrupted_sample_loses_no_step(batch_size):
         assert [e.t_started for e in chunks] == sorted(e.t_started for e in chunks)
         obs = np.concatenate([chunks[0].observations[:1]] + [e.observations[1:] for e in chunks])
         np.testing.assert_array_equal(obs[:, 0], np.arange(len(obs)))
+
+
+class _StepHook:
+    """An ``on_episode_step`` callback that does nothing: with it the runner takes the rows into
+    the episodes one by one (``EpisodeRecorder``), without it whole batches at a time
+    (``ColumnRecorder``)."""
+
+    def on_episode_step(self, *, episode, env_runner, env_index):
+        pass
+
+
+class _NestedCartPole(gymnasium.ObservationWrapper):
+    """CartPole with a Dict-of-Tuple observation, for the runner's handling of nested rows."""
+
+    def __init__(self):
+        super().__init__(gymnasium.make("CartPole-v1", max_episode_steps=LIMIT))
+        box = gymnasium.spaces.Box(-np.inf, np.inf, (2,), np.float32)
+        self.observation_space = gymnasium.spaces.Dict({"cart": box, "pole": gymnasium.spaces.Tuple((box,))})
+
+    def observation(self, obs):
+        return {"cart": obs[:2], "pole": (obs[2:],)}
+
+
+def nested_policy(obs):
+    angle = obs["pole"][0][:, 0] if isinstance(obs, dict) else obs[:, 2]
+    actions = (angle > 0).astype(np.int64)
+    return actions, {"angle": np.asarray(angle, np.float64)}
+
+
+def _same_episode(a, b, ids: dict) -> None:
+    assert (a.env_id, a.t_started, len(a), a.terminated, a.truncated) == (
+        b.env_id,
+        b.t_started,
+        len(b),
+        b.terminated,
+        b.truncated,
+    ), f"{a!r} vs {b!r}"
+    assert ids.setdefault(a.id, b.id) == b.id, "chunks of one episode must share one id"
+    for x, y in zip(_leaves(a.observations), _leaves(b.observations)):
+        assert x.dtype == y.dtype
+        np.testing.assert_array_equal(x, y)
+    np.testing.assert_array_equal(a.actions, b.actions)
+    assert a.actions.dtype == b.actions.dtype and a.rewards.dtype == b.rewards.dtype == np.float64
+    np.testing.assert_array_equal(a.rewards, b.rewards)
+    assert a.extras.keys() == b.extras.keys()
+    for k in a.extras:
+        np.testing.assert_array_equal(a.extras[k], b.extras[k])
+
+
+def _leaves(tree):
+    if isinstance(tree, dict):
+        return [x for k in sorted(tree) for x in _leaves(tree[k])]
+    if isinstance(tree, tuple):
+        return [x for v in tree for x in _leaves(v)]
+    return [np.asarray(tree)]
+
+
+def _twin_runs(kind: str, num_envs: int, batch_size: int, mode: str, calls: list[dict]) -> list[tuple]:
+    """The same calls by a runner with each recorder, on twin pools: (samples per call,
+    metrics, state), whole batches first."""
+    kwargs = dict(num_envs=num_envs, batch_size=batch_size, seed=SEED, autoreset_mode=mode)
+    results = []
+    for hooks in (None, _StepHook()):
+        if kind == "native":
+            envs = envpool.make("CartPole-v1", max_episode_steps=LIMIT, **kwargs)
+        else:
+            envs = envpool.make_python(_NestedCartPole, num_workers=2, **kwargs)
+        with envs:
+            runner = envpool.EnvRunner(envs, nested_policy, callbacks=hooks, seed=1)
+            expected = "EpisodeRecorder" if hooks else "ColumnRecorder"
+            assert type(runner._recorder).__name__ == expected
+            out = [runner.sample(**call) for call in calls]
+            results.append((out, runner.get_metrics(), runner.get_state()))
+    return results
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+@pytest.mark.parametrize("kind,num_envs", [("native", 5), ("nested", 4)])
+def test_whole_batch_and_row_by_row_bookkeeping_give_the_same_episodes(kind, num_envs, mode):
+    """The runner's two recorders on twin full-batch pools: the same episodes in the same order
+    (every field, chunk ids consistent), the same metrics, over calls that cut chunks
+    mid-batch, stop at an episode count, mix in random actions (steps without extras) and
+    force resets."""
+    calls = [
+        dict(num_timesteps=37),
+        dict(num_timesteps=50, random_actions=True),
+        dict(num_episodes=3),
+        dict(num_timesteps=101),
+        dict(num_timesteps=64, force_reset=True),
+        dict(num_timesteps=num_envs * 11),
+    ]
+    runs = _twin_runs(kind, num_envs, num_envs, mode, calls)
+    (columns, col_metrics, col_state), (rows, row_metrics, row_state) = runs
+    ids: dict = {}
+    for call, a, b in zip(calls, columns, rows):
+        assert len(a) == len(b), call
+        for x, y in zip(a, b):
+            _same_episode(x, y, ids)
+        assert sum(e.is_done for e in a) >= (3 if "num_episodes" in call else 0)
+    assert col_state == row_state
+    for key in ("episode_return_mean", "episode_len_mean", "episode_len_max", "num_episodes", "num_env_steps_sampled"):
+        assert col_metrics[key] == row_metrics[key], key
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+@pytest.mark.parametrize("kind,num_envs,batch_size", [("native", 6, 3), ("nested", 4, 2)])
+def test_whole_batch_bookkeeping_of_async_pools(kind, num_envs, batch_size, mode):
+    """Async pools batch envs as they finish, so the two recorders' calls split steps among envs
+    differently; each env's trajectory (the policy is a function of the observation) must still
+    be the same as far as both reach."""
+    (columns, _, _), (rows, _, _) = _twin_runs(kind, num_envs, batch_size, mode, [dict(num_timesteps=90)] * 2)
+
+    def per_env(samples):
+        out = {}
+        for ep in (e for call in samples for e in call):  # each env's episodes come in time order
+            obs, actions, extras, rewards = out.setdefault(ep.env_id, ([], [], [], []))
+            first = 0 if not obs or (ep.t_started == 0) else 1  # a continuation repeats its first obs
+            obs.extend(np.concatenate([x.reshape(len(x), -1) for x in _leaves(ep.observations)], 1)[first:])
+            actions.extend(ep.actions)
+            extras.extend(ep.extras["angle"])
+            rewards.extend(ep.rewards)
+        return out
+
+    a, b = per_env(columns), per_env(rows)
+    assert sorted(a) == sorted(b) == list(range(num_envs))
+    for env in a:
+        for x, y in zip(a[env], b[env]):
+            n = min(len(x), len(y))
+            assert n > 3
+            np.testing.assert_array_equal(np.asarray(x[:n]), np.asarray(y[:n]), err_msg=f"env {env}")

@@ -14,10 +14,11 @@ from envpool.errors import EnvError
 from envpool.runner.actions import ActionSource
 from envpool.runner.agent_rows import AgentRowAccounts
 from envpool.runner.callbacks import hooks_of
+from envpool.runner.columns import ColumnRecorder
 from envpool.runner.episodes import Episode
 from envpool.runner.metrics import SampleMetrics
 from envpool.runner.recorder import EpisodeRecorder, HeldRows
-from envpool.runner.trees import info_row, replace_rows, row_of, rows_of, take
+from envpool.runner.trees import info_row, replace_rows, row_of, take
 
 
 class EnvRunner:
@@ -36,7 +37,8 @@ class EnvRunner:
         callbacks: an object (or list of objects) with any of RLlib's callback methods; see
             :class:`RunnerCallbacks`.
         seed: seeds the random actions.
-        keep_infos: keep each observation's info dict in ``Episode.infos`` (costs time).
+        keep_infos: keep each observation's info dict in ``Episode.infos`` (costs time: the
+            rows are then taken into the episodes one by one, as with episode callbacks).
 
     >>> import envpool
     >>> envs = envpool.make("CartPole-v1", num_envs=8, batch_size=4, seed=0)  # async pool
@@ -54,7 +56,6 @@ class EnvRunner:
 
     envs: Any
     policy: Callable | None  # settable: the next sample() uses the new policy
-    keep_infos: bool
     num_envs: int
     _hooks: dict[str, list]
     _async: bool  # batch_size < num_envs: send/recv instead of step
@@ -63,7 +64,9 @@ class EnvRunner:
     _agents: AgentRowAccounts | None  # a multi-agent pool's agent rows (agent_rows.py)
     _actions: ActionSource
     _held: HeldRows  # received rows not yet taken into the episodes
-    _recorder: EpisodeRecorder
+    # Whole batches at a time where no episode callback or kept info needs the rows one by one.
+    _recorder: ColumnRecorder | EpisodeRecorder
+    _keep_infos: bool
     _carry: list[Episode]  # episodes finished by a call that raised
     _started: bool  # the pool has been reset once
     _needs_reset: bool
@@ -87,7 +90,7 @@ class EnvRunner:
             raise TypeError(f"policy must be callable or None, got {type(policy).__name__}")
         self.envs = envs
         self.policy = policy
-        self.keep_infos = bool(keep_infos)
+        self._keep_infos = bool(keep_infos)
         self._hooks = hooks_of(callbacks)
         self.num_envs = int(envs.num_envs)
         self._async = int(envs.batch_size) < self.num_envs
@@ -97,10 +100,21 @@ class EnvRunner:
         self._agents = _agent_accounts(envs, self._mode, self._metrics)
         streams = self.num_envs if self._agents is None else self.num_envs * self._agents.slots
         self._held = HeldRows(None if self._agents is None else self._agents.stream_ids)
-        self._recorder = EpisodeRecorder(self, streams, self._hooks, self._metrics, self._agents)
+        per_row = self._keep_infos or self._agents is not None or self._mode == AutoresetMode.DISABLED
+        if per_row or any(self._hooks[name] for name in self._hooks if name != "on_sample_end"):
+            self._recorder = EpisodeRecorder(
+                self, streams, self._hooks, self._metrics, self._agents, self._mode, self._keep_infos
+            )
+        else:
+            self._recorder = ColumnRecorder(streams, self._mode, self._metrics)
         self._carry = []
         self._started = False
         self._needs_reset = True
+
+    @property
+    def keep_infos(self) -> bool:
+        """Whether episodes keep each observation's info (set when the runner is made)."""
+        return self._keep_infos
 
     # -- public API --------------------------------------------------------------------------
 
@@ -140,32 +154,33 @@ class EnvRunner:
         if force_reset or num_episodes is not None or self._needs_reset:
             self._reset_all()
         # Episodes a failed call had finished come first (nothing sampled is lost).
-        done, self._carry = self._carry, []
-        target = None if num_episodes is None else num_episodes + len(done)
+        rec = self._recorder
+        rec.begin(self._carry)
+        self._carry = []
+        target = None if num_episodes is None else num_episodes + rec.num_done
         steps = 0
         use_random = random_actions or self.policy is None
         limits = (num_timesteps, target)
         try:
             while True:
                 if self._held.has_rows():
-                    steps = self._recorder.consume(self._held, self._mode, self.keep_infos, done, steps, limits)
+                    steps = rec.consume(self._held, steps, limits)
                     if (num_timesteps is not None and steps >= num_timesteps) or (
-                        target is not None and len(done) >= target
+                        target is not None and rec.num_done >= target
                     ):
                         break
                     continue
                 self._act(use_random)
         except BaseException:
             # The policy or the pool raised: keep what this call sampled for the next call.
-            self._carry = done
+            self._carry = rec.end(chunks=False)
             raise
         finally:
             self._metrics.add_steps(steps, time.perf_counter() - t0)
+        # num_episodes: the episodes still running are dropped (the next call resets every env).
+        samples = rec.end(chunks=num_episodes is None)
         if num_episodes is not None:
-            samples = done
-            self._needs_reset = True  # the episodes still running were dropped
-        else:
-            samples = done + self._recorder.cut_chunks()
+            self._needs_reset = True
         for hook in self._hooks["on_sample_end"]:
             hook(env_runner=self, samples=samples)
         return samples
@@ -235,13 +250,12 @@ class EnvRunner:
             self._timed_env_call(held.receive, self.envs, None)
             return
         ids, obs, _, term, trunc, _ = held.batch
-        # The batch's env ids as a Python list (made once per batch; consume made it already).
-        ids_l = held.lists[0] if held.lists is not None else np.asarray(ids).tolist()
         # Rows whose env must be reset rather than stepped. Usually none: skip the per-batch
         # array work then (an async pool pays this per half batch).
         needs_reset = rec.discard[ids] if rec.discarding else None
         if self._mode == AutoresetMode.DISABLED:
             # A row that ended an episode (and was not already replaced by a reset row).
+            ids_l = np.asarray(ids).tolist()
             ended = (term | trunc) & np.array([len(rec.episodes[e].observations) == 0 for e in ids_l])
             needs_reset = ended if needs_reset is None else needs_reset | ended
         if needs_reset is not None and not needs_reset.any():
@@ -250,17 +264,13 @@ class EnvRunner:
             # Full batch, autoreset disabled: reset the ended envs, take their reset rows now.
             new_obs, info = self._timed_env_call(self.envs.reset, options={"reset_mask": needs_reset})
             for i in np.flatnonzero(needs_reset).tolist():
-                rec.start(ids_l[i], row_of(new_obs, i), info_row(info, i) if self.keep_infos else None)
+                rec.start(int(ids[i]), row_of(new_obs, i), info_row(info, i) if self.keep_infos else None)
             obs = replace_rows(obs, new_obs, needs_reset)
             needs_reset = None
-        n = len(ids_l)
-        actions, extras = self._actions(self.policy, obs, n, use_random)
-        action_rows = rows_of(actions, n)
-        pending = rec.pending
+        actions, extras = self._actions(self.policy, obs, len(ids), use_random)
         t = time.perf_counter()
         if not self._async:
-            for i, env in enumerate(ids_l):
-                pending[env] = (action_rows[i], extras, i)
+            rec.record_sent(ids, actions, extras)
             # Until the results are in, a batch is due: if step() is interrupted (Ctrl-C, a
             # timeout), the pool hands the batch to the next recv(), and so does the runner.
             held.hold(None)
@@ -275,8 +285,7 @@ class EnvRunner:
             # waits for the other envs' batch (which stepped while the policy ran).
             if needs_reset is None:
                 self.envs.send(actions, self._send_ids(ids))
-                for i, env in enumerate(ids_l):
-                    pending[env] = (action_rows[i], extras, i)
+                rec.record_sent(ids, actions, extras)
             else:
                 sel = np.flatnonzero(~needs_reset)
                 reset_ids = ids[needs_reset]
@@ -284,8 +293,7 @@ class EnvRunner:
                 rec.stop_discarding(reset_ids)
                 if len(sel):
                     self.envs.send(take(actions, sel), self._send_ids(ids[sel]))
-                for i in sel.tolist():
-                    pending[ids_l[i]] = (action_rows[i], extras, i)
+                rec.record_sent(ids, actions, extras, sel)
             held.hold(None)  # as above: a batch is due
             held.receive(self.envs, None)
         self._metrics.env_time += time.perf_counter() - t

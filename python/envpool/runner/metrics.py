@@ -37,6 +37,11 @@ class SampleMetrics:
         self.lengths.append(length)
         self.lifetime_episodes += 1
 
+    def add_episodes(self, returns: list[float], lengths: list[int]) -> None:
+        self.returns += returns
+        self.lengths += lengths
+        self.lifetime_episodes += len(returns)
+
     def report(self) -> dict[str, float | int]:
         """The period's metrics (see ``EnvRunner.get_metrics``); starts a new period."""
         returns = np.asarray(self.returns, dtype=np.float64)

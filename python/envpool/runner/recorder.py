@@ -1,6 +1,8 @@
 """The runner's bookkeeping between the pool and the episodes: :class:`HeldRows` (a batch the
-pool returned, taken into episodes row by row) and :class:`EpisodeRecorder` (each env's current
-episode, the action sent to it, and the cutting of rows into episodes)."""
+pool returned, taken into the episodes), :class:`StaleRows` (streams whose next row is to be
+dropped) and :class:`EpisodeRecorder` (each stream's current episode, the action sent to it, and
+the cutting of rows into episodes, row by row; :class:`~envpool.runner.columns.ColumnRecorder`
+does the same per batch where no callback needs the episodes as they grow)."""
 
 from __future__ import annotations
 
@@ -71,27 +73,59 @@ class HeldRows:
         self.hold((self._stream_ids(info), obs, rew, term, trunc, info))
 
 
-class EpisodeRecorder:
+class StaleRows:
+    """Per stream: its next row is stale (it was in flight when the runner reset every env, so
+    it is dropped and the env reset at its next send)."""
+
+    discard: np.ndarray
+    discarding: bool  # discard.any()
+
+    def __init__(self, num_streams: int) -> None:
+        self.discard = np.zeros(num_streams, dtype=bool)
+        self.discarding = False
+
+    def discard_all(self) -> None:
+        """Every env's next row is stale (envs in flight can't be reset now)."""
+        self.discard[:] = True
+        self.discarding = True
+
+    def stop_discarding(self, ids) -> None:
+        self.discard[ids] = False
+        self.discarding = bool(self.discard.any())
+
+
+class EpisodeRecorder(StaleRows):
     """Each env's current episode and the action last sent to it; takes held rows into the
-    episodes and calls the episode callbacks (with ``env_runner=runner``)."""
+    episodes one by one and calls the episode callbacks (with ``env_runner=runner``)."""
 
     episodes: list[Episode | None]  # the current one of each env
     pending: list[Any]  # (actions, extras, row) sent to each env
-    discard: np.ndarray  # per env: its next row is stale (the env is reset instead)
-    discarding: bool  # discard.any()
+    done: list[Episode]  # finished in this sample() call (and carried from a failed one)
     _returns: list[float]  # the whole episode's return and length so far
     _lengths: list[int]
     _runner: Any
     _agents: Any  # AgentRowAccounts of a multi-agent pool (streams are agent rows), else None
     _hooks: dict[str, list]
     _metrics: SampleMetrics
+    _mode: AutoresetMode
+    _keep_infos: bool
 
-    def __init__(self, runner: Any, num_envs: int, hooks: dict[str, list], metrics: SampleMetrics, agents: Any = None):
+    def __init__(
+        self,
+        runner: Any,
+        num_envs: int,
+        hooks: dict[str, list],
+        metrics: SampleMetrics,
+        agents: Any,
+        mode: AutoresetMode,
+        keep_infos: bool,
+    ):
+        super().__init__(num_envs)
+        self._mode, self._keep_infos = mode, keep_infos
         self._runner, self._hooks, self._metrics, self._agents = runner, hooks, metrics, agents
         self.episodes = [None] * num_envs
         self.pending = [None] * num_envs
-        self.discard = np.zeros(num_envs, dtype=bool)
-        self.discarding = False
+        self.done = []
         self._returns = [0.0] * num_envs
         self._lengths = [0] * num_envs
 
@@ -108,14 +142,24 @@ class EpisodeRecorder:
         for env in range(len(self.episodes)):
             self.new_episode(env)
 
-    def discard_all(self) -> None:
-        """Every env's next row is stale (envs in flight can't be reset now)."""
-        self.discard[:] = True
-        self.discarding = True
+    def begin(self, carried: list[Episode]) -> None:
+        self.done = list(carried)
 
-    def stop_discarding(self, ids) -> None:
-        self.discard[ids] = False
-        self.discarding = bool(self.discard.any())
+    @property
+    def num_done(self) -> int:
+        return len(self.done)
+
+    def end(self, chunks: bool) -> list[Episode]:
+        """The episodes finished in this call, and with ``chunks`` the ongoing ones' chunks."""
+        out, self.done = self.done, []
+        return out + self.cut_chunks() if chunks else out
+
+    def record_sent(self, ids: np.ndarray, actions: Any, extras: dict, sel: np.ndarray | None = None) -> None:
+        """The actions sent to these envs (``sel``: only those rows were sent)."""
+        ids_l = np.asarray(ids).tolist()
+        action_rows, pending = rows_of(actions, len(ids_l)), self.pending
+        for i in range(len(ids_l)) if sel is None else sel.tolist():
+            pending[ids_l[i]] = (action_rows[i], extras, i)
 
     def start(self, env: int, obs: Any, info: dict | None) -> None:
         ep = self.episodes[env]
@@ -125,13 +169,12 @@ class EpisodeRecorder:
         for hook in self._hooks["on_episode_start"]:
             hook(episode=ep, env_runner=self._runner, env_index=env)
 
-    def consume(
-        self, held: HeldRows, mode: Any, keep_infos: bool, done: list[Episode], steps: int, limits: tuple
-    ) -> int:
+    def consume(self, held: HeldRows, steps: int, limits: tuple) -> int:
         """Take held rows into the episodes until a limit, ``(num_timesteps, num_episodes)``, is
         met or the rows run out; returns the call's step count. The per-row work is on Python
         lists (made once per batch): it bounds the runner's speed."""
         num_timesteps, num_episodes = limits
+        done, mode, keep_infos = self.done, self._mode, self._keep_infos
         info = held.batch[5]
         ids_l, rew_l, term_l, trunc_l, obs_rows = held.as_lists()
         same_step = mode == AutoresetMode.SAME_STEP

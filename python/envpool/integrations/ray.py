@@ -28,6 +28,7 @@ from envpool.lifecycle import Lifecycle
 from envpool.process.pool import make_python
 from envpool.registration import make
 from envpool.runner import EnvRunner, Episode
+from envpool.runner.packed import PackedEpisodes
 from envpool.tasks import list_all_envs
 
 __all__ = ["RunnerEpisode", "RunnerGroup"]
@@ -38,14 +39,6 @@ class RunnerEpisode(Episode):
     (``runner``: its index, 0 to ``num_runners - 1``). ``id`` stays unique across runners."""
 
     __slots__ = ("runner",)
-
-    @classmethod
-    def of(cls, episode: Episode, runner: int) -> RunnerEpisode:
-        out = cls.__new__(cls)
-        for name in Episode.__slots__:
-            setattr(out, name, getattr(episode, name))
-        out.runner = runner
-        return out
 
     def __getstate__(self):
         return {name: getattr(self, name) for name in (*Episode.__slots__, "runner")}
@@ -82,9 +75,10 @@ class _Runner:
         self.weights_version = -1
         self.runner = EnvRunner(self.envs, policy=policy, callbacks=callbacks, seed=seed)
 
-    def sample(self, weights: tuple[int, Any] | None, **sample_kwargs: Any) -> list[RunnerEpisode]:
+    def sample(self, weights: tuple[int, Any] | None, **sample_kwargs: Any) -> PackedEpisodes:
         self._update_weights(weights)
-        return [RunnerEpisode.of(e, self.index) for e in self.runner.sample(**sample_kwargs)]
+        # Packed: a few arrays for the whole call instead of three or four per episode.
+        return PackedEpisodes(self.runner.sample(**sample_kwargs))
 
     def set_weights(self, weights: tuple[int, Any]) -> None:
         self._update_weights(weights)
@@ -271,7 +265,7 @@ class RunnerGroup:
             for ref, (runner, share) in pending.items():
                 left = None if deadline is None else max(0.0, deadline - time.monotonic())
                 try:
-                    episodes = ray.get(ref, timeout=left)
+                    packed = ray.get(ref, timeout=left)
                 except ray.exceptions.GetTimeoutError:
                     for other in pending:
                         ray.cancel(other)
@@ -284,7 +278,7 @@ class RunnerGroup:
                     continue
                 except ray.exceptions.RayTaskError as e:
                     raise RuntimeError(f"RunnerGroup.sample: runner {runner} failed: {e.cause!r}") from e.cause
-                results.setdefault(runner, []).extend(episodes)
+                results.setdefault(runner, []).extend(packed.unpack(RunnerEpisode, runner=runner))
                 missing -= share
             alive = [r for r in alive if r not in dead]
             if missing > 0 and not alive:

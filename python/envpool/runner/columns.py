@@ -31,7 +31,7 @@ class _SentActions:
     """The action batches sent to the pool, each row with a running index, and the policy's
     extras beside them; what a step record refers to until the log is cut."""
 
-    batches: list[tuple[int, Any, dict]]  # (index of the first row, actions, extras)
+    batches: list[tuple[int, int, Any, dict]]  # (index of the first row, rows, actions, extras)
     next_index: int
 
     def __init__(self) -> None:
@@ -39,14 +39,16 @@ class _SentActions:
 
     def add(self, actions: Any, extras: dict, n: int) -> int:
         first = self.next_index
-        self.batches.append((first, actions, extras))
+        self.batches.append((first, n, actions, extras))
         self.next_index += n
         return first
 
     def drop_before(self, index: int) -> None:
         """Forget the batches whose rows all come before ``index`` (nothing refers to them)."""
-        keep = [b for b in self.batches if b[0] + _rows(b[1]) > index]
-        self.batches = keep
+        keep = len(self.batches)
+        while keep and self.batches[keep - 1][0] + self.batches[keep - 1][1] > index:
+            keep -= 1
+        del self.batches[:keep]
 
     def gather(self, index: np.ndarray) -> tuple[Any, dict[str, tuple[np.ndarray, np.ndarray | None]]]:
         """The action rows and the extras rows of ``index`` (entries < 0: any row, unused).
@@ -54,30 +56,23 @@ class _SentActions:
         name, else says which rows have a value (a step's extras come from its batch)."""
         first = self.batches[0][0]
         pos = np.where(index >= 0, index - first, 0)
-        actions = take(concat_tree([b[1] for b in self.batches]), pos)
+        actions = take(concat_tree([b[2] for b in self.batches]), pos)
         extras = {}
-        names = {k for b in self.batches for k in b[2]}
+        names = {k for b in self.batches for k in b[3]}
         for name in names:
-            have = [b for b in self.batches if name in b[2]]
-            values = np.concatenate([b[2][name] for b in have])
+            have = [b for b in self.batches if name in b[3]]
+            values = np.concatenate([b[3][name] for b in have])
             if len(have) == len(self.batches):
                 extras[name] = (values[pos], None)
                 continue
             where = np.full(self.next_index - first, -1, np.int64)  # sent row -> row of `values`
             at = 0
             for b in have:
-                k = len(b[2][name])
-                where[b[0] - first : b[0] - first + k] = np.arange(at, at + k)
-                at += k
+                where[b[0] - first : b[0] - first + b[1]] = np.arange(at, at + b[1])
+                at += b[1]
             rows = where[pos]
             extras[name] = (values[np.maximum(rows, 0)], (rows >= 0) & (index >= 0))
         return actions, extras
-
-
-def _rows(tree: Any) -> int:
-    while isinstance(tree, (dict, tuple)):
-        tree = next(iter(tree.values())) if isinstance(tree, dict) else tree[0]
-    return len(tree)
 
 
 def _set_row(tree: Any, i: int, row: Any) -> None:
@@ -111,6 +106,7 @@ class ColumnRecorder(StaleRows):
     #   whose first record in the log is carried over from before the log's last cut, else None
     _log: list[tuple]  # records: (streams, is_start, obs, action index, reward, terminated, truncated)
     _sent: _SentActions
+    _aranges: np.ndarray  # 0, 1, 2, ...: the rows of a sent batch
     _carried: list[Episode]  # finished episodes a failed call left for this call
 
     def __init__(self, num_streams: int, mode: AutoresetMode, metrics: SampleMetrics):
@@ -119,6 +115,7 @@ class ColumnRecorder(StaleRows):
         self._same_step = mode == AutoresetMode.SAME_STEP
         self._fresh = np.ones(num_streams, bool)
         self._action = np.zeros(num_streams, np.int64)
+        self._aranges = np.arange(num_streams + 1)
         self._sent = _SentActions()
         self.new_episodes()
         self.begin([])
@@ -137,54 +134,65 @@ class ColumnRecorder(StaleRows):
         if sel is not None:
             ids, actions, extras = ids[sel], take(actions, sel), {k: v[sel] for k, v in extras.items()}
         n = len(ids)
-        first = self._sent.add(actions, extras, n)
-        self._action[ids] = np.arange(first, first + n)
+        self._action[ids] = self._sent.add(actions, extras, n) + self._arange(n)
+
+    def _arange(self, n: int) -> np.ndarray:
+        if len(self._aranges) < n + 1:
+            self._aranges = np.arange(2 * n + 1)
+        return self._aranges[:n]
 
     def consume(self, held: HeldRows, steps: int, limits: tuple) -> int:
         """Log the held rows (up to a limit, ``(num_timesteps, num_episodes)``); returns the call's
-        step count. A few NumPy operations on the batch's arrays, whatever its size."""
+        step count. A few NumPy operations on the batch's arrays, whatever its size (they are
+        what an async pool's small batches pay, so the common case does no more than it must)."""
         ids, obs, rew, term, trunc, info = held.batch
         first = held.next
-        streams = np.asarray(ids)
+        streams = ids
         index = None  # the batch rows taken (None: all)
         if first:
-            index = np.arange(first, len(streams))
-            streams = streams[first:]
+            index = np.arange(first, len(ids))
+            streams = ids[first:]
             ended = term[first:] | trunc[first:]
         else:
             ended = term | trunc
         start = self._fresh[streams]
-        ended &= ~start  # (a reset row is no step)
+        num_start = int(np.count_nonzero(start))
+        if num_start:
+            ended &= ~start  # (a reset row is no step)
         if self.discarding:  # rows of envs that are reset instead are dropped
             keep = np.flatnonzero(~self.discard[streams])
             streams, start, ended = streams[keep], start[keep], ended[keep]
             index = keep + first
-        num_start, num_ended = int(np.count_nonzero(start)), int(np.count_nonzero(ended))
+            num_start = int(np.count_nonzero(start))
+        num_ended = int(np.count_nonzero(ended))
         cut = _limit(start, ended, len(streams) - num_start, num_ended, steps, self.num_done, limits)
         if cut is not None:
             streams, start, ended = streams[:cut], start[:cut], ended[:cut]
             index = np.arange(first, first + cut) if index is None else index[:cut]
             num_start, num_ended = int(np.count_nonzero(start)), int(np.count_nonzero(ended))
         held.next = len(ids) if cut is None else int(index[-1]) + 1
-        self._log_rows(streams, start, ended, num_ended, (obs, rew, term, trunc, info), index)
+        action = self._action[streams]
+        if num_start:
+            action[start] = -1  # a start record has no action
+        if index is None:
+            record = (streams, start, obs, action, rew, term, trunc)
+        else:
+            record = (streams, start, take(obs, index), action, rew[index], term[index], trunc[index])
+        self._log.append(record)
+        if not self._same_step:
+            self._fresh[streams] = ended  # an ended episode's env sends a reset row next
+        else:
+            self._fresh[streams] = False
+            if num_ended:
+                self._restart(ended, info, index)
         self.num_done += num_ended
         return steps + len(streams) - num_start
 
-    def _log_rows(self, streams, start, ended, num_ended: int, batch: tuple, index) -> None:
-        """Append the records of these rows (``index``: their batch rows; None: all of them)."""
-        obs, rew, term, trunc, info = batch
-        pick = (lambda a: a) if index is None else (lambda a: take(a, index))
-        action = np.where(start, -1, self._action[streams])
-        rows_obs = pick(obs)
-        self._log.append((streams, start, rows_obs, action, pick(rew), pick(term), pick(trunc)))
-        if not self._same_step:
-            self._fresh[streams] = ended  # an ended episode's env sends a reset row next
-            return
-        self._fresh[streams] = False
-        if not num_ended:
-            return
-        # Same-step autoreset: an ended row's observation starts the env's next episode, and the
-        # ended one's last observation is the row's final_obs.
+    def _restart(self, ended: np.ndarray, info: dict, index: np.ndarray | None) -> None:
+        """Same-step autoreset: an ended row's observation starts its env's next episode (a start
+        record after the log's last), and the ended one's last observation is the row's
+        ``final_obs``."""
+        streams, start, rows_obs = self._log[-1][:3]
         done_rows = np.flatnonzero(ended)
         restart = take(rows_obs, done_rows)
         final, has_final = info.get("final_obs"), info.get("_final_obs")

@@ -17,11 +17,19 @@
 // pass reaches it (a working set of two float rows, not the whole reduced image).
 // Integer scales take another path in OpenCV (a plain mean); the resizer refuses them (and
 // enlargement) rather than differ.
+//
+// Lanes (gray frames whose widths share a factor of 4, as 160 -> 84): the x table then repeats
+// every dst_width / 4 destination pixels, shifted by src_width / 4 source pixels, and when its
+// weights repeat bit for bit (checked when the resizer is made) four destination pixels that
+// are a quarter row apart are computed side by side: the same products and sums, per lane, as
+// the scalar loop, from a source row laid out as quarter-row lanes. The reduced and summed rows
+// stay in that lane order until the destination row is written.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -75,7 +83,11 @@ class AreaResizer {
     reduce_row_ = taps_ == 2   ? &AreaResizer::ReduceRow<2>
                   : taps_ == 3 ? &AreaResizer::ReduceRow<3>
                                : &AreaResizer::ReduceRow<0>;
+    if (channels == 1 && taps_ <= kLaneTaps) MakeLanes(src_width, dst_width);
   }
+
+  // Whether the resize runs in lanes (see the top of this file).
+  bool lanes() const { return lane_src_ > 0; }
 
   // src: src_height x src_width x channels bytes; dst: dst_height x dst_width x channels.
   void operator()(const uint8_t* src, uint8_t* dst) {
@@ -91,21 +103,24 @@ class AreaResizer {
     int reduced_src = -1;
     for (const Weight& y : y_tab_) {
       if (y.src != reduced_src) {
-        (this->*reduce_row_)(src + static_cast<std::size_t>(y.src) * src_row, reduced);
+        const uint8_t* s = src + static_cast<std::size_t>(y.src) * src_row;
+        if (lanes()) {
+          ReduceRowInLanes(s, reduced);
+        } else {
+          (this->*reduce_row_)(s, reduced);
+        }
         reduced_src = y.src;
       }
       const float alpha = y.alpha;
       if (y.dst != prev_dy) {
-        uint8_t* __restrict d = dst + static_cast<std::size_t>(prev_dy) * row;
-        for (std::size_t i = 0; i < row; ++i) d[i] = Saturate(sum[i]);
+        WriteRow(sum, dst + static_cast<std::size_t>(prev_dy) * row);
         for (std::size_t i = 0; i < row; ++i) sum[i] = alpha * reduced[i];
         prev_dy = y.dst;
       } else {
         for (std::size_t i = 0; i < row; ++i) sum[i] += alpha * reduced[i];
       }
     }
-    uint8_t* __restrict d = dst + static_cast<std::size_t>(prev_dy) * row;
-    for (std::size_t i = 0; i < row; ++i) d[i] = Saturate(sum[i]);
+    WriteRow(sum, dst + static_cast<std::size_t>(prev_dy) * row);
   }
 
  private:
@@ -130,6 +145,77 @@ class AreaResizer {
       float acc = static_cast<float>(s[idx[e]]) * w[e];
       for (std::size_t t = 1; t < taps; ++t) acc += static_cast<float>(s[idx[t * row + e]]) * w[t * row + e];
       out[e] = acc;
+    }
+  }
+
+  static constexpr int kLanes = 4;
+  static constexpr int kLaneTaps = 3;
+
+  // Lanes are used if the x table of destination pixel p + k * dst_width / 4 is that of p with
+  // every source index shifted by k * src_width / 4 and the same weights, bit for bit.
+  void MakeLanes(int src_width, int dst_width) {
+    if (src_width % kLanes != 0 || dst_width % kLanes != 0) return;
+    const int dst_period = dst_width / kLanes, src_period = src_width / kLanes;
+    const auto row = static_cast<std::size_t>(dst_row_);
+    std::vector<int> src(static_cast<std::size_t>(dst_period) * kLaneTaps, 0);
+    std::vector<float> weight(src.size(), 0.0f);
+    for (int p = 0; p < dst_period; ++p) {
+      for (int t = 0; t < taps_; ++t) {
+        const std::size_t at = static_cast<std::size_t>(t) * row;
+        const float w = tap_weight_[at + static_cast<std::size_t>(p)];
+        const int s0 = tap_src_[at + static_cast<std::size_t>(p)];
+        if (w != 0.0f && (s0 < 0 || s0 >= src_period)) return;
+        for (int k = 1; k < kLanes; ++k) {
+          const std::size_t e = at + static_cast<std::size_t>(p + k * dst_period);
+          if (std::memcmp(&tap_weight_[e], &w, sizeof w) != 0) return;
+          if (w != 0.0f && tap_src_[e] != s0 + k * src_period) return;
+        }
+        src[static_cast<std::size_t>(p * kLaneTaps + t)] = w != 0.0f ? s0 : 0;
+        weight[static_cast<std::size_t>(p * kLaneTaps + t)] = w;
+      }
+    }
+    lane_tap_src_ = std::move(src);
+    lane_tap_weight_ = std::move(weight);
+    lane_row_.assign(static_cast<std::size_t>(src_width), 0.0f);
+    lane_src_ = src_period;
+  }
+
+  // The lane version of ReduceRow: `out[p * 4 + k]` is destination pixel p + k * dst_width / 4,
+  // its taps added in the same order (unused taps weigh +0.0f, as in ReduceRow).
+  void ReduceRowInLanes(const uint8_t* __restrict s, float* __restrict out) {
+    const auto period = static_cast<std::size_t>(lane_src_);
+    float* __restrict lanes = lane_row_.data();  // lanes[j * 4 + k] = s[j + k * period]
+    for (std::size_t j = 0; j < period; ++j) {
+      for (std::size_t k = 0; k < kLanes; ++k) lanes[j * kLanes + k] = static_cast<float>(s[j + k * period]);
+    }
+    const std::size_t dst_period = static_cast<std::size_t>(dst_row_) / kLanes;
+    const int* __restrict idx = lane_tap_src_.data();
+    const float* __restrict w = lane_tap_weight_.data();
+    for (std::size_t p = 0; p < dst_period; ++p) {
+      const float* a = lanes + static_cast<std::size_t>(idx[p * kLaneTaps]) * kLanes;
+      const float* b = lanes + static_cast<std::size_t>(idx[p * kLaneTaps + 1]) * kLanes;
+      const float* c = lanes + static_cast<std::size_t>(idx[p * kLaneTaps + 2]) * kLanes;
+      const float wa = w[p * kLaneTaps], wb = w[p * kLaneTaps + 1], wc = w[p * kLaneTaps + 2];
+      float* o = out + p * kLanes;
+      for (std::size_t k = 0; k < kLanes; ++k) {
+        float acc = a[k] * wa;
+        acc += b[k] * wb;
+        acc += c[k] * wc;
+        o[k] = acc;
+      }
+    }
+  }
+
+  // A summed row into destination bytes (from lane order where the resize runs in lanes).
+  void WriteRow(const float* __restrict sum, uint8_t* __restrict d) const {
+    const auto row = static_cast<std::size_t>(dst_row_);
+    if (!lanes()) {
+      for (std::size_t i = 0; i < row; ++i) d[i] = Saturate(sum[i]);
+      return;
+    }
+    const std::size_t dst_period = row / kLanes;
+    for (std::size_t p = 0; p < dst_period; ++p) {
+      for (std::size_t k = 0; k < kLanes; ++k) d[p + k * dst_period] = Saturate(sum[p * kLanes + k]);
     }
   }
 
@@ -174,6 +260,10 @@ class AreaResizer {
   std::vector<float> reduced_;  // the current source row reduced along x (dst_row_ floats)
   std::vector<float> sum_;      // the destination row being summed along y
   void (AreaResizer::*reduce_row_)(const uint8_t*, float*) const = &AreaResizer::ReduceRow<0>;
+  int lane_src_ = 0;                    // source pixels per lane (0: no lanes)
+  std::vector<int> lane_tap_src_;       // per destination pixel of lane 0, kLaneTaps: source pixel
+  std::vector<float> lane_tap_weight_;  // and weight (0: unused)
+  std::vector<float> lane_row_;         // the source row in lane order, as floats
 };
 
 }  // namespace envpool_atari

@@ -3,7 +3,8 @@
 // Besides the ENVPOOL_PLUGIN entry points it exports three C functions, called through ctypes:
 //   envpool_atari_set_roms_dir  by envpool_atari/__init__.py when envpool loads the plugin
 //                               (the installed ale-py's ROM folder);
-//   envpool_atari_area_resize   by the tests, to compare the resize with OpenCV's;
+//   envpool_atari_area_resize   by the tests, to compare the resize with OpenCV's (returns 1
+//                               where it ran in lanes, 0 where not, -1 where it refused);
 //   envpool_atari_raw_steps(_n) by bench/atari.py: a bare loop of ALE act() calls (the emulator
 //                               limit the pool is measured against), one ALE per thread or n.
 #include <algorithm>
@@ -84,7 +85,7 @@ ENVPOOL_PLUGIN_EXPORT int envpool_atari_area_resize(const uint8_t* src, int src_
   try {
     envpool_atari::AreaResizer resize(src_h, src_w, dst_h, dst_w, channels);
     resize(src, dst);
-    return 0;
+    return resize.lanes() ? 1 : 0;
   } catch (const std::exception&) {
     return -1;
   }

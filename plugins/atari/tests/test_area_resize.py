@@ -24,14 +24,16 @@ _lib.envpool_atari_area_resize.argtypes = [
 ]
 
 
-def plugin_resize(src: np.ndarray, height: int, width: int) -> np.ndarray:
+def plugin_resize(src: np.ndarray, height: int, width: int, lanes: list | None = None) -> np.ndarray:
     src = np.ascontiguousarray(src)
     channels = 1 if src.ndim == 2 else src.shape[2]
     dst = np.zeros((height, width) + src.shape[2:], dtype=np.uint8)
     rc = _lib.envpool_atari_area_resize(
         src.ctypes.data, src.shape[0], src.shape[1], channels, dst.ctypes.data, height, width
     )
-    assert rc == 0, f"the plugin refused {src.shape} -> {(height, width)}"
+    assert rc in (0, 1), f"the plugin refused {src.shape} -> {(height, width)}"
+    if lanes is not None:
+        lanes.append(rc == 1)
     return dst
 
 
@@ -76,3 +78,21 @@ def test_integer_factors_and_enlarging_are_refused():
     assert _lib.envpool_atari_area_resize(src.ctypes.data, 210, 160, 1, dst.ctypes.data, 105, 80) == -1
     big = np.zeros((300, 200), dtype=np.uint8)
     assert _lib.envpool_atari_area_resize(src.ctypes.data, 210, 160, 1, big.ctypes.data, 300, 200) == -1
+
+
+def test_the_atari_resize_runs_in_lanes():
+    """210x160 gray -> 84x84 (the default) takes the lane path (four destination pixels a
+    quarter row apart side by side; area_resize.h), and the sizes above that can take it do, so
+    the comparisons with cv2 above cover both paths."""
+    frame = np.zeros((210, 160), dtype=np.uint8)
+    used = {}
+    for height, width in SIZES:
+        lanes = []
+        plugin_resize(frame, height, width, lanes)
+        used[(height, width)] = lanes[0]
+        rgb = []
+        plugin_resize(np.zeros((210, 160, 3), dtype=np.uint8), height, width, rgb)
+        assert rgb == [False]  # RGB rows: the plain path
+    assert used[(84, 84)]
+    assert not used[(100, 101)] and not used[(209, 159)]  # no common factor of 4
+    assert sum(used.values()) >= 4, used

@@ -34,7 +34,9 @@
 #include <string>
 #include <vector>
 
-#if defined(__SSE__)
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#elif defined(__SSE__)
 #include <xmmintrin.h>
 #endif
 
@@ -185,7 +187,23 @@ class AreaResizer {
   void ReduceRowInLanes(const uint8_t* __restrict s, float* __restrict out) {
     const auto period = static_cast<std::size_t>(lane_src_);
     float* __restrict lanes = lane_row_.data();  // lanes[j * 4 + k] = s[j + k * period]
-    for (std::size_t j = 0; j < period; ++j) {
+    std::size_t j = 0;
+#if defined(__SSE2__)
+    // Four bytes of each lane to floats, then a 4x4 transpose: four lane-order pixels per store.
+    for (; j + 4 <= period; j += 4) {
+      __m128 v[kLanes];
+      for (std::size_t k = 0; k < kLanes; ++k) {
+        int32_t four;
+        std::memcpy(&four, s + j + k * period, sizeof four);
+        const __m128i bytes = _mm_cvtsi32_si128(four);
+        const __m128i zero = _mm_setzero_si128();
+        v[k] = _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_unpacklo_epi8(bytes, zero), zero));
+      }
+      _MM_TRANSPOSE4_PS(v[0], v[1], v[2], v[3]);
+      for (std::size_t i = 0; i < kLanes; ++i) _mm_storeu_ps(lanes + (j + i) * kLanes, v[i]);
+    }
+#endif
+    for (; j < period; ++j) {
       for (std::size_t k = 0; k < kLanes; ++k) lanes[j * kLanes + k] = static_cast<float>(s[j + k * period]);
     }
     const std::size_t dst_period = static_cast<std::size_t>(dst_row_) / kLanes;
@@ -214,7 +232,19 @@ class AreaResizer {
       return;
     }
     const std::size_t dst_period = row / kLanes;
-    for (std::size_t p = 0; p < dst_period; ++p) {
+    std::size_t p = 0;
+#if defined(__SSE2__)
+    // Four pixels at once: cvtps2dq rounds as cvtss2si does (the current mode), and the two
+    // saturating packs clamp to 0..255 as Saturate does (out-of-range and NaN give INT_MIN in
+    // both, hence 0).
+    for (; p + 1 <= dst_period; ++p) {
+      const __m128i r = _mm_cvtps_epi32(_mm_loadu_ps(sum + p * kLanes));
+      const __m128i narrow = _mm_packs_epi32(r, r);
+      const auto bytes = static_cast<uint32_t>(_mm_cvtsi128_si32(_mm_packus_epi16(narrow, narrow)));
+      for (std::size_t k = 0; k < kLanes; ++k) d[p + k * dst_period] = static_cast<uint8_t>(bytes >> (8 * k));
+    }
+#endif
+    for (; p < dst_period; ++p) {
       for (std::size_t k = 0; k < kLanes; ++k) d[p + k * dst_period] = Saturate(sum[p * kLanes + k]);
     }
   }

@@ -190,6 +190,8 @@ AtariEnv::AtariEnv(const Config& config)
 void AtariEnv::LoadRom() {
   ale_->loadROM(rom_path_);
   ApplyModeAndDifficulty(*ale_, opt_);
+  const auto& palette = ale_->theOSystem->colourPalette();
+  gray_.Build([&palette](int index) { return palette.getGrayscale(index); });
   rom_loaded_ = true;
 }
 
@@ -275,7 +277,7 @@ void AtariEnv::CaptureScreen(uint8_t* dst) const {
   uint8_t* screen = ale_->getScreen().getArray();
   const auto pixels = static_cast<std::size_t>(raw_h_ * raw_w_);
   if (opt_.gray_scale) {
-    ale_->theOSystem->colourPalette().applyPaletteGrayscale(dst, screen, pixels);
+    if (!gray_(screen, dst, pixels)) ale_->theOSystem->colourPalette().applyPaletteGrayscale(dst, screen, pixels);
   } else {
     ale_->theOSystem->colourPalette().applyPaletteRGB(dst, screen, pixels);
   }

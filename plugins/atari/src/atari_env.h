@@ -20,6 +20,7 @@
 #include "ale_interface.hpp"
 #include "area_resize.h"
 #include "core/plugin.h"
+#include "gray_lookup.h"
 
 namespace envpool_atari {
 
@@ -77,6 +78,7 @@ class AtariEnv : public envpool::Env {
   int raw_h_ = 0, raw_w_ = 0, channels_ = 1;
   std::size_t raw_size_ = 0, frame_size_ = 0;
   AreaResizer resize_;
+  GrayLookup gray_;              // the palette's gray values (built when the ROM is loaded)
   std::vector<uint8_t> raw_[2];  // the last two frames of a step (raw_[0] the last)
   std::vector<uint8_t> stack_;   // stack_num frames, a ring starting at stack_pos_
   int stack_pos_ = 0;

@@ -5,6 +5,7 @@
 //                               (the installed ale-py's ROM folder);
 //   envpool_atari_area_resize   by the tests, to compare the resize with OpenCV's (returns 1
 //                               where it ran in lanes, 0 where not, -1 where it refused);
+//   envpool_atari_gray_lookup   by the tests, the fast palette-to-gray lookup on made-up data;
 //   envpool_atari_raw_steps(_n) by bench/atari.py: a bare loop of ALE act() calls (the emulator
 //                               limit the pool is measured against), one ALE per thread or n.
 #include <algorithm>
@@ -24,6 +25,7 @@
 #include "area_resize.h"
 #include "atari_env.h"
 #include "games.h"
+#include "gray_lookup.h"
 
 namespace envpool_atari {
 
@@ -89,6 +91,15 @@ ENVPOOL_PLUGIN_EXPORT int envpool_atari_area_resize(const uint8_t* src, int src_
   } catch (const std::exception&) {
     return -1;
   }
+}
+
+// GrayLookup (gray_lookup.h) over a made-up palette, gray value of index v = (v * 37 + 11) % 256,
+// for the tests: 1 where the fast path converted the frame, 0 where it declined (odd index,
+// 255, or no AVX2), and dst then untouched by it.
+ENVPOOL_PLUGIN_EXPORT int envpool_atari_gray_lookup(const uint8_t* src, uint8_t* dst, int64_t n) {
+  envpool_atari::GrayLookup lookup;
+  lookup.Build([](int v) { return (v * 37 + 11) % 256; });
+  return lookup(src, dst, static_cast<std::size_t>(n)) ? 1 : 0;
 }
 
 // `threads` threads step `envs` ALEs of `rom_path` (each thread its own share, in turn, as a

@@ -29,6 +29,7 @@ class PackedEpisodes:
     >>> envs.close()
     """
 
+    # (Pickled as its slots, Python's default for a class with __slots__ and no __dict__.)
     __slots__ = ("actions", "extras", "infos", "meta", "observations", "rewards")
 
     observations: Any  # every episode's len + 1 observations, one after the other
@@ -84,10 +85,3 @@ class PackedEpisodes:
             out.append(ep)
             obs_at, step_at = obs_at + n + 1, step_at + n
         return out
-
-    def __getstate__(self):
-        return {name: getattr(self, name) for name in self.__slots__}
-
-    def __setstate__(self, state):
-        for name, value in state.items():
-            setattr(self, name, value)

@@ -232,21 +232,21 @@ class AreaResizer {
       return;
     }
     const std::size_t dst_period = row / kLanes;
-    std::size_t p = 0;
 #if defined(__SSE2__)
     // Four pixels at once: cvtps2dq rounds as cvtss2si does (the current mode), and the two
     // saturating packs clamp to 0..255 as Saturate does (out-of-range and NaN give INT_MIN in
     // both, hence 0).
-    for (; p + 1 <= dst_period; ++p) {
+    for (std::size_t p = 0; p < dst_period; ++p) {
       const __m128i r = _mm_cvtps_epi32(_mm_loadu_ps(sum + p * kLanes));
       const __m128i narrow = _mm_packs_epi32(r, r);
       const auto bytes = static_cast<uint32_t>(_mm_cvtsi128_si32(_mm_packus_epi16(narrow, narrow)));
       for (std::size_t k = 0; k < kLanes; ++k) d[p + k * dst_period] = static_cast<uint8_t>(bytes >> (8 * k));
     }
-#endif
-    for (; p < dst_period; ++p) {
+#else
+    for (std::size_t p = 0; p < dst_period; ++p) {
       for (std::size_t k = 0; k < kLanes; ++k) d[p + k * dst_period] = Saturate(sum[p * kLanes + k]);
     }
+#endif
   }
 
   static bool IsInteger(double v) { return std::abs(v - std::round(v)) < 2.220446049250313e-16; }

@@ -8,7 +8,7 @@ namespace envpool {
 
 ThreadExecutor::ThreadExecutor(ExecutorContext context, const TaskSpec& task, const std::vector<Config>& configs,
                                uint64_t seed, int num_threads, std::chrono::nanoseconds spin)
-    : Executor(context), num_threads_(num_threads) {
+    : Executor(context), num_threads_(num_threads), spin_(spin) {
   slots_ = std::vector<EnvSlot>(static_cast<std::size_t>(ctx_.num_envs));
   for (int i = 0; i < ctx_.num_envs; ++i) {
     auto& slot = slots_[static_cast<std::size_t>(i)];
@@ -45,7 +45,7 @@ void ThreadExecutor::Dispatch(const int* env_ids, int n, bool wait_follows) {
     // All envs: one contiguous part per thread, claimed in pieces of about kPieceWork (one
     // env at a time while the cost of a step is unknown: it may be seconds).
     const int piece = estimate <= 0 ? 1 : static_cast<int>(std::clamp<int64_t>(kPieceWork.count() / estimate, 1, n));
-    threads_->SubmitRange(n, stepping <= 1 ? n : piece, caller_helps_);
+    threads_->SubmitRange(n, stepping <= 1 ? n : piece, caller_helps_, !caller_helps_ || WakeForRange(estimate * n));
     return;
   }
   // A set of env ids: linked chunks of about kChunkWork each through the queue, so a
@@ -72,6 +72,19 @@ void ThreadExecutor::Dispatch(const int* env_ids, int n, bool wait_follows) {
   } else {
     threads_->Submit(chunk_scratch_.data(), static_cast<int>(chunk_scratch_.size()));
   }
+}
+
+bool ThreadExecutor::WakeForRange(int64_t work) {
+  // A spinning worker joins the range without being woken; this decides about sleeping ones.
+  const auto now = std::chrono::steady_clock::now();
+  const int64_t since = std::chrono::duration_cast<std::chrono::nanoseconds>(now - last_range_).count();
+  last_range_ = now;
+  if (work >= kWakeWork.count()) return true;  // the wake-up pays for itself
+  // A small batch: a worker that slept through the caller's own work between steps (a policy,
+  // say) costs more to wake than it saves. But one that fell asleep in a tight step() loop (a
+  // pause, a GC) is woken: it spins through the next gaps again, so the wake-up is paid once.
+  // The loop is tight if the previous dispatch was less than its work plus a spin ago.
+  return since < work + spin_.count();
 }
 
 WaitResult ThreadExecutor::Wait(const WaitBudget& budget, int in_flight) {

@@ -205,8 +205,10 @@ class ThreadPool {
 
   // Hands out envs [0, n) in pieces of `piece` envs, one contiguous part per thread. With
   // `caller_helps` the submitting thread takes part 0 through RunOne() and the last worker
-  // sits out (with one worker, the caller steps everything and no worker is woken).
-  void SubmitRange(int n, int piece, bool caller_helps) {
+  // sits out (with one worker, the caller steps everything and no worker is woken). With
+  // `caller_helps` and not `wake`, sleeping workers are left asleep (spinning ones still join):
+  // the caller claims every part that no worker does, so the range completes either way.
+  void SubmitRange(int n, int piece, bool caller_helps, bool wake = true) {
     range_.Start(n, piece);
     range_caller_helps_.store(caller_helps);
     range_epoch_.fetch_add(1);
@@ -214,7 +216,7 @@ class ThreadPool {
     // syscall and put a third runnable thread on the cores that step envs.
     if (!caller_helps) {
       WakeSleepers();
-    } else if (num_workers() > 1 && sleeping_with_part_.load() > 0) {  // seq_cst, as WakeSleepers
+    } else if (wake && num_workers() > 1 && sleeping_with_part_.load() > 0) {  // seq_cst, as WakeSleepers
       {
         std::lock_guard<std::mutex> lock(sleep_mu_);
       }

@@ -96,8 +96,11 @@ struct CountingPool {
         pool(workers, envs, [this](const Chunk& c) { Run(c); }, std::chrono::microseconds(50)) {}
   void Run(const Chunk& c) {
     for (int i = 0; i < c.count; ++i) runs[static_cast<std::size_t>(c.head + i)].fetch_add(1);
+    if (std::this_thread::get_id() == creator) on_creator.fetch_add(c.count);
     total.fetch_add(c.count);
   }
+  std::thread::id creator = std::this_thread::get_id();
+  std::atomic<int> on_creator{0};  // envs run by the thread that made the pool (as the caller)
   std::vector<std::atomic<int>> runs;
   std::atomic<int> total{0};
   ThreadPool pool;
@@ -126,7 +129,7 @@ void PoolRunsEveryRangeEnvOnceWithAndWithoutTheCaller() {
     for (int workers : {1, 3}) {
       CountingPool counting(workers, kEnvs);
       for (int round = 1; round <= kRounds; ++round) {
-        counting.pool.SubmitRange(kEnvs, 8, caller_helps);
+        counting.pool.SubmitRange(kEnvs, 8, caller_helps, /*wake=*/true);
         if (caller_helps) {
           while (counting.pool.RunOne()) {
           }
@@ -136,6 +139,27 @@ void PoolRunsEveryRangeEnvOnceWithAndWithoutTheCaller() {
       for (const auto& r : counting.runs) CHECK_EQ(r.load(), kRounds);
     }
   }
+}
+
+// A range the caller helps with and does not wake sleeping workers for (a small batch after a
+// pause): the caller claims every part itself, sleeping workers stay asleep, nothing is lost;
+// a later range that wakes them is shared again.
+void RangeNotWakingSleepersIsRunByTheCaller() {
+  constexpr int kEnvs = 64;
+  CountingPool counting(3, kEnvs);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));  // workers asleep past their spin
+  for (int round = 1; round <= 50; ++round) {
+    counting.pool.SubmitRange(kEnvs, 4, /*caller_helps=*/true, /*wake=*/false);
+    while (counting.pool.RunOne()) {
+    }
+    CHECK_EQ(counting.on_creator.load(), round * kEnvs);  // every env, on this thread
+    AwaitCount(counting.total, round * kEnvs);
+  }
+  counting.pool.SubmitRange(kEnvs, 4, /*caller_helps=*/true, /*wake=*/true);
+  while (counting.pool.RunOne()) {
+  }
+  AwaitCount(counting.total, 51 * kEnvs);
+  for (const auto& r : counting.runs) CHECK_EQ(r.load(), 51);
 }
 
 void StopJoinsIdleWorkersAndIsIdempotent() {
@@ -156,6 +180,7 @@ int main() {
       {"range claims every index once", RangeClaimsEveryIndexOnce},
       {"pool runs every queued chunk once", PoolRunsEveryQueuedChunkOnce},
       {"pool runs every range env once, with and without the caller", PoolRunsEveryRangeEnvOnceWithAndWithoutTheCaller},
+      {"a range not waking sleepers is run by the caller", RangeNotWakingSleepersIsRunByTheCaller},
       {"stop joins idle workers and is idempotent", StopJoinsIdleWorkersAndIsIdempotent},
   });
 }

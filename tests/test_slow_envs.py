@@ -82,6 +82,29 @@ def test_first_async_batch_after_reset_runs_envs_in_parallel():
     envs.close()
 
 
+@pytest.mark.parametrize("order", [[0, 1, 2, 3], [3, 2, 1, 0], [0, 2, 1, 3]], ids=str)
+def test_async_batches_fill_in_the_order_envs_finish(order):
+    """Step times that differ between envs: a batch holds the envs that finished first, not
+    those that started first (a slow env sent first must not hold up a batch of quick ones).
+    Envs 0 and 2 sleep 0.3 s a step, 1 and 3 0.03 s; one thread per env."""
+    envs = envpool.make(
+        "StepCounter-v0", num_envs=4, batch_size=2, num_threads=4, step_sleep_us=[300_000, 30_000, 300_000, 30_000]
+    )
+    envs.async_reset()
+    envs.recv()
+    envs.recv()
+    for step in (1, 2):  # the first send (step cost unknown) and one after it
+        start = time.perf_counter()
+        envs.send(np.zeros(4, dtype=np.int64), np.array(order))
+        quick = envs.recv()[4]
+        assert sorted(quick["env_id"].tolist()) == [1, 3], f"step {step}: {quick['env_id']}"
+        assert time.perf_counter() - start < 0.25, "the quick envs' batch waited for a slow env"
+        slow = envs.recv()[4]
+        assert sorted(slow["env_id"].tolist()) == [0, 2]
+        assert slow["elapsed_step"].tolist() == quick["elapsed_step"].tolist() == [step, step]
+    envs.close()
+
+
 @pytest.mark.parametrize("how", ["step", "send_recv"])
 @pytest.mark.parametrize("ids", [False, True], ids=["all", "ids"])
 def test_ctrl_c_interrupts_the_first_step_of_slow_envs(how, ids):

@@ -1,6 +1,8 @@
 #include "core/thread_executor.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <thread>
 
@@ -153,10 +155,14 @@ void ThreadExecutor::RunChunkEnvs(const Chunk& chunk) {
       // Read the link first: once the env's result is written it may be received and re-sent.
       const int next = chunk.linked ? ctx_.orders[id].next : id + 1;
       const std::size_t row = chunk.linked ? ctx_.orders.FullBatchRow(id) : static_cast<std::size_t>(id);
-      StepEnv(id, pos, row, ctx_.orders.OpFor(id, chunk.linked), error);
+      StepEnv(id, batches.Buffers(pos), row, ctx_.orders.OpFor(id, chunk.linked), error);
       id = next;
     }
     batches.Publish(pos, chunk.count);
+    return;
+  }
+  if (chunk.count == 1) {
+    RunOneInFinishOrder(id, ctx_.orders.OpFor(id, chunk.linked), error);
     return;
   }
   // Async: the chunk reserves its rows with one compare-and-swap, then fills them in order
@@ -167,7 +173,7 @@ void ThreadExecutor::RunChunkEnvs(const Chunk& chunk) {
   int run = 0;
   for (int i = 0; i < chunk.count; ++i) {
     const int next = chunk.linked ? ctx_.orders[id].next : id + 1;
-    StepEnv(id, pos, row, ctx_.orders.OpFor(id, chunk.linked), error);
+    StepEnv(id, batches.Buffers(pos), row, ctx_.orders.OpFor(id, chunk.linked), error);
     ++run;
     if (++row == static_cast<std::size_t>(ctx_.batch_size)) {
       batches.Publish(pos, run);
@@ -181,11 +187,38 @@ void ThreadExecutor::RunChunkEnvs(const Chunk& chunk) {
   if (run > 0) batches.Publish(pos, run);
 }
 
-void ThreadExecutor::StepEnv(int env_id, std::size_t pos, std::size_t row, Op op, std::string& error) {
+void ThreadExecutor::RunOneInFinishOrder(int env_id, Op op, std::string& error) {
+  // This thread's row to step into: every field at a 64-byte boundary. It only grows (the
+  // first time, or for a pool with wider rows), so stepping allocates nothing after that.
+  thread_local std::vector<char> scratch;
+  thread_local BatchBuffers staged;
+  const BatchLayout& layout = ctx_.layout;
+  std::size_t bytes = 0;
+  for (const auto& field : layout.fields) bytes += (field.row_bytes + 63) / 64 * 64;
+  if (scratch.size() < bytes + 64) scratch.resize(bytes + 64);
+  staged.data.resize(layout.fields.size());
+  char* at = scratch.data() + (64 - reinterpret_cast<std::uintptr_t>(scratch.data()) % 64) % 64;
+  for (std::size_t f = 0; f < layout.fields.size(); ++f) {
+    staged.data[f] = at;
+    at += (layout.fields[f].row_bytes + 63) / 64 * 64;
+  }
+  StepEnv(env_id, staged, 0, op, error);  // fills every field of the row (EpisodeRules::Run)
+  BatchAssembler& batches = ctx_.batches;
+  const auto [batch, row] = batches.Reserve(1);
+  if (!batches.AwaitArmed(batch, threads_->stopping())) return;  // the pool closes: no one takes rows
+  const std::size_t pos = batches.PosOf(batch);
+  const BatchBuffers& out = batches.Buffers(pos);
+  for (std::size_t f = 0; f < layout.fields.size(); ++f) {
+    std::memcpy(out.Row<char>(layout, f, row), staged.data[f], layout.fields[f].row_bytes);
+  }
+  batches.Publish(pos, 1);
+}
+
+void ThreadExecutor::StepEnv(int env_id, const BatchBuffers& buf, std::size_t row, Op op, std::string& error) {
   EnvSlot& slot = slots_[static_cast<std::size_t>(env_id)];
   const Order& order = ctx_.orders[env_id];
   ctx_.rules.Run(
-      slot.episode, env_id, op, ctx_.batches.Buffers(pos), row,
+      slot.episode, env_id, op, buf, row,
       [&](Output& out) {
         if (op == Op::kReset && order.reseed) {
           slot.rng.Seed(order.seed);

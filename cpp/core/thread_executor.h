@@ -68,7 +68,13 @@ class ThreadExecutor final : public Executor {
   bool WakeForRange(int64_t work);
   void RunChunk(const Chunk& chunk);  // runs and times a chunk
   void RunChunkEnvs(const Chunk& chunk);
-  void StepEnv(int env_id, std::size_t pos, std::size_t row, Op op, std::string& error);
+  // Async, a chunk of one env (envs whose step costs about kChunkWork or more): the env steps
+  // into a row of this thread's own and only then reserves its row of the batch, so batches
+  // fill in the order envs finish: where step times differ between envs, a batch of quick
+  // ones is not held up by a slow env that happened to start before them. The row's copy is
+  // small beside such a step; chunks of several (cheap) envs reserve their rows up front.
+  void RunOneInFinishOrder(int env_id, Op op, std::string& error);
+  void StepEnv(int env_id, const BatchBuffers& buf, std::size_t row, Op op, std::string& error);
 
   std::vector<EnvSlot> slots_;  // read by the workers for every env
   int num_threads_;

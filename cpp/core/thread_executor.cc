@@ -54,9 +54,15 @@ void ThreadExecutor::Dispatch(const int* env_ids, int n, bool wait_follows) {
   // hand-off to another core is only paid for when the work amortizes it, and up to
   // kMaxChunksPerThread per thread keep the threads' finishing times close. While the cost
   // of a step is unknown, every env is a chunk of its own (up to that many chunks).
+  // An async caller that steps queued envs (see Help) counts as a thread: with one worker the
+  // send is then split too, so the caller takes a piece at a time and stops once its batch is
+  // ready rather than being held by a whole send's worth of envs.
+  const bool caller_takes_chunks = !ctx_.full_batch() && async_caller_helps_ && QuickForCaller(estimate) &&
+                                   estimate * ctx_.batch_size >= kCallerMinWork.count();
+  const int threads = stepping + (caller_takes_chunks ? 1 : 0);
   const int64_t per_chunk = estimate <= 0 ? 1 : std::max<int64_t>(1, kChunkWork.count() / estimate);
-  int num_chunks = static_cast<int>(std::min<int64_t>((n + per_chunk - 1) / per_chunk, kMaxChunksPerThread * stepping));
-  if (stepping <= 1) num_chunks = 1;
+  int num_chunks = static_cast<int>(std::min<int64_t>((n + per_chunk - 1) / per_chunk, kMaxChunksPerThread * threads));
+  if (threads <= 1) num_chunks = 1;
   num_chunks = std::max(1, std::min(num_chunks, n));
   chunk_scratch_.clear();
   int begin = 0;

@@ -81,11 +81,11 @@ class ThreadExecutor final : public Executor {
   std::chrono::nanoseconds spin_;  // how long an idle worker spins before it sleeps
   // Written by the calling thread per dispatch: a cache line apart from what workers read.
   alignas(64) std::vector<Chunk> chunk_scratch_;
-  std::vector<Chunk> caller_chunks_;                 // chunks the waiting caller runs itself
+  std::vector<Chunk> caller_chunks_;                    // chunks the waiting caller runs itself
   std::chrono::steady_clock::time_point last_range_{};  // the previous range's dispatch (WakeForRange)
-  bool caller_helps_ = false;                        // the current dispatch lets the caller step envs
-  bool async_caller_helps_ = false;                  // fewer workers than cores: see Help()
-  alignas(64) std::atomic<int64_t> ns_per_env_{-1};  // running estimate of one env step's cost (-1: unknown)
+  bool caller_helps_ = false;                           // the current dispatch lets the caller step envs
+  bool async_caller_helps_ = false;                     // fewer workers than cores: see Help()
+  alignas(64) std::atomic<int64_t> ns_per_env_{-1};     // running estimate of one env step's cost (-1: unknown)
 
   // Work per chunk handed to a thread: large enough to amortize a hand-off between cores
   // (~0.1-1 us), small enough that threads finish a batch at nearly the same time.

@@ -44,6 +44,8 @@ class EnvPoolVectorEnv(SplitCalls, PoolFrontEnd, gymnasium.vector.VectorEnv):
     is_vector_env = True  # read by older vector-aware wrappers (as the reference EnvPool has it)
     # Whether full-batch results carry env_id and elapsed_step (gymnasium's SyncVectorEnv: no).
     _full_batch_ids = False
+    _batch_ids: bool  # step() and *_wait() results carry env_id and elapsed_step (see __init__)
+    _direct_step: bool  # step() calls the pool itself (see __init__)
 
     def __init__(self, task_id: str, **kwargs: Any):
         opened = self._open_pool(task_id, **kwargs)
@@ -65,6 +67,8 @@ class EnvPoolVectorEnv(SplitCalls, PoolFrontEnd, gymnasium.vector.VectorEnv):
         # reference EnvPool, whose info always names its rows; Tianshou's EnvPoolFactory reads
         # them): yes, beside SyncVectorEnv's keys.
         self._batch_ids = self._full_batch_ids or self.batch_size < self.num_envs or not self._python_envs
+        # step() may call the pool itself where _step would do just that (no subclass reshapes it).
+        self._direct_step = self._batch_ids and type(self)._step is PoolFrontEnd._step
 
     def reset(self, env_id=None, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None):
         """Start new episodes in all envs (or in envs ``env_id``) and return ``(obs, info)``.
@@ -107,6 +111,8 @@ class EnvPoolVectorEnv(SplitCalls, PoolFrontEnd, gymnasium.vector.VectorEnv):
         """
         if self._pending is not None:
             self._start_call("step")  # raises, as gymnasium's AsyncVectorEnv does
+        if self._direct_step and env_id is None and timeout is None:
+            return self._pool.step(actions, None, -1.0)  # the common call, one Python frame (~3% at 64 envs)
         return self._step(actions, env_id, timeout, self._batch_ids or env_id is not None)
 
     def recv(self, timeout: float | None = None):

@@ -47,7 +47,9 @@ void ThreadExecutor::Dispatch(const int* env_ids, int n, bool wait_follows) {
     // All envs: one contiguous part per thread, claimed in pieces of about kPieceWork (one
     // env at a time while the cost of a step is unknown: it may be seconds).
     const int piece = estimate <= 0 ? 1 : static_cast<int>(std::clamp<int64_t>(kPieceWork.count() / estimate, 1, n));
-    threads_->SubmitRange(n, stepping <= 1 ? n : piece, caller_helps_, !caller_helps_ || WakeForRange(estimate * n));
+    // The caller claims every part no worker does, so a sleeper it misses here costs no work.
+    const bool wake = !caller_helps_ || (threads_->SleepingWithPart() && WakeForRange(estimate * n));
+    threads_->SubmitRange(n, stepping <= 1 ? n : piece, caller_helps_, wake);
     return;
   }
   // A set of env ids: linked chunks of about kChunkWork each through the queue, so a
@@ -91,7 +93,8 @@ bool ThreadExecutor::WakeForRange(int64_t work) {
   // A small batch: a worker that slept through the caller's own work between steps (a policy,
   // say) costs more to wake than it saves. But one that fell asleep in a tight step() loop (a
   // pause, a GC) is woken: it spins through the next gaps again, so the wake-up is paid once.
-  // The loop is tight if the previous dispatch was less than its work plus a spin ago.
+  // The loop is tight if the previous dispatch that found a worker asleep was less than its
+  // work plus a spin ago (called only then: no clock read per step while workers spin).
   return since < work + spin_.count();
 }
 

@@ -224,6 +224,10 @@ class ThreadPool {
     }
   }
 
+  // Whether a worker that would step a part of a range the caller helps with is asleep (a
+  // relaxed hint: SubmitRange's own check is the one that cannot miss a sleeper).
+  bool SleepingWithPart() const { return sleeping_with_part_.load(std::memory_order_relaxed) > 0; }
+
   // Runs one piece of the range (as part 0) or one queued chunk on the calling thread; false
   // when there is no work.
   bool RunOne() { return RunOneAs(0); }

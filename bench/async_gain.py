@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""Async against full batch, side by side: what a partial batch buys on this machine.
+
+For each config two pools step the same envs, interleaved in rounds (full then async in odd
+rounds, async then full in even ones), each sample in a fresh process:
+
+- *full*: ``make(task, num_envs=N)``, a ``step()`` loop;
+- *async*: ``make(task, num_envs=N, batch_size=N // 2)``, a ``recv()`` / ``send(actions,
+  info["env_id"])`` loop;
+
+both at make's default threads unless the config names them. The configs (issue 25 row 1):
+
+- CPU-bound native envs, ``CartPole-v1`` at 64, 256 and 1024 envs, ``HalfCheetah-v5`` at 64
+  and 256 (the target: async >= 1.0x full batch on 2 cores);
+- envs whose step times differ 10x between envs (the target: async >= 1.5x full batch): the
+  native ``StepCounter-v0`` test env sleeping 100 µs in even envs and 1 ms in odd ones (per-env
+  kwargs), with a thread per env (waiting envs need threads, not cores), and gymnasium's
+  ``burn_env:WaitStep-v0`` (``bench/burn_env.py``: 0.5 ms or 5 ms per step) in
+  ``make_python`` with a worker process per env;
+- with ``--peer-python`` (a venv holding the reference EnvPool, ``bench/peers/envpool.sh``), its
+  CartPole and HalfCheetah rows, both modes with ``num_threads`` = the machine's cores.
+
+Run from the repository root::
+
+    python bench/async_gain.py [--rounds 5 --seconds 1] [--peer-python "$(bench/peers/envpool.sh)"]
+    python bench/async_gain.py --only CartPole --rounds 3
+
+Writes ``async_gain.json`` (samples, load averages) and ``async_gain.md`` (the table) to
+``--out`` (default ``bench/results``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from _common import fmt_rate, load_span, run_child, spread  # bench/ is sys.path[0] when a script runs
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+CORES = os.cpu_count() or 1
+
+# Executed by ``python -c`` in a fresh child: one pool, one mode, a timed loop.
+WORKER = r"""
+import json, sys, time
+import numpy as np
+import envpool
+
+a = json.loads(sys.argv[1])
+N, B, kw = a["num_envs"], a["batch_size"], dict(a["make_kwargs"])
+if a["kind"] == "python":
+    env = envpool.make_python(a["task"], num_envs=N, batch_size=B, seed=1, **kw)
+else:
+    if a["task"] == "StepCounter-v0":
+        import envpool.testing
+        envpool.testing.load_step_counter()
+    if a["kind"] == "ref":
+        kw["env_type"] = "gymnasium"
+    env = envpool.make(a["task"], num_envs=N, batch_size=B, seed=1, **kw)
+# The reference's action_space is one env's; ours is the batch's, with single_action_space.
+space = env.action_space if a["kind"] == "ref" else env.single_action_space
+rng = np.random.default_rng(0)
+if hasattr(space, "n"):
+    acts = rng.integers(int(getattr(space, "start", 0)), int(getattr(space, "start", 0)) + int(space.n), size=(16, N))
+else:
+    acts = rng.uniform(space.low, space.high, size=(16, N) + tuple(space.shape))
+acts = [np.ascontiguousarray(x, dtype=space.dtype) for x in acts]
+
+
+def full(seconds):
+    k = steps = 0
+    t0 = now = time.perf_counter()
+    while now < t0 + seconds:
+        env.step(acts[k & 15])
+        k += 1
+        steps += N
+        now = time.perf_counter()
+    return steps / (now - t0)
+
+
+def partial(seconds):
+    k = steps = 0
+    t0 = now = time.perf_counter()
+    while now < t0 + seconds:
+        ids = env.recv()[4]["env_id"]
+        env.send(acts[k & 15][: len(ids)], ids)
+        k += 1
+        steps += len(ids)
+        now = time.perf_counter()
+    return steps / (now - t0)
+
+
+if B == N:
+    env.reset()
+    loop = full
+else:
+    env.async_reset()
+    loop = partial
+loop(a["warmup"])
+sps = loop(a["seconds"])
+env.close()
+print("@@BENCH_RESULT@@ " + json.dumps({"sps": sps}), flush=True)
+"""
+
+
+def configs(peer: bool) -> list[dict]:
+    """label, kind (native / python / ref), task, num_envs, make kwargs (besides batch_size)."""
+    rows = [dict(label=f"CartPole-v1 {n}", kind="native", task="CartPole-v1", n=n, kw={}) for n in (64, 256, 1024)]
+    rows += [dict(label=f"HalfCheetah-v5 {n}", kind="native", task="HalfCheetah-v5", n=n, kw={}) for n in (64, 256)]
+    for n in (16, 64):
+        sleep = [100 if i % 2 == 0 else 1000 for i in range(n)]
+        rows.append(
+            dict(
+                label=f"StepCounter-v0 {n}, sleep 0.1/1 ms, {n} threads",
+                kind="native",
+                task="StepCounter-v0",
+                n=n,
+                kw=dict(step_sleep_us=sleep, num_threads=n),
+            )
+        )
+    for n in (8, 16):
+        rows.append(
+            dict(
+                label=f"make_python WaitStep {n}, sleep 0.5/5 ms, {n} workers",
+                kind="python",
+                task="burn_env:WaitStep-v0",
+                n=n,
+                kw=dict(num_workers=n),
+            )
+        )
+    if peer:
+        rows += [
+            dict(label=f"reference {t} {n}", kind="ref", task=t, n=n, kw=dict(num_threads=CORES))
+            for t, sizes in (("CartPole-v1", (64, 256, 1024)), ("HalfCheetah-v5", (64, 256)))
+            for n in sizes
+        ]
+    return rows
+
+
+def sample(cfg: dict, batch: int, opts: argparse.Namespace) -> float:
+    payload = dict(
+        kind=cfg["kind"],
+        task=cfg["task"],
+        num_envs=cfg["n"],
+        batch_size=batch,
+        make_kwargs=cfg["kw"],
+        seconds=opts.seconds,
+        warmup=opts.warmup,
+    )
+    if cfg["kind"] == "ref":
+        python, env = opts.peer_python, dict(os.environ)
+        env.pop("PYTHONPATH", None)
+    else:
+        python = sys.executable
+        path = [str(ROOT / "python"), str(BENCH)]  # bench/: burn_env for the worker processes
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(path + [os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
+    result = run_child(python, WORKER, payload, env, cwd="/tmp", timeout=120 + 4 * opts.seconds)
+    if "error" in result:
+        raise RuntimeError(f"{cfg['label']} batch {batch}: {result['error']}")
+    return result["sps"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--seconds", type=float, default=1.0, help="timed wall time per sample")
+    ap.add_argument("--warmup", type=float, default=0.3, help="untimed wall time before it")
+    ap.add_argument("--only", default="", help="comma-separated: keep configs whose label contains one of these")
+    ap.add_argument("--peer-python", default=os.environ.get("PEER_PYTHON"), help="python of a reference EnvPool venv")
+    ap.add_argument("--out", default=str(BENCH / "results"))
+    opts = ap.parse_args()
+    keep = [k.strip() for k in opts.only.split(",")]
+    cfgs = [c for c in configs(bool(opts.peer_python)) if any(k in c["label"] for k in keep)]
+    samples = {c["label"]: {"full": [], "async": []} for c in cfgs}
+    loads, started = [], time.time()
+    for r in range(opts.rounds):
+        loads.append(os.getloadavg())
+        for c in cfgs:
+            s = samples[c["label"]]
+            for mode in ("full", "async") if r % 2 == 0 else ("async", "full"):
+                s[mode].append(sample(c, c["n"] if mode == "full" else c["n"] // 2, opts))
+            print(
+                f"round {r + 1}/{opts.rounds} {c['label']:48s} full {fmt_rate(s['full'][-1]):>9s} "
+                f"async {fmt_rate(s['async'][-1]):>9s} async/full {s['async'][-1] / s['full'][-1]:.2f}",
+                file=sys.stderr,
+                flush=True,
+            )
+    loads.append(os.getloadavg())
+    lines = [
+        f"{len(cfgs)} configs, {opts.rounds} rounds x {opts.seconds} s, {CORES} cores, load {load_span(loads)}; "
+        "env steps/s, medians (spread):",
+        "",
+        "| config | full batch | async, batch N/2 | async / full | per round |",
+        "|---|---:|---:|---:|---|",
+    ]
+    rows = []
+    for c in cfgs:
+        f, a = samples[c["label"]]["full"], samples[c["label"]]["async"]
+        per_round = [y / x for x, y in zip(f, a)]
+        ratio = statistics.median(a) / statistics.median(f)
+        rows.append(dict(c, full=f, asynchronous=a, ratio=ratio, per_round=per_round))
+        lines.append(
+            f"| {c['label']} | {fmt_rate(statistics.median(f))} ({spread(f)}) | {fmt_rate(statistics.median(a))} "
+            f"({spread(a)}) | **{ratio:.2f}x** | {min(per_round):.2f}..{max(per_round):.2f} |"
+        )
+    table = "\n".join(lines)
+    print(table)
+    out = Path(opts.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "async_gain.md").write_text(table + "\n")
+    meta = dict(started=started, seconds=opts.seconds, rounds=opts.rounds, cores=CORES, loads=loads, argv=sys.argv)
+    (out / "async_gain.json").write_text(json.dumps(dict(meta=meta, rows=rows), indent=1, default=str))
+
+
+if __name__ == "__main__":
+    main()

@@ -59,9 +59,7 @@ void ThreadExecutor::Dispatch(const int* env_ids, int n, bool wait_follows) {
   // An async caller that steps queued envs (see Help) counts as a thread: with one worker the
   // send is then split too, so the caller takes a piece at a time and stops once its batch is
   // ready rather than being held by a whole send's worth of envs.
-  const bool caller_takes_chunks = !ctx_.full_batch() && async_caller_helps_ && QuickForCaller(estimate) &&
-                                   estimate * ctx_.batch_size >= kCallerMinWork.count();
-  const int threads = stepping + (caller_takes_chunks ? 1 : 0);
+  const int threads = stepping + (AsyncCallerStepsQueued(estimate) ? 1 : 0);
   const int64_t per_chunk = estimate <= 0 ? 1 : std::max<int64_t>(1, kChunkWork.count() / estimate);
   int num_chunks = static_cast<int>(std::min<int64_t>((n + per_chunk - 1) / per_chunk, kMaxChunksPerThread * threads));
   if (threads <= 1) num_chunks = 1;
@@ -118,9 +116,7 @@ bool ThreadExecutor::Help() {
     // full batch) and a batch's steps add up to kCallerMinWork: below that the caller's own per-cycle work (Python's
     // recv/send) bounds the loop and stepping envs only lengthens it (A/B on 2 cores, the caller always helping:
     // CartPole async 256/128 0.92x; above it, CartPole 1024/512 1.32x, HalfCheetah 64/32 1.83x).
-    const int64_t estimate = ns_per_env_.load(std::memory_order_relaxed);
-    if (ctx_.full_batch() || !async_caller_helps_ || !QuickForCaller(estimate)) return false;
-    if (estimate * ctx_.batch_size < kCallerMinWork.count() || ctx_.batches.Ready()) return false;
+    if (!AsyncCallerStepsQueued(ns_per_env_.load(std::memory_order_relaxed)) || ctx_.batches.Ready()) return false;
     return threads_->RunOne();
   }
   if (!caller_chunks_.empty()) {

@@ -4,9 +4,11 @@
 // Dispatch without per-env locks or queue operations: a dispatch of all envs is one
 // partitioned range (envs stay on one core batch after batch); a set of env ids goes out as
 // linked chunks of about kChunkWork each through the lock-free queue, and each chunk reserves
-// its rows with one compare-and-swap when a worker starts it. In a full-batch step() of envs
-// known to be quick the calling thread steps envs too (Help); it never takes work whose
-// cost it does not know yet, so it stays free to notice Ctrl-C and timeouts.
+// its rows with one compare-and-swap when a worker starts it (a chunk of one env, as slow envs
+// go, when it finishes: batches fill in finish order). In a full-batch step() of envs known to be
+// quick the calling thread steps envs too (Help), as it does in async loops where a core is
+// left for it; it never takes work whose cost it does not know yet, so it stays free to
+// notice Ctrl-C and timeouts.
 #pragma once
 
 #include <atomic>
@@ -63,6 +65,12 @@ class ThreadExecutor final : public Executor {
   // Whether envs whose step costs `estimate` ns are quick enough for the caller to step: it must
   // notice Ctrl-C and timeouts between env steps.
   static bool QuickForCaller(int64_t estimate) { return estimate > 0 && estimate < kCallerMaxStep.count(); }
+  // Whether a caller waiting in an async recv() steps queued envs (see Help): a core is left
+  // for it, the envs are quick and a batch's steps add up to kCallerMinWork.
+  bool AsyncCallerStepsQueued(int64_t estimate) const {
+    return !ctx_.full_batch() && async_caller_helps_ && QuickForCaller(estimate) &&
+           estimate * ctx_.batch_size >= kCallerMinWork.count();
+  }
   // Whether a full-batch range the caller helps with, of `work` ns of steps, should wake
   // sleeping workers (see kWakeWork and the .cc).
   bool WakeForRange(int64_t work);

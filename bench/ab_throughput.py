@@ -61,6 +61,7 @@ CONFIGS = [
     ("HalfCheetah-v5 async 16/8 2T", "HalfCheetah-v5", 16, 8, 2),
     ("HalfCheetah-v5 64 2T", "HalfCheetah-v5", 64, 64, 2),
     ("HalfCheetah-v5 async 64/32 1T", "HalfCheetah-v5", 64, 32, 1),
+    ("HalfCheetah-v5 async 256/128 1T", "HalfCheetah-v5", 256, 128, 1),
     # toy text: a random draw every step, and Blackjack resets every 1-2 steps
     ("Taxi-v4 1024 1T", "Taxi-v4", 1024, 1024, 1),
     ("FrozenLake-v1 1024 1T", "FrozenLake-v1", 1024, 1024, 1),

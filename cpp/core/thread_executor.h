@@ -4,8 +4,8 @@
 // Dispatch without per-env locks or queue operations: a dispatch of all envs is one
 // partitioned range (envs stay on one core batch after batch); a set of env ids goes out as
 // linked chunks of about kChunkWork each through the lock-free queue, and each chunk reserves
-// its rows with one compare-and-swap when a worker starts it (a chunk of one env, as slow envs
-// go, when it finishes: batches fill in finish order). In a full-batch step() of envs known to be
+// its rows with one compare-and-swap when a worker starts it (a chunk of a single env: when it
+// finishes, so batches fill in finish order). In a full-batch step() of envs known to be
 // quick the calling thread steps envs too (Help), as it does in async loops where a core is
 // left for it; it never takes work whose cost it does not know yet, so it stays free to
 // notice Ctrl-C and timeouts.
@@ -76,7 +76,8 @@ class ThreadExecutor final : public Executor {
   bool WakeForRange(int64_t work);
   void RunChunk(const Chunk& chunk);  // runs and times a chunk
   void RunChunkEnvs(const Chunk& chunk);
-  // Async, a chunk of one env (envs whose step costs about kChunkWork or more): the env steps
+  // Async, a chunk of one env (envs whose step costs about kChunkWork or more, unless a send
+  // holds more of them than kMaxChunksPerThread per thread): the env steps
   // into a row of this thread's own and only then reserves its row of the batch, so batches
   // fill in the order envs finish: where step times differ between envs, a batch of quick
   // ones is not held up by a slow env that happened to start before them. The row's copy is

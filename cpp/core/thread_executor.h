@@ -52,10 +52,13 @@ class ThreadExecutor final : public Executor {
  private:
   // Per-env state written by the thread stepping the env; cache-line aligned so envs stepped
   // by different threads never share a line.
+  // The env pointer and the episode state, read for every step, come first, so they share the
+  // slot's first line (the 64-byte Rng makes a slot two lines; an env that draws no random
+  // numbers in a step touches only the first: callgrind, CartPole 64 envs, 1 thread).
   struct alignas(64) EnvSlot {
     std::unique_ptr<Env> env;
-    Rng rng;
     EpisodeState episode;
+    Rng rng;
   };
 
   // The waiting caller's share of the work: one piece per call, false when there is none

@@ -54,7 +54,8 @@ class ThreadExecutor final : public Executor {
   // by different threads never share a line.
   // The env pointer and the episode state, read for every step, come first, so they share the
   // slot's first line (the 64-byte Rng makes a slot two lines; an env that draws no random
-  // numbers in a step touches only the first: callgrind, CartPole 64 envs, 1 thread).
+  // numbers in a step touches only the first: callgrind's simulated L1 misses, CartPole 64
+  // envs 1 thread, 280 -> 173 per step; no wall-clock change measured on the 2-core VM).
   struct alignas(64) EnvSlot {
     std::unique_ptr<Env> env;
     EpisodeState episode;
@@ -94,7 +95,7 @@ class ThreadExecutor final : public Executor {
   // Written by the calling thread per dispatch: a cache line apart from what workers read.
   alignas(64) std::vector<Chunk> chunk_scratch_;
   std::vector<Chunk> caller_chunks_;                    // chunks the waiting caller runs itself
-  std::chrono::steady_clock::time_point last_range_{};  // the previous range's dispatch (WakeForRange)
+  std::chrono::steady_clock::time_point last_range_{};  // last dispatch that found a sleeper (WakeForRange)
   bool caller_helps_ = false;                           // the current dispatch lets the caller step envs
   bool async_caller_helps_ = false;                     // fewer workers than cores: see Help()
   alignas(64) std::atomic<int64_t> ns_per_env_{-1};     // running estimate of one env step's cost (-1: unknown)

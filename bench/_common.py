@@ -1,5 +1,6 @@
-"""What the bench scripts share: the line a measuring child process prints its result on, and
-how results are summarized (medians with their spread, rates, load averages).
+"""What the bench scripts share: the line a measuring child process prints its result on, how
+results are summarized (medians with their spread, rates, load averages), side-by-side rounds,
+output files, and the build of the C++ loops some scripts compare against.
 
 A bench script runs each measurement in a fresh interpreter (``python -c WORKER``) so that
 the packages compared never share a process; the child prints one line
@@ -9,9 +10,12 @@ the packages compared never share a process; the child prints one line
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import subprocess
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Hashable, Sequence
+from pathlib import Path
 from typing import Any
 
 RESULT_MARK = "@@BENCH_RESULT@@ "
@@ -63,3 +67,76 @@ def run_child(python: str, source: str, payload: dict[str, Any], env: dict[str, 
         return found
     tail = [line for line in (proc.stderr or proc.stdout).strip().splitlines() if line.strip()][-3:]
     return {"error": f"exit {proc.returncode}: " + " | ".join(tail)}
+
+
+def paired_rounds(
+    rounds: int,
+    keys: Sequence[Hashable],
+    sides: tuple[str, str],
+    measure: Callable[[Any, str], float],
+    label: Callable[[Any], str],
+) -> tuple[dict, list]:
+    """Two sides of each key measured side by side: per round and key, ``measure(key, side)`` for
+    both sides, A then B in odd rounds and B then A in even ones, so the drifts of a noisy
+    machine hit both alike and neither always runs second. Prints a progress line per key and
+    round (to stderr). Returns ``{key: {side: [one value per round]}}`` and the load averages
+    (one at the start of each round, one at the end)."""
+    a_side, b_side = sides
+    samples = {k: {a_side: [], b_side: []} for k in keys}
+    loads = []
+    for r in range(rounds):
+        loads.append(os.getloadavg())
+        for k in keys:
+            for side in sides if r % 2 == 0 else sides[::-1]:
+                samples[k][side].append(measure(k, side))
+            a, b = samples[k][a_side][-1], samples[k][b_side][-1]
+            print(
+                f"round {r + 1}/{rounds} {label(k)} {a_side} {fmt_rate(a):>9s} {b_side} {fmt_rate(b):>9s} "
+                f"{b_side}/{a_side} {b / a:.3f}",
+                file=sys.stderr,
+                flush=True,
+            )
+    loads.append(os.getloadavg())
+    return samples, loads
+
+
+def paired_ratios(a: Sequence[float], b: Sequence[float]) -> tuple[float, list[float]]:
+    """The ratio of medians b / a, and each round's b / a."""
+    return statistics.median(b) / statistics.median(a), [y / x for x, y in zip(a, b)]
+
+
+def write_outputs(out: Any, stem: str, text: str, data: Any) -> None:
+    """``<out>/<stem>.md`` (the table as printed) and ``<out>/<stem>.json`` (the samples)."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{stem}.md").write_text(text)
+    (out / f"{stem}.json").write_text(json.dumps(data, indent=1, default=str))
+
+
+def build_bench_extension(build_dir: Path, option: str, target: str, missing: str = "") -> str:
+    """Configures this repository with ``-D<option>=ON`` into ``build_dir`` and builds ``target``
+    (a pybind11 module under bench/cpp, never part of the package) against this interpreter;
+    exits with cmake's output on failure, and with ``missing`` as the hint when no module came
+    out. Returns the folder that holds it."""
+    try:
+        import pybind11
+    except ImportError:
+        sys.exit(f"{target} needs pybind11 and cmake: pip install pybind11 cmake")
+    configure = [
+        "cmake",
+        "-S",
+        str(Path(__file__).resolve().parent.parent),
+        "-B",
+        str(build_dir),
+        "-DCMAKE_BUILD_TYPE=Release",
+        f"-D{option}=ON",
+        f"-Dpybind11_DIR={pybind11.get_cmake_dir()}",
+        f"-DPython_EXECUTABLE={sys.executable}",
+    ]
+    for cmd in (configure, ["cmake", "--build", str(build_dir), "--target", target, "-j", "2"]):
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        if out.returncode != 0:
+            sys.exit(f"{' '.join(cmd)} failed:\n{out.stdout[-3000:]}{out.stderr[-3000:]}")
+    if not list(Path(build_dir).glob(f"{target}*.so")):
+        sys.exit(f"no {target} in {build_dir}{missing}")
+    return str(build_dir)

@@ -36,7 +36,15 @@ import sys
 import time
 from pathlib import Path
 
-from _common import fmt_rate, load_span, parse_result, spread  # bench/ is sys.path[0] when a script runs
+from _common import (  # bench/ is sys.path[0] when a script runs
+    fmt_rate,
+    load_span,
+    paired_ratios,
+    paired_rounds,
+    parse_result,
+    spread,
+    write_outputs,
+)
 
 # (label, task, num_envs, batch_size, num_threads)
 CONFIGS = [
@@ -169,22 +177,14 @@ def parse_args() -> argparse.Namespace:
 
 def measure(opts, configs: list, pkgs: dict) -> tuple[dict, list]:
     """Samples per config and side, A B / B A rounds; and the load averages between rounds."""
-    samples = {c[0]: {"old": [], "new": []} for c in configs}
-    loads = []
-    for r in range(opts.rounds):
-        loads.append(os.getloadavg())
-        for cfg in configs:
-            for side in ("old", "new") if r % 2 == 0 else ("new", "old"):
-                samples[cfg[0]][side].append(run_sample(pkgs[side], cfg, opts.seconds, opts.warmup, opts.autoreset))
-            o, n = samples[cfg[0]]["old"][-1], samples[cfg[0]]["new"][-1]
-            print(
-                f"round {r + 1}/{opts.rounds} {cfg[0]:32s} old {fmt_rate(o):>9s} new {fmt_rate(n):>9s} "
-                f"new/old {n / o:.3f}",
-                file=sys.stderr,
-                flush=True,
-            )
-    loads.append(os.getloadavg())
-    return samples, loads
+    by_label = {c[0]: c for c in configs}
+    return paired_rounds(
+        opts.rounds,
+        list(by_label),
+        ("old", "new"),
+        lambda label, side: run_sample(pkgs[side], by_label[label], opts.seconds, opts.warmup, opts.autoreset),
+        lambda label: f"{label:32s}",
+    )
 
 
 def summarize(configs: list, samples: dict) -> tuple[list[dict], list[str]]:
@@ -197,8 +197,7 @@ def summarize(configs: list, samples: dict) -> tuple[list[dict], list[str]]:
     ]
     for cfg in configs:
         o, n = samples[cfg[0]]["old"], samples[cfg[0]]["new"]
-        per_round = [y / x for x, y in zip(o, n)]
-        ratio = statistics.median(n) / statistics.median(o)
+        ratio, per_round = paired_ratios(o, n)
         slow = sum(p < 0.95 for p in per_round)
         rows.append(
             dict(
@@ -247,26 +246,23 @@ def main() -> None:
     )
     print(table + "\n" + note)
 
-    out = Path(opts.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "ab_throughput.md").write_text(table + "\n" + note)
-    (out / "ab_throughput.json").write_text(
-        json.dumps(
-            dict(
-                command=sys.argv,
-                packages=pkgs,
-                rounds=opts.rounds,
-                seconds=opts.seconds,
-                warmup=opts.warmup,
-                autoreset_mode=opts.autoreset,
-                machine=dict(cpu_count=os.cpu_count(), platform=platform.platform(), python=sys.version),
-                load_averages=loads,
-                started=started,
-                finished=time.time(),
-                rows=rows,
-            ),
-            indent=1,
-        )
+    write_outputs(
+        opts.out,
+        "ab_throughput",
+        table + "\n" + note,
+        dict(
+            command=sys.argv,
+            packages=pkgs,
+            rounds=opts.rounds,
+            seconds=opts.seconds,
+            warmup=opts.warmup,
+            autoreset_mode=opts.autoreset,
+            machine=dict(cpu_count=os.cpu_count(), platform=platform.platform(), python=sys.version),
+            load_averages=loads,
+            started=started,
+            finished=time.time(),
+            rows=rows,
+        ),
     )
 
 

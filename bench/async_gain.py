@@ -32,14 +32,21 @@ Writes ``async_gain.json`` (samples, load averages) and ``async_gain.md`` (the t
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
 import time
 from pathlib import Path
 
-from _common import fmt_rate, load_span, run_child, spread  # bench/ is sys.path[0] when a script runs
+from _common import (  # bench/ is sys.path[0] when a script runs
+    fmt_rate,
+    load_span,
+    paired_ratios,
+    paired_rounds,
+    run_child,
+    spread,
+    write_outputs,
+)
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
@@ -176,21 +183,14 @@ def main() -> None:
     opts = ap.parse_args()
     keep = [k.strip() for k in opts.only.split(",")]
     cfgs = [c for c in configs(bool(opts.peer_python)) if any(k in c["label"] for k in keep)]
-    samples = {c["label"]: {"full": [], "async": []} for c in cfgs}
-    loads, started = [], time.time()
-    for r in range(opts.rounds):
-        loads.append(os.getloadavg())
-        for c in cfgs:
-            s = samples[c["label"]]
-            for mode in ("full", "async") if r % 2 == 0 else ("async", "full"):
-                s[mode].append(sample(c, c["n"] if mode == "full" else c["n"] // 2, opts))
-            print(
-                f"round {r + 1}/{opts.rounds} {c['label']:48s} full {fmt_rate(s['full'][-1]):>9s} "
-                f"async {fmt_rate(s['async'][-1]):>9s} async/full {s['async'][-1] / s['full'][-1]:.2f}",
-                file=sys.stderr,
-                flush=True,
-            )
-    loads.append(os.getloadavg())
+    by_label = {c["label"]: c for c in cfgs}
+
+    def measure(label: str, mode: str) -> float:
+        c = by_label[label]
+        return sample(c, c["n"] if mode == "full" else c["n"] // 2, opts)
+
+    started = time.time()
+    samples, loads = paired_rounds(opts.rounds, list(by_label), ("full", "async"), measure, lambda k: f"{k:48s}")
     lines = [
         f"{len(cfgs)} configs, {opts.rounds} rounds x {opts.seconds} s, {CORES} cores, load {load_span(loads)}; "
         "env steps/s, medians (spread):",
@@ -201,8 +201,7 @@ def main() -> None:
     rows = []
     for c in cfgs:
         f, a = samples[c["label"]]["full"], samples[c["label"]]["async"]
-        per_round = [y / x for x, y in zip(f, a)]
-        ratio = statistics.median(a) / statistics.median(f)
+        ratio, per_round = paired_ratios(f, a)
         rows.append(dict(c, full=f, asynchronous=a, ratio=ratio, per_round=per_round))
         lines.append(
             f"| {c['label']} | {fmt_rate(statistics.median(f))} ({spread(f)}) | {fmt_rate(statistics.median(a))} "
@@ -210,11 +209,8 @@ def main() -> None:
         )
     table = "\n".join(lines)
     print(table)
-    out = Path(opts.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "async_gain.md").write_text(table + "\n")
     meta = dict(started=started, seconds=opts.seconds, rounds=opts.rounds, cores=CORES, loads=loads, argv=sys.argv)
-    (out / "async_gain.json").write_text(json.dumps(dict(meta=meta, rows=rows), indent=1, default=str))
+    write_outputs(opts.out, "async_gain", table + "\n", dict(meta=meta, rows=rows))
 
 
 if __name__ == "__main__":

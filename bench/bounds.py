@@ -21,7 +21,6 @@ the ones bench/README.md's throughput rows come from::
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
@@ -29,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import throughput as tp  # noqa: E402
-from _common import load_span  # noqa: E402
+from _common import load_span, write_outputs  # noqa: E402
 
 
 def sample(peer: str, task: str, n: int, b: int, threads: int, opts) -> float:
@@ -157,11 +156,8 @@ def main() -> None:
     )
     text = "\n".join(lines)
     print(text)
-    out = Path(opts.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "bounds.md").write_text(text + "\n")
     result["load_averages"] = loads
-    (out / "bounds.json").write_text(json.dumps(result, indent=1))
+    write_outputs(opts.out, "bounds", text + "\n", result)
 
 
 if __name__ == "__main__":

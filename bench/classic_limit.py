@@ -19,15 +19,22 @@ the extension is built in ``--build-dir`` (default ``bench/results/classic_raw_b
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-from _common import fmt_rate, load_span, run_child, spread  # bench/ is sys.path[0] when a script runs
+from _common import (  # bench/ is sys.path[0] when a script runs
+    build_bench_extension,
+    fmt_rate,
+    load_span,
+    paired_ratios,
+    paired_rounds,
+    run_child,
+    spread,
+    write_outputs,
+)
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
@@ -66,28 +73,6 @@ print("@@BENCH_RESULT@@ " + json.dumps({"sps": sps}), flush=True)
 """
 
 
-def build_raw(build_dir: Path) -> str:
-    """Builds envpool_classic_raw; returns the folder that holds it."""
-    import pybind11
-
-    configure = [
-        "cmake",
-        "-S",
-        str(ROOT),
-        "-B",
-        str(build_dir),
-        "-DCMAKE_BUILD_TYPE=Release",
-        "-DENVPOOL_CLASSIC_BENCH=ON",
-        f"-Dpybind11_DIR={pybind11.get_cmake_dir()}",
-        f"-DPython_EXECUTABLE={sys.executable}",
-    ]
-    for cmd in (configure, ["cmake", "--build", str(build_dir), "--target", "envpool_classic_raw", "-j", "2"]):
-        out = subprocess.run(cmd, capture_output=True, text=True)
-        if out.returncode != 0:
-            sys.exit(f"{' '.join(cmd)} failed:\n{out.stdout[-3000:]}{out.stderr[-3000:]}")
-    return str(build_dir)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--num-envs", default="64,256,1024")
@@ -98,29 +83,21 @@ def main() -> None:
     ap.add_argument("--out", default=str(BENCH / "results"))
     ap.add_argument("--build-dir", default=str(BENCH / "results" / "classic_raw_build"))
     opts = ap.parse_args()
-    raw_dir = build_raw(Path(opts.build_dir))
+    raw_dir = build_bench_extension(Path(opts.build_dir), "ENVPOOL_CLASSIC_BENCH", "envpool_classic_raw")
     paths = {"raw": raw_dir, "ours": str(ROOT / "python")}
     configs = [(n, t) for n in map(int, opts.num_envs.split(",")) for t in map(int, opts.threads.split(","))]
-    samples = {(n, t): {"raw": [], "ours": []} for n, t in configs}
-    loads, started = [], time.time()
-    for r in range(opts.rounds):
-        loads.append(os.getloadavg())
-        for n, t in configs:
-            for kind in ("raw", "ours") if r % 2 == 0 else ("ours", "raw"):
-                payload = dict(kind=kind, num_envs=n, threads=t, seconds=opts.seconds, warmup=opts.warmup)
-                env = dict(os.environ, PYTHONPATH=paths[kind])
-                res = run_child(sys.executable, WORKER, payload, env, cwd="/tmp", timeout=60 + 4 * opts.seconds)
-                if "error" in res:
-                    sys.exit(f"{kind} {n} envs {t}T: {res['error']}")
-                samples[(n, t)][kind].append(res["sps"])
-            s = samples[(n, t)]
-            print(
-                f"round {r + 1}/{opts.rounds} {n:5d} envs {t}T  raw {fmt_rate(s['raw'][-1]):>9s}  "
-                f"ours {fmt_rate(s['ours'][-1]):>9s}  ours/raw {s['ours'][-1] / s['raw'][-1]:.2f}",
-                file=sys.stderr,
-                flush=True,
-            )
-    loads.append(os.getloadavg())
+
+    def measure(config: tuple[int, int], kind: str) -> float:
+        n, t = config
+        payload = dict(kind=kind, num_envs=n, threads=t, seconds=opts.seconds, warmup=opts.warmup)
+        env = dict(os.environ, PYTHONPATH=paths[kind])
+        res = run_child(sys.executable, WORKER, payload, env, cwd="/tmp", timeout=60 + 4 * opts.seconds)
+        if "error" in res:
+            sys.exit(f"{kind} {n} envs {t}T: {res['error']}")
+        return res["sps"]
+
+    started = time.time()
+    samples, loads = paired_rounds(opts.rounds, configs, ("raw", "ours"), measure, lambda c: f"{c[0]:5d} envs {c[1]}T")
     lines = [
         f"CartPole-v1, {opts.rounds} rounds x {opts.seconds} s, {os.cpu_count()} cores, load {load_span(loads)}; "
         "env steps/s, medians (spread):",
@@ -131,8 +108,7 @@ def main() -> None:
     rows = []
     for n, t in configs:
         raw, ours = samples[(n, t)]["raw"], samples[(n, t)]["ours"]
-        per_round = [o / w for w, o in zip(raw, ours)]
-        ratio = statistics.median(ours) / statistics.median(raw)
+        ratio, per_round = paired_ratios(raw, ours)
         rows.append(dict(num_envs=n, threads=t, raw=raw, ours=ours, ratio=ratio))
         lines.append(
             f"| {n} | {t} | {fmt_rate(statistics.median(raw))} ({spread(raw)}) | "
@@ -141,11 +117,8 @@ def main() -> None:
         )
     table = "\n".join(lines)
     print(table)
-    out = Path(opts.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "classic_limit.md").write_text(table + "\n")
     meta = dict(started=started, loads=loads, argv=sys.argv, rounds=opts.rounds, seconds=opts.seconds)
-    (out / "classic_limit.json").write_text(json.dumps(dict(meta=meta, rows=rows), indent=1))
+    write_outputs(opts.out, "classic_limit", table + "\n", dict(meta=meta, rows=rows))
 
 
 if __name__ == "__main__":

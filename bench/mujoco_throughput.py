@@ -41,7 +41,7 @@ import sys
 import time
 from pathlib import Path
 
-from _common import parse_result  # bench/ is sys.path[0] when a script runs
+from _common import build_bench_extension, parse_result  # bench/ is sys.path[0] when a script runs
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 TASKS = ["HalfCheetah-v5", "Hopper-v5", "Ant-v5", "Humanoid-v5"]
@@ -186,28 +186,9 @@ def build_raw(build_dir: Path) -> str:
     """Builds envpool_mujoco_raw (the raw peers' loop) against this interpreter's MuJoCo headers.
 
     Returns the folder that holds it."""
-    try:
-        import pybind11
-    except ImportError:
-        sys.exit("the raw peers need pybind11 and cmake: pip install pybind11 cmake (or --peers without raw)")
-    configure = [
-        "cmake",
-        "-S",
-        str(REPO_ROOT),
-        "-B",
-        str(build_dir),
-        "-DCMAKE_BUILD_TYPE=Release",
-        "-DENVPOOL_MUJOCO_BENCH=ON",
-        f"-Dpybind11_DIR={pybind11.get_cmake_dir()}",
-        f"-DPython_EXECUTABLE={sys.executable}",
-    ]
-    for cmd in (configure, ["cmake", "--build", str(build_dir), "--target", "envpool_mujoco_raw", "-j", "2"]):
-        out = subprocess.run(cmd, capture_output=True, text=True)
-        if out.returncode != 0:
-            sys.exit(f"{' '.join(cmd)} failed:\n{out.stdout[-3000:]}{out.stderr[-3000:]}")
-    if not list(build_dir.glob("envpool_mujoco_raw*.so")):
-        sys.exit(f"no envpool_mujoco_raw in {build_dir} (MuJoCo headers not found? see the cmake output)")
-    return str(build_dir)
+    return build_bench_extension(
+        build_dir, "ENVPOOL_MUJOCO_BENCH", "envpool_mujoco_raw", " (MuJoCo headers not found? see the cmake output)"
+    )
 
 
 def loadavg() -> str:

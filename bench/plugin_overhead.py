@@ -37,7 +37,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import fmt_rate, load_span, parse_result, spread  # bench/ is sys.path[0] when a script runs
+from _common import fmt_rate, load_span, parse_result, spread, write_outputs  # bench/ is sys.path[0] when a script runs
 
 HERE = Path(__file__).resolve().parent
 
@@ -246,25 +246,22 @@ def main() -> None:
         f"trajectories {same.stdout.strip()}\n"
     )
     print(table + "\n" + note)
-    out = Path(opts.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "plugin_overhead.md").write_text(table + "\n" + note)
-    (out / "plugin_overhead.json").write_text(
-        json.dumps(
-            dict(
-                command=sys.argv,
-                rounds=opts.rounds,
-                windows=opts.windows,
-                seconds=opts.seconds,
-                warmup=opts.warmup,
-                machine=dict(cpu_count=os.cpu_count(), platform=platform.platform(), python=sys.version),
-                load_averages=loads,
-                started=started,
-                finished=time.time(),
-                rows=rows,
-            ),
-            indent=1,
-        )
+    write_outputs(
+        opts.out,
+        "plugin_overhead",
+        table + "\n" + note,
+        dict(
+            command=sys.argv,
+            rounds=opts.rounds,
+            windows=opts.windows,
+            seconds=opts.seconds,
+            warmup=opts.warmup,
+            machine=dict(cpu_count=os.cpu_count(), platform=platform.platform(), python=sys.version),
+            load_averages=loads,
+            started=started,
+            finished=time.time(),
+            rows=rows,
+        ),
     )
 
 

@@ -6,17 +6,16 @@
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <random>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "envs/mujoco/loader.h"
+#include "timed_threads.h"
 
 namespace envpool::mujoco {
 namespace {
@@ -41,75 +40,52 @@ double RawStepsPerSecond(const std::string& xml_path, int num_envs, int num_thre
   constexpr int kActionSets = 64;  // random ctrl vectors per env, cycled
   constexpr double kResetTime = 10.0;
 
-  using Clock = std::chrono::steady_clock;
-  std::atomic<int> ready{0};
-  std::atomic<bool> go{false};
-  Clock::time_point start;
-  std::vector<uint64_t> steps(static_cast<std::size_t>(num_threads), 0);
-  std::vector<Clock::time_point> ends(static_cast<std::size_t>(num_threads));
-  std::vector<std::string> errors(static_cast<std::size_t>(num_threads));
-  std::vector<std::thread> threads;
-  for (int t = 0; t < num_threads; ++t) {
-    threads.emplace_back([&, t] {
-      const int begin = static_cast<int>(static_cast<int64_t>(num_envs) * t / num_threads);
-      const int end = static_cast<int>(static_cast<int64_t>(num_envs) * (t + 1) / num_threads);
-      const int n = end - begin;
-      const int nu = m->nu;
-      std::vector<mjData*> datas;
-      std::vector<double> ctrl(static_cast<std::size_t>(n) * kActionSets * static_cast<std::size_t>(nu));
-      std::mt19937_64 rng(static_cast<uint64_t>(t));
-      for (std::size_t k = 0; k < ctrl.size(); ++k) {
-        const std::size_t u = k % static_cast<std::size_t>(nu);
-        const bool limited = m->actuator_ctrllimited[u];
-        ctrl[k] = std::uniform_real_distribution<double>(limited ? m->actuator_ctrlrange[2 * u] : -1.0,
-                                                         limited ? m->actuator_ctrlrange[2 * u + 1] : 1.0)(rng);
+  // Each thread's datas, freed after the timed run (freeing them is not part of it).
+  std::vector<std::vector<mjData*>> datas(static_cast<std::size_t>(num_threads));
+  struct FreeDatas {
+    const MjApi& mj;
+    std::vector<std::vector<mjData*>>& datas;
+    ~FreeDatas() {
+      for (auto& mine : datas) {
+        for (mjData* d : mine) mj.deleteData(d);
       }
-      for (int i = 0; i < n; ++i) {
-        mjData* d = mj.makeData(m);
-        if (!d) errors[static_cast<std::size_t>(t)] = "mj_makeData failed";
-        datas.push_back(d);
+    }
+  } free_datas{mj, datas};
+  return bench::TimedStepsPerSecond(num_threads, seconds, [&](int t, auto&& wait_for_start) {
+    const int begin = static_cast<int>(static_cast<int64_t>(num_envs) * t / num_threads);
+    const int end = static_cast<int>(static_cast<int64_t>(num_envs) * (t + 1) / num_threads);
+    const int n = end - begin;
+    const int nu = m->nu;
+    std::vector<mjData*>& mine = datas[static_cast<std::size_t>(t)];
+    std::vector<double> ctrl(static_cast<std::size_t>(n) * kActionSets * static_cast<std::size_t>(nu));
+    std::mt19937_64 rng(static_cast<uint64_t>(t));
+    for (std::size_t k = 0; k < ctrl.size(); ++k) {
+      const std::size_t u = k % static_cast<std::size_t>(nu);
+      const bool limited = m->actuator_ctrllimited[u];
+      ctrl[k] = std::uniform_real_distribution<double>(limited ? m->actuator_ctrlrange[2 * u] : -1.0,
+                                                       limited ? m->actuator_ctrlrange[2 * u + 1] : 1.0)(rng);
+    }
+    for (int i = 0; i < n; ++i) {
+      mjData* d = mj.makeData(m);
+      if (!d) throw std::runtime_error("mj_makeData failed");
+      mine.push_back(d);
+    }
+    const bench::Clock::time_point stop = wait_for_start();
+    uint64_t count = 0;
+    for (unsigned k = 0;; ++k) {
+      const double* c = ctrl.data() + static_cast<std::size_t>(k % kActionSets) * static_cast<std::size_t>(n * nu);
+      for (int i = 0; i < n; ++i, c += nu) {
+        mjData* d = mine[static_cast<std::size_t>(i)];
+        std::copy(c, c + nu, d->ctrl);
+        for (int s = 0; s < frame_skip; ++s) mj.step(m, d);
+        if (rne_post_constraint) mj.rnePostConstraint(m, d);
+        if (d->time > kResetTime) mj.resetData(m, d);
       }
-      ready.fetch_add(1);
-      while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
-      uint64_t count = 0;
-      if (errors[static_cast<std::size_t>(t)].empty()) {
-        const Clock::time_point stop =
-            start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-        for (unsigned k = 0;; ++k) {
-          const double* c = ctrl.data() + static_cast<std::size_t>(k % kActionSets) * static_cast<std::size_t>(n * nu);
-          for (int i = 0; i < n; ++i, c += nu) {
-            mjData* d = datas[static_cast<std::size_t>(i)];
-            std::copy(c, c + nu, d->ctrl);
-            for (int s = 0; s < frame_skip; ++s) mj.step(m, d);
-            if (rne_post_constraint) mj.rnePostConstraint(m, d);
-            if (d->time > kResetTime) mj.resetData(m, d);
-          }
-          count += static_cast<uint64_t>(n);
-          if (Clock::now() >= stop) break;
-        }
-      }
-      ends[static_cast<std::size_t>(t)] = Clock::now();
-      steps[static_cast<std::size_t>(t)] = count;
-      for (mjData* d : datas) {
-        if (d) mj.deleteData(d);
-      }
-    });
-  }
-  while (ready.load() < num_threads) std::this_thread::yield();
-  start = Clock::now();
-  go.store(true, std::memory_order_release);
-  for (auto& th : threads) th.join();
-  for (const auto& e : errors) {
-    if (!e.empty()) throw std::runtime_error(e);
-  }
-  uint64_t total = 0;
-  Clock::time_point last = start;
-  for (int t = 0; t < num_threads; ++t) {
-    total += steps[static_cast<std::size_t>(t)];
-    last = std::max(last, ends[static_cast<std::size_t>(t)]);
-  }
-  const double elapsed = std::chrono::duration<double>(last - start).count();
-  return elapsed > 0 ? static_cast<double>(total) / elapsed : 0.0;
+      count += static_cast<uint64_t>(n);
+      if (bench::Clock::now() >= stop) break;
+    }
+    return count;
+  });
 }
 
 }  // namespace

@@ -104,8 +104,13 @@ class ThreadExecutor final : public Executor {
   // (~0.1-1 us), small enough that threads finish a batch at nearly the same time.
   static constexpr std::chrono::nanoseconds kChunkWork{std::chrono::microseconds(20)};
   static constexpr int kMaxChunksPerThread = 4;
-  // Pieces of a partitioned full batch: own-part claims are cheap, so pieces can be small.
-  static constexpr std::chrono::nanoseconds kPieceWork{std::chrono::microseconds(4)};
+  // Pieces of a partitioned full batch. Each piece costs a claim, a publish of its rows to the
+  // batch's shared count and, once a thread's own part is done, steals that move envs (and
+  // their cache lines) to another core; smaller pieces only even out the threads' finishing
+  // times. Measured on the 16-core device (CartPole 8192 envs, 16 threads): 4 µs pieces 54-87M
+  // steps/s, 8-64 µs 121-148M (4 threads: 34 -> 48M with 16 µs); on 2 cores 16 µs is within
+  // noise of 4 µs (0.99-1.02x, CartPole 256-8192, Pendulum 1024, HalfCheetah 16/64).
+  static constexpr std::chrono::nanoseconds kPieceWork{std::chrono::microseconds(16)};
   // The caller steps envs only if one step is estimated below this (interrupts wait for it).
   static constexpr std::chrono::nanoseconds kCallerMaxStep{std::chrono::milliseconds(1)};
   // In a full-batch step() the caller wakes a sleeping worker for a batch whose steps take at

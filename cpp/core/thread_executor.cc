@@ -156,11 +156,13 @@ void ThreadExecutor::RunChunkEnvs(const Chunk& chunk) {
     // Row = env id (or the env's place in the sends, see OrderBook::FullBatchRow) in the one
     // batch being filled: no shared counter per env.
     const std::size_t pos = batches.FullBatchPos();
+    const BatchBuffers& buf = batches.Buffers(pos);
+    const BatchRows rows(ctx_.layout, buf);
     for (int i = 0; i < chunk.count; ++i) {
       // Read the link first: once the env's result is written it may be received and re-sent.
       const int next = chunk.linked ? ctx_.orders[id].next : id + 1;
       const std::size_t row = chunk.linked ? ctx_.orders.FullBatchRow(id) : static_cast<std::size_t>(id);
-      StepEnv(id, batches.Buffers(pos), row, ctx_.orders.OpFor(id, chunk.linked), error);
+      StepEnv(id, buf, rows, row, ctx_.orders.OpFor(id, chunk.linked), error);
       id = next;
     }
     batches.Publish(pos, chunk.count);
@@ -175,17 +177,21 @@ void ThreadExecutor::RunChunkEnvs(const Chunk& chunk) {
   auto [batch, row] = batches.Reserve(chunk.count);
   if (!batches.AwaitArmed(batch, threads_->stopping())) return;  // the pool closes: no one takes rows
   std::size_t pos = batches.PosOf(batch);
+  BatchRows rows(ctx_.layout, batches.Buffers(pos));
   int run = 0;
   for (int i = 0; i < chunk.count; ++i) {
     const int next = chunk.linked ? ctx_.orders[id].next : id + 1;
-    StepEnv(id, batches.Buffers(pos), row, ctx_.orders.OpFor(id, chunk.linked), error);
+    StepEnv(id, batches.Buffers(pos), rows, row, ctx_.orders.OpFor(id, chunk.linked), error);
     ++run;
     if (++row == static_cast<std::size_t>(ctx_.batch_size)) {
       batches.Publish(pos, run);
       run = 0;
       row = 0;
       pos = batches.NextPos(pos);
-      if (i + 1 < chunk.count && !batches.AwaitArmed(++batch, threads_->stopping())) return;
+      if (i + 1 < chunk.count) {
+        if (!batches.AwaitArmed(++batch, threads_->stopping())) return;
+        rows = BatchRows(ctx_.layout, batches.Buffers(pos));
+      }
     }
     id = next;
   }
@@ -207,7 +213,7 @@ void ThreadExecutor::RunOneInFinishOrder(int env_id, Op op, std::string& error) 
     staged.data[f] = at;
     at += (layout.fields[f].row_bytes + 63) / 64 * 64;
   }
-  StepEnv(env_id, staged, 0, op, error);  // fills every field of the row (EpisodeRules::Run)
+  StepEnv(env_id, staged, BatchRows(layout, staged), 0, op, error);  // fills every field of the row (EpisodeRules::Run)
   BatchAssembler& batches = ctx_.batches;
   const auto [batch, row] = batches.Reserve(1);
   if (!batches.AwaitArmed(batch, threads_->stopping())) return;  // the pool closes: no one takes rows
@@ -219,11 +225,16 @@ void ThreadExecutor::RunOneInFinishOrder(int env_id, Op op, std::string& error) 
   batches.Publish(pos, 1);
 }
 
-void ThreadExecutor::StepEnv(int env_id, const BatchBuffers& buf, std::size_t row, Op op, std::string& error) {
+// Inlined into the loops over a chunk's envs: with the chunk's rows resolved once (BatchRows),
+// what a step reads besides the env stays in registers from env to env. callgrind, CartPole-v1
+// 8192 envs, 1 thread, instructions per env step: 380 before, 369 with BatchRows alone, 384
+// inlined alone, 308 both (wall clock 1 thread: 64 envs 1.04x, 256 1.08x, 1024 1.08x).
+[[gnu::always_inline]] inline void ThreadExecutor::StepEnv(int env_id, const BatchBuffers& buf, const BatchRows& rows,
+                                                           std::size_t row, Op op, std::string& error) {
   EnvSlot& slot = slots_[static_cast<std::size_t>(env_id)];
   const Order& order = ctx_.orders[env_id];
   ctx_.rules.Run(
-      slot.episode, env_id, op, buf, row,
+      slot.episode, env_id, op, buf, rows, row,
       [&](Output& out) {
         if (op == Op::kReset && order.reseed) {
           slot.rng.Seed(order.seed);

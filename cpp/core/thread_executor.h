@@ -87,7 +87,8 @@ class ThreadExecutor final : public Executor {
   // ones is not held up by a slow env that happened to start before them. The row's copy is
   // small beside such a step; chunks of several (cheap) envs reserve their rows up front.
   void RunOneInFinishOrder(int env_id, Op op, std::string& error);
-  void StepEnv(int env_id, const BatchBuffers& buf, std::size_t row, Op op, std::string& error);
+  // Steps (or resets) one env into row `row` of `buf`, whose rows `rows` holds resolved.
+  void StepEnv(int env_id, const BatchBuffers& buf, const BatchRows& rows, std::size_t row, Op op, std::string& error);
 
   std::vector<EnvSlot> slots_;  // read by the workers for every env
   int num_threads_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <sstream>
 #include <type_traits>
 
@@ -37,6 +38,19 @@ std::string RangeText(const ArraySpec& a, std::size_t k) {
   throw std::invalid_argument(where + " for env " + std::to_string(id) + " (row " + std::to_string(row) + ") " + what);
 }
 
+// [low, high] as the values of T inside it, [*lo, *hi]: comparing T values needs no conversion
+// per element (int64 to double is a scalar instruction per value) and is exact beyond 2^53.
+// False where T has no value inside the bounds or a bound is NaN (then compare as doubles).
+template <typename T>
+bool IntegerBounds(double low, double high, T* lo, T* hi) {
+  constexpr double kMin = static_cast<double>(std::numeric_limits<T>::lowest());
+  constexpr double kMax = static_cast<double>(std::numeric_limits<T>::max());  // 2^63 for int64: above max
+  if (std::isnan(low) || std::isnan(high) || low >= kMax || high < kMin || low > high) return false;
+  *lo = low <= kMin ? std::numeric_limits<T>::lowest() : static_cast<T>(std::ceil(low));
+  *hi = high >= kMax ? std::numeric_limits<T>::max() : static_cast<T>(std::floor(high));
+  return *lo <= *hi;
+}
+
 // Integers (discrete actions and integer boxes): every element in [low, high] (per element
 // bounds, or one pair for all). A tight loop first: the common case passes. Rows `ignored`
 // says are skipped when looking for the culprit (their actions are not used).
@@ -49,18 +63,27 @@ void CheckIntegers(const ArraySpec& a, const void* data, const int* env_ids, std
   const bool scalar_bounds = a.low.size() == 1 && a.high.size() == 1;
   auto low_of = [&](std::size_t k) { return a.low[a.low.size() == 1 ? 0 : k % per_row]; };
   auto high_of = [&](std::size_t k) { return a.high[a.high.size() == 1 ? 0 : k % per_row]; };
+  T lo{}, hi{};
+  const bool as_t = scalar_bounds && IntegerBounds(a.low[0], a.high[0], &lo, &hi);
+  auto inside = [&](std::size_t k) {
+    if (as_t) return v[k] >= lo && v[k] <= hi;
+    return static_cast<double>(v[k]) >= low_of(k) && static_cast<double>(v[k]) <= high_of(k);
+  };
   bool ok = true;
-  if (scalar_bounds) {
+  if (as_t) {
+    // v in [lo, hi] as one unsigned comparison: v - lo (wrapping) <= hi - lo.
+    using U = std::make_unsigned_t<T>;
+    const U span = static_cast<U>(static_cast<U>(hi) - static_cast<U>(lo));
+    for (std::size_t k = 0; k < count; ++k) ok &= static_cast<U>(static_cast<U>(v[k]) - static_cast<U>(lo)) <= span;
+  } else if (scalar_bounds) {
     const double low = a.low[0], high = a.high[0];
     for (std::size_t k = 0; k < count; ++k) ok &= static_cast<double>(v[k]) >= low && static_cast<double>(v[k]) <= high;
   } else {
-    for (std::size_t k = 0; k < count; ++k) {
-      ok &= static_cast<double>(v[k]) >= low_of(k) && static_cast<double>(v[k]) <= high_of(k);
-    }
+    for (std::size_t k = 0; k < count; ++k) ok &= inside(k);
   }
   if (ok) return;
   for (std::size_t bad = 0; bad < count; ++bad) {
-    if (static_cast<double>(v[bad]) >= low_of(bad) && static_cast<double>(v[bad]) <= high_of(bad)) continue;
+    if (inside(bad)) continue;
     if (ignored && ignored(static_cast<int>(bad / per_row))) continue;
     const std::string value = std::is_signed_v<T> ? std::to_string(static_cast<int64_t>(v[bad]))
                                                   : std::to_string(static_cast<uint64_t>(v[bad]));

@@ -100,6 +100,38 @@ void ActionsOutsideTheSpaceAreNamed() {
   CHECK(Contains(CHECK_THROWS(std::invalid_argument, Protocol::ValidateActions(box, nan, nullptr, 2)), "element 1"));
 }
 
+// Integer bounds are compared as integers: exact where doubles are not (beyond 2^53), fractional
+// bounds admit the integers inside them, and unbounded ends admit the dtype's extremes.
+void IntegerBoundsAreExact() {
+  const double two53 = 9007199254740992.0;  // 2^53: 2^53 + 1 rounds to it as a double
+  const ArraySpec big = Spec(DType::kInt64, {}, 0, two53, false);
+  const int64_t at[] = {0, int64_t{1} << 53};
+  Protocol::ValidateActions(big, at, nullptr, 2);
+  const int64_t past[] = {0, (int64_t{1} << 53) + 1};
+  CHECK(Contains(CHECK_THROWS(std::invalid_argument, Protocol::ValidateActions(big, past, nullptr, 2)),
+                 "action 9007199254740993 for env 1 (row 1) is outside"));
+  const ArraySpec fractional = Spec(DType::kInt32, {}, 0.5, 2.5, false);
+  const int32_t inside[] = {1, 2};
+  Protocol::ValidateActions(fractional, inside, nullptr, 2);
+  const int32_t below[] = {1, 0};
+  CHECK(Contains(CHECK_THROWS(std::invalid_argument, Protocol::ValidateActions(fractional, below, nullptr, 2)),
+                 "action 0 for env 1"));
+  const int32_t above[] = {3, 1};
+  CHECK(Contains(CHECK_THROWS(std::invalid_argument, Protocol::ValidateActions(fractional, above, nullptr, 2)),
+                 "action 3 for env 0"));
+  const double inf = std::numeric_limits<double>::infinity();
+  const ArraySpec all = Spec(DType::kInt64, {}, -inf, inf, false);
+  const int64_t extremes[] = {std::numeric_limits<int64_t>::lowest(), std::numeric_limits<int64_t>::max()};
+  Protocol::ValidateActions(all, extremes, nullptr, 2);
+  const ArraySpec unsigned_from_minus = Spec(DType::kUInt8, {}, -3, 200, false);
+  const uint8_t bytes[] = {0, 200, 201};
+  CHECK(Contains(CHECK_THROWS(std::invalid_argument, Protocol::ValidateActions(unsigned_from_minus, bytes, nullptr, 3)),
+                 "action 201 for env 2"));
+  const ArraySpec empty = Spec(DType::kInt32, {}, 0.25, 0.75, false);  // no integer inside
+  const int32_t zero[] = {0};
+  CHECK_THROWS(std::invalid_argument, Protocol::ValidateActions(empty, zero, nullptr, 1));
+}
+
 void ActionKindsAreTheCoresToDecide() {
   const ArraySpec discrete = Spec(DType::kInt64, {}, 0, 1, true);
   const ArraySpec box = Spec(DType::kFloat32, {2}, -1, 1, false);
@@ -169,6 +201,7 @@ int main() {
       {"bad ids are named", BadIdsAreNamed},
       {"envs in flight cannot be sent again", EnvsInFlightCannotBeSentAgain},
       {"actions outside the space are named", ActionsOutsideTheSpaceAreNamed},
+      {"integer bounds are exact", IntegerBoundsAreExact},
       {"action kinds are the core's to decide", ActionKindsAreTheCoresToDecide},
       {"action shapes are rows times the spec's shape", ActionShapesAreRowsTimesTheSpecsShape},
       {"conversions refuse integers the dtype cannot hold", ConversionsRefuseIntegersTheDtypeCannotHold},

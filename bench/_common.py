@@ -20,6 +20,72 @@ from typing import Any
 
 RESULT_MARK = "@@BENCH_RESULT@@ "
 
+# One pool, one mode, a timed loop, executed by ``python -c POOL_WORKER json(payload)`` in a fresh
+# child (async_gain.py, thread_scaling.py). payload: kind ("native", "python" for make_python,
+# "ref" for the reference EnvPool under its own interpreter), task, num_envs, batch_size (full
+# batch when equal to num_envs, else the recv/send loop), make_kwargs, seconds, warmup. Prints
+# {"sps": env steps per second}.
+POOL_WORKER = r"""
+import json, sys, time
+import numpy as np
+import envpool
+
+a = json.loads(sys.argv[1])
+N, B, kw = a["num_envs"], a["batch_size"], dict(a["make_kwargs"])
+if a["kind"] == "python":
+    env = envpool.make_python(a["task"], num_envs=N, batch_size=B, seed=1, **kw)
+else:
+    if a["task"] == "StepCounter-v0":
+        import envpool.testing
+        envpool.testing.load_step_counter()
+    if a["kind"] == "ref":
+        kw["env_type"] = "gymnasium"
+    env = envpool.make(a["task"], num_envs=N, batch_size=B, seed=1, **kw)
+# The reference's action_space is one env's; ours is the batch's, with single_action_space.
+space = env.action_space if a["kind"] == "ref" else env.single_action_space
+rng = np.random.default_rng(0)
+if hasattr(space, "n"):
+    acts = rng.integers(int(getattr(space, "start", 0)), int(getattr(space, "start", 0)) + int(space.n), size=(16, N))
+else:
+    acts = rng.uniform(space.low, space.high, size=(16, N) + tuple(space.shape))
+acts = [np.ascontiguousarray(x, dtype=space.dtype) for x in acts]
+
+
+def full(seconds):
+    k = steps = 0
+    t0 = now = time.perf_counter()
+    while now < t0 + seconds:
+        env.step(acts[k & 15])
+        k += 1
+        steps += N
+        now = time.perf_counter()
+    return steps / (now - t0)
+
+
+def partial(seconds):
+    k = steps = 0
+    t0 = now = time.perf_counter()
+    while now < t0 + seconds:
+        ids = env.recv()[4]["env_id"]
+        env.send(acts[k & 15][: len(ids)], ids)
+        k += 1
+        steps += len(ids)
+        now = time.perf_counter()
+    return steps / (now - t0)
+
+
+if B == N:
+    env.reset()
+    loop = full
+else:
+    env.async_reset()
+    loop = partial
+loop(a["warmup"])
+sps = loop(a["seconds"])
+env.close()
+print("@@BENCH_RESULT@@ " + json.dumps({"sps": sps}), flush=True)
+"""
+
 
 def parse_result(stdout: str) -> Any:
     """The JSON of the last result line in a child's stdout, or None when it printed none."""

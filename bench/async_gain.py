@@ -39,6 +39,7 @@ import time
 from pathlib import Path
 
 from _common import (  # bench/ is sys.path[0] when a script runs
+    POOL_WORKER,
     fmt_rate,
     load_span,
     paired_ratios,
@@ -51,68 +52,6 @@ from _common import (  # bench/ is sys.path[0] when a script runs
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 CORES = os.cpu_count() or 1
-
-# Executed by ``python -c`` in a fresh child: one pool, one mode, a timed loop.
-WORKER = r"""
-import json, sys, time
-import numpy as np
-import envpool
-
-a = json.loads(sys.argv[1])
-N, B, kw = a["num_envs"], a["batch_size"], dict(a["make_kwargs"])
-if a["kind"] == "python":
-    env = envpool.make_python(a["task"], num_envs=N, batch_size=B, seed=1, **kw)
-else:
-    if a["task"] == "StepCounter-v0":
-        import envpool.testing
-        envpool.testing.load_step_counter()
-    if a["kind"] == "ref":
-        kw["env_type"] = "gymnasium"
-    env = envpool.make(a["task"], num_envs=N, batch_size=B, seed=1, **kw)
-# The reference's action_space is one env's; ours is the batch's, with single_action_space.
-space = env.action_space if a["kind"] == "ref" else env.single_action_space
-rng = np.random.default_rng(0)
-if hasattr(space, "n"):
-    acts = rng.integers(int(getattr(space, "start", 0)), int(getattr(space, "start", 0)) + int(space.n), size=(16, N))
-else:
-    acts = rng.uniform(space.low, space.high, size=(16, N) + tuple(space.shape))
-acts = [np.ascontiguousarray(x, dtype=space.dtype) for x in acts]
-
-
-def full(seconds):
-    k = steps = 0
-    t0 = now = time.perf_counter()
-    while now < t0 + seconds:
-        env.step(acts[k & 15])
-        k += 1
-        steps += N
-        now = time.perf_counter()
-    return steps / (now - t0)
-
-
-def partial(seconds):
-    k = steps = 0
-    t0 = now = time.perf_counter()
-    while now < t0 + seconds:
-        ids = env.recv()[4]["env_id"]
-        env.send(acts[k & 15][: len(ids)], ids)
-        k += 1
-        steps += len(ids)
-        now = time.perf_counter()
-    return steps / (now - t0)
-
-
-if B == N:
-    env.reset()
-    loop = full
-else:
-    env.async_reset()
-    loop = partial
-loop(a["warmup"])
-sps = loop(a["seconds"])
-env.close()
-print("@@BENCH_RESULT@@ " + json.dumps({"sps": sps}), flush=True)
-"""
 
 
 def configs(peer: bool) -> list[dict]:
@@ -166,7 +105,7 @@ def sample(cfg: dict, batch: int, opts: argparse.Namespace) -> float:
         python = sys.executable
         path = [str(ROOT / "python"), str(BENCH)]  # bench/: burn_env for the worker processes
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(path + [os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
-    result = run_child(python, WORKER, payload, env, cwd="/tmp", timeout=120 + 4 * opts.seconds)
+    result = run_child(python, POOL_WORKER, payload, env, cwd="/tmp", timeout=120 + 4 * opts.seconds)
     if "error" in result:
         raise RuntimeError(f"{cfg['label']} batch {batch}: {result['error']}")
     return result["sps"]

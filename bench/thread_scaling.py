@@ -5,7 +5,7 @@ reference EnvPool and beside a plain C++ loop over the same env code (the limit)
 For each task and thread count T, five rows, each in a fresh process:
 
   * ours full / ref full: ``make(task, num_envs=N, num_threads=T)`` full-batch ``step()`` with
-    random actions (the reference through ``envpool.make_gymnasium``, under ``--peer-python``);
+    random actions (the reference with ``env_type="gymnasium"``, under ``--peer-python``);
   * ours async / ref async: ``batch_size=N/2``, the ``recv()`` / ``send(actions, env_id)`` loop;
   * C++ loop: the package's own env class stepped on T threads, each owning N/T envs, no pool,
     no Python per step and no thread waiting for another (``bench/cpp/classic_raw.cc`` for
@@ -36,64 +36,26 @@ import sys
 import time
 from pathlib import Path
 
-from _common import build_bench_extension, fmt_rate, load_span, run_child, spread, write_outputs
+from _common import POOL_WORKER, build_bench_extension, fmt_rate, load_span, run_child, spread, write_outputs
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 
-WORKER = r"""
-import json, sys, time
-import numpy as np
+# The C++ loop rows; the pool rows run _common.POOL_WORKER.
+RAW_WORKER = r"""
+import json, sys
 
 a = json.loads(sys.argv[1])
-task, N, T, kind = a["task"], a["num_envs"], a["threads"], a["kind"]
-out = {}
-if kind == "raw":
-    if task.startswith("CartPole"):
-        import envpool_classic_raw
-        run = lambda s: envpool_classic_raw.cartpole_steps_per_second(N, T, s)
-    else:
-        import envpool, envpool_mujoco_raw
-        cfg = envpool._core.env_spec(task, {})["config"]
-        run = lambda s: envpool_mujoco_raw.steps_per_second(cfg["xml_file"], N, T, s, cfg["frame_skip"], True)
-    run(a["warmup"])
-    out["sps"] = run(a["seconds"])
+task, N, T = a["task"], a["num_envs"], a["threads"]
+if task.startswith("CartPole"):
+    import envpool_classic_raw
+    run = lambda s: envpool_classic_raw.cartpole_steps_per_second(N, T, s)
 else:
-    import envpool
-    B = N // 2 if a["mode"] == "async" else N
-    if kind == "ref":
-        env = envpool.make_gymnasium(task, num_envs=N, batch_size=B, num_threads=T, seed=0)
-    else:
-        env = envpool.make(task, num_envs=N, batch_size=B, num_threads=T, seed=0)
-    space = getattr(env, "single_action_space", None) or env.action_space  # the reference: one env's
-    rng = np.random.default_rng(0)
-    if hasattr(space, "n"):
-        acts = rng.integers(0, int(space.n), size=(16, B)).astype(space.dtype)
-    else:
-        acts = rng.uniform(space.low, space.high, size=(16, B) + tuple(space.shape)).astype(space.dtype)
-    if B < N:
-        env.async_reset()
-        def step(k):
-            env.send(acts[k & 15], env.recv()[-1]["env_id"])
-    else:
-        env.reset()
-        def step(k):
-            env.step(acts[k & 15])
-
-    def loop(seconds):
-        k = 0
-        t0 = now = time.perf_counter()
-        while now < t0 + seconds:
-            for _ in range(8):
-                step(k)
-                k += 1
-            now = time.perf_counter()
-        return k * B / (now - t0)
-
-    loop(a["warmup"])
-    out["sps"] = loop(a["seconds"])
-    env.close()
-print("@@BENCH_RESULT@@ " + json.dumps(out), flush=True)
+    import envpool, envpool_mujoco_raw
+    cfg = envpool._core.env_spec(task, {})["config"]
+    run = lambda s: envpool_mujoco_raw.steps_per_second(cfg["xml_file"], N, T, s, cfg["frame_skip"], True)
+run(a["warmup"])
+print("@@BENCH_RESULT@@ " + json.dumps({"sps": run(a["seconds"])}), flush=True)
 """
 
 ROWS = ("ours full", "ref full", "ours async", "ref async", "C++ loop")
@@ -142,14 +104,18 @@ def main() -> None:
     host = machine()
 
     def measure(task: str, n: int, t: int, row: str) -> float | None:
-        kind = "raw" if row == "C++ loop" else row.split()[0]
-        mode = "async" if row.endswith("async") else "full"
-        payload = dict(task=task, num_envs=n, threads=t, kind=kind, mode=mode, seconds=opts.seconds, warmup=opts.warmup)
-        python = opts.peer_python if kind == "ref" else sys.executable
+        payload = dict(task=task, num_envs=n, seconds=opts.seconds, warmup=opts.warmup)
         env = dict(os.environ, PYTHONPATH=ours_path)
-        if kind == "ref":  # never this checkout's package (both import as envpool)
-            del env["PYTHONPATH"]
-        res = run_child(python, WORKER, payload, env, cwd="/tmp", timeout=60 + 4 * opts.seconds)
+        if row == "C++ loop":
+            python, worker = sys.executable, RAW_WORKER
+            payload.update(threads=t)
+        else:
+            kind = "ref" if row.startswith("ref") else "native"
+            python, worker = (opts.peer_python if kind == "ref" else sys.executable), POOL_WORKER
+            payload.update(kind=kind, batch_size=n // 2 if row.endswith("async") else n, make_kwargs={"num_threads": t})
+            if kind == "ref":  # never this checkout's package (both import as envpool)
+                del env["PYTHONPATH"]
+        res = run_child(python, worker, payload, env, cwd="/tmp", timeout=60 + 4 * opts.seconds)
         if "error" in res:  # reported and left out: one failing row must not cost the others
             print(f"{task} {n} envs {t}T {row}: {res['error']}", file=sys.stderr, flush=True)
             return None

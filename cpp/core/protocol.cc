@@ -75,10 +75,7 @@ void CheckIntegers(const ArraySpec& a, const void* data, const int* env_ids, std
     using U = std::make_unsigned_t<T>;
     const U span = static_cast<U>(static_cast<U>(hi) - static_cast<U>(lo));
     for (std::size_t k = 0; k < count; ++k) ok &= static_cast<U>(static_cast<U>(v[k]) - static_cast<U>(lo)) <= span;
-  } else if (scalar_bounds) {
-    const double low = a.low[0], high = a.high[0];
-    for (std::size_t k = 0; k < count; ++k) ok &= static_cast<double>(v[k]) >= low && static_cast<double>(v[k]) <= high;
-  } else {
+  } else {  // per-element bounds, or scalar ones with no integer inside them (or a NaN)
     for (std::size_t k = 0; k < count; ++k) ok &= inside(k);
   }
   if (ok) return;

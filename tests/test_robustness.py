@@ -116,6 +116,142 @@ def test_ctrl_c_interrupts_a_blocking_call_quickly(call):
     assert proc.returncode == 0, err
 
 
+@pytest.mark.slow
+def test_ctrl_c_during_a_long_autoreset_is_quick():
+    """Issue 35 item 4: steps are quick, so the calling thread of a full-batch step() steps envs
+    itself; but an episode's end makes the next step a reset that takes 1.5 s. The caller must
+    not take such an env (it would notice Ctrl-C only after it): KeyboardInterrupt within 100 ms."""
+    code = """
+        import time, numpy as np, envpool, envpool.testing
+        envpool.testing.load_step_counter()
+        envs = envpool.make("StepCounter-v0", num_envs=4, num_threads=2, terminate_at=200,
+                            reset_sleep_us=1_500_000)
+        envs.reset()
+        actions = np.zeros(4, dtype=np.int64)
+        for _ in range(200):  # quick steps: the pool learns that a step is cheap
+            envs.step(actions)
+        print("ready", flush=True)
+        try:
+            envs.step(actions)  # every env autoresets: 1.5 s each
+            print("not interrupted", flush=True)
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+        obs, rew, term, trunc, info = envs.recv()
+        print("recovered", info["elapsed_step"].tolist(), flush=True)
+        envs.close()
+        print("closed", flush=True)
+    """
+    proc = start_python(code)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        time.sleep(0.3)  # inside the step (and the resets) by now
+        sent = time.perf_counter()
+        proc.send_signal(signal.SIGINT)
+        line = proc.stdout.readline().split()
+        latency = time.perf_counter() - sent
+        assert line and line[0] == "interrupted", line
+        assert latency < 0.1, f"KeyboardInterrupt took {latency * 1000:.0f} ms"
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert "recovered [0, 0, 0, 0]" in out, out + err  # the autoreset rows (next_step: elapsed 0)
+    assert "closed" in out and proc.returncode == 0, err
+
+
+# -- the GIL ----------------------------------------------------------------------------------
+
+
+class Ticker:
+    """A Python thread that counts 1 ms ticks: it only advances while no call holds the GIL."""
+
+    def __init__(self):
+        self.ticks = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        while not self._stop.is_set():
+            time.sleep(0.001)
+            self.ticks += 1
+
+    def during(self, call):
+        """Ticks counted while `call()` ran, and its duration."""
+        before, start = self.ticks, time.perf_counter()
+        call()
+        return self.ticks - before, time.perf_counter() - start
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join()
+
+
+WAIT_S = 0.4  # how long each call below waits
+
+
+@pytest.mark.parametrize("call", ["close", "recv", "step", "reset", "set_state", "get_state"])
+def test_calls_that_wait_release_the_gil(call):
+    """Issue 35 item 3: a call that waits (for a step in flight, an env's reset or set_state)
+    lets other Python threads run: the ticker advances through it (with the GIL held it would
+    not tick at all: close() blocked every Python thread and Ctrl-C for a whole step)."""
+    us = int(WAIT_S * 1e6)
+    envs = envpool.make(
+        "StepCounter-v0",
+        num_envs=2,
+        num_threads=2,
+        terminate_at=0,
+        step_sleep_us=us if call in ("close", "recv", "step") else 0,
+        reset_sleep_us=us if call == "reset" else 0,
+        state_sleep_us=us if call == "set_state" else 0,
+    )
+    if call != "reset":
+        envs.reset()
+    state = envs.get_state(0)
+    calls = {
+        "close": envs.close,
+        "recv": envs.recv,
+        "step": lambda: envs.step(ZEROS2),
+        "reset": envs.reset,
+        "set_state": lambda: envs.set_state(0, state),
+        "get_state": lambda: envs.get_state(0),
+    }
+    if call in ("close", "recv"):
+        envs.send(ZEROS2)  # a step in flight for close() and recv() to wait for
+    ticker = Ticker()
+    try:
+        ticks, elapsed = ticker.during(calls[call])
+    finally:
+        ticker.stop()
+    if call == "get_state":  # quick: only that it returns the state taken above
+        assert envs.get_state(0).tolist() == state.tolist()
+    else:
+        assert elapsed >= WAIT_S * 0.9
+        # about elapsed/1 ms ticks with the GIL free; a busy 2-core machine gets fewer, never none
+        assert ticks >= 0.1 * elapsed / 0.001, f"{ticks} ticks in {elapsed:.2f} s: the GIL was held"
+    if call == "close":
+        with pytest.raises(Exception, match="closed"):
+            envs.step(ZEROS2)
+    else:
+        envs.close()
+
+
+def test_close_with_a_step_in_flight_refuses_other_threads_meanwhile():
+    """While close() waits for a step in flight (GIL released), another thread's call on the pool
+    gets a clear error, never a half-closed pool; after close, calls say the pool is closed."""
+    envs = slow_pool(0.4, num_envs=2, batch_size=2, num_threads=2)
+    envs.reset()
+    envs.send(ZEROS2)
+    closer = threading.Thread(target=envs.close)
+    closer.start()
+    time.sleep(0.1)
+    with pytest.raises(Exception, match="another thread|closed"):
+        envs.step(ZEROS2)
+    closer.join(timeout=10)
+    assert not closer.is_alive()
+    with pytest.raises(Exception, match="closed"):
+        envs.step(ZEROS2)
+
+
 # -- env errors -------------------------------------------------------------------------------
 
 

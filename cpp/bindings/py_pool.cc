@@ -163,24 +163,46 @@ py::array_t<uint8_t> PyPool::Render(const py::object& env_id) {
   const EnvSpec& spec = p.spec();
   py::array_t<uint8_t> frames({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(spec.render_height),
                                static_cast<py::ssize_t>(spec.render_width), py::ssize_t{3}});
-  p.Render(env_id.is_none() ? nullptr : ids.data(), n, frames.mutable_data());
+  uint8_t* rgb = frames.mutable_data();
+  {
+    // Every call that can wait (for an env's own code, a worker, a step in flight) lets other
+    // Python threads and signal handlers run meanwhile; the guard keeps them out of the pool.
+    py::gil_scoped_release release;
+    p.Render(env_id.is_none() ? nullptr : ids.data(), n, rgb);
+  }
   return frames;
 }
 
 py::array_t<double> PyPool::GetState(int env_id) {
   Guard guard(this);
-  return py::array_t<double>(py::cast(pool().GetState(env_id)));
+  EnvPool& p = pool();
+  std::vector<double> state;
+  {
+    py::gil_scoped_release release;
+    state = p.GetState(env_id);
+  }
+  return py::array_t<double>(py::cast(state));
 }
 
 void PyPool::SetState(int env_id, const std::vector<double>& state) {
   Guard guard(this);
-  pool().SetState(env_id, state);
+  EnvPool& p = pool();
+  py::gil_scoped_release release;
+  p.SetState(env_id, state);
 }
 
 void PyPool::Close() {
+  // A jitted call inside (envs.xla()) is waited for; a Python call in another thread is refused.
   if (owner_.load() == kPython) throw ProtocolError("close() called while another thread is using the pool");
+  py::gil_scoped_release release;              // joining the workers waits for any step in flight
   if (xla_id_ != 0) xla::Unregister(xla_id_);  // waits for a jitted call inside to leave
+  // Held while the workers stop, so that no other thread's call starts on a half-closed pool.
+  int owner = kFree;
+  if (!owner_.compare_exchange_strong(owner, kPython)) {
+    throw ProtocolError("close() called while another thread is using the pool");
+  }
   if (pool_) pool_->Close();
+  owner_.store(kFree);
 }
 
 py::list PyPool::BatchFields() const {

@@ -225,6 +225,21 @@ void ThreadExecutor::RunOneInFinishOrder(int env_id, Op op, std::string& error) 
   batches.Publish(pos, 1);
 }
 
+void ThreadExecutor::ResetEnv(EnvSlot& slot, Output& out) {
+  thread_local unsigned resets_run = 0;
+  if (resets_run++ % 8 != 0) {
+    slot.env->Reset(slot.rng, out);
+    return;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  slot.env->Reset(slot.rng, out);
+  const int64_t sample = std::max<int64_t>(
+      1, std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+  // Relaxed, as ns_per_env_: a lost update only delays the estimate.
+  const int64_t old = ns_per_reset_.load(std::memory_order_relaxed);
+  ns_per_reset_.store(old < 0 ? sample : old + (sample - old) / 4, std::memory_order_relaxed);
+}
+
 // Inlined into the loops over a chunk's envs: with the chunk's rows resolved once (BatchRows),
 // what a step reads besides the env stays in registers from env to env. callgrind, CartPole-v1
 // 8192 envs, 1 thread, instructions per env step: 380 before, 369 with BatchRows alone, 384
@@ -240,7 +255,7 @@ void ThreadExecutor::RunOneInFinishOrder(int env_id, Op op, std::string& error) 
           slot.rng.Seed(order.seed);
           slot.env->Seed(order.seed);
         }
-        slot.env->Reset(slot.rng, out);
+        ResetEnv(slot, out);
       },
       [&](Output& out) {
         const void* act[kMaxArraysPerKind];

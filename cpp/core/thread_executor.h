@@ -67,8 +67,13 @@ class ThreadExecutor final : public Executor {
   // is incomplete and a batch's steps add up to kCallerMinWork (see the .cc).
   bool Help();
   // Whether envs whose step costs `estimate` ns are quick enough for the caller to step: it must
-  // notice Ctrl-C and timeouts between env steps.
-  static bool QuickForCaller(int64_t estimate) { return estimate > 0 && estimate < kCallerMaxStep.count(); }
+  // notice Ctrl-C and timeouts between env steps. A step may be an autoreset, so their resets
+  // must be known to be quick too (an Atari reset with a large noop_max takes seconds where its
+  // step takes 0.2 ms: the caller stuck in one held Ctrl-C back 1.7-11 s).
+  bool QuickForCaller(int64_t estimate) const {
+    const int64_t reset = ns_per_reset_.load(std::memory_order_relaxed);
+    return estimate > 0 && estimate < kCallerMaxStep.count() && reset > 0 && reset < kCallerMaxStep.count();
+  }
   // Whether a caller waiting in an async recv() steps queued envs (see Help): a core is left
   // for it, the envs are quick and a batch's steps add up to kCallerMinWork.
   bool AsyncCallerStepsQueued(int64_t estimate) const {
@@ -87,6 +92,9 @@ class ThreadExecutor final : public Executor {
   // ones is not held up by a slow env that happened to start before them. The row's copy is
   // small beside such a step; chunks of several (cheap) envs reserve their rows up front.
   void RunOneInFinishOrder(int env_id, Op op, std::string& error);
+  // Resets one env, timing one reset in eight per thread (every thread's first) for
+  // ns_per_reset_. Out of line: resets are rare beside steps.
+  [[gnu::noinline]] void ResetEnv(EnvSlot& slot, Output& out);
   // Steps (or resets) one env into row `row` of `buf`, whose rows `rows` holds resolved.
   void StepEnv(int env_id, const BatchBuffers& buf, const BatchRows& rows, std::size_t row, Op op, std::string& error);
 
@@ -100,6 +108,7 @@ class ThreadExecutor final : public Executor {
   bool caller_helps_ = false;                           // the current dispatch lets the caller step envs
   bool async_caller_helps_ = false;                     // fewer workers than cores: see Help()
   alignas(64) std::atomic<int64_t> ns_per_env_{-1};     // running estimate of one env step's cost (-1: unknown)
+  std::atomic<int64_t> ns_per_reset_{-1};               // the same for a reset, explicit or automatic
 
   // Work per chunk handed to a thread: large enough to amortize a hand-off between cores
   // (~0.1-1 us), small enough that threads finish a batch at nearly the same time.
@@ -112,7 +121,7 @@ class ThreadExecutor final : public Executor {
   // steps/s, 8-64 µs 121-148M (4 threads: 34 -> 48M with 16 µs); on 2 cores 16 µs is within
   // noise of 4 µs (0.99-1.02x, CartPole 256-8192, Pendulum 1024, HalfCheetah 16/64).
   static constexpr std::chrono::nanoseconds kPieceWork{std::chrono::microseconds(16)};
-  // The caller steps envs only if one step is estimated below this (interrupts wait for it).
+  // The caller steps envs only if one step and one reset are estimated below this (interrupts wait for them).
   static constexpr std::chrono::nanoseconds kCallerMaxStep{std::chrono::milliseconds(1)};
   // In a full-batch step() the caller wakes a sleeping worker for a batch whose steps take at
   // least this (smaller ones: see WakeForRange). A wake-up costs the caller a futex syscall

@@ -12,12 +12,16 @@
 //   fail_at      throw from step() when total_steps reaches this value (0: never); the
 //                next failure comes `fail_at` steps later
 //   step_sleep_us   sleep this long in every step (for timeout and interrupt tests)
+//   reset_sleep_us  sleep this long in every reset (an env whose reset costs far more than its step)
+//   state_sleep_us  sleep this long in every set_state (a call that waits, for the GIL tests)
+//   state        [steps in this episode, episodes started, last action, total steps]
 #pragma once
 
 #include <chrono>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "core/env.h"
 
@@ -26,10 +30,8 @@ namespace envpool {
 class StepCounter : public Env {
  public:
   static Config DefaultConfig() {
-    return {{"terminate_at", int64_t{5}},
-            {"truncate_at", int64_t{0}},
-            {"fail_at", int64_t{0}},
-            {"step_sleep_us", int64_t{0}}};
+    return {{"terminate_at", int64_t{5}},  {"truncate_at", int64_t{0}},    {"fail_at", int64_t{0}},
+            {"step_sleep_us", int64_t{0}}, {"reset_sleep_us", int64_t{0}}, {"state_sleep_us", int64_t{0}}};
   }
 
   static EnvSpec Spec(const Config& /*config*/) {
@@ -42,13 +44,19 @@ class StepCounter : public Env {
       : terminate_at_(config.Get<int64_t>("terminate_at")),
         truncate_at_(config.Get<int64_t>("truncate_at")),
         fail_at_(config.Get<int64_t>("fail_at")),
-        sleep_us_(config.Get<int64_t>("step_sleep_us")) {
-    if (terminate_at_ < 0 || truncate_at_ < 0 || fail_at_ < 0 || sleep_us_ < 0) {
-      throw std::invalid_argument("StepCounter: terminate_at, truncate_at, fail_at and step_sleep_us must be >= 0");
+        sleep_us_(config.Get<int64_t>("step_sleep_us")),
+        reset_sleep_us_(config.Get<int64_t>("reset_sleep_us")),
+        state_sleep_us_(config.Get<int64_t>("state_sleep_us")) {
+    if (terminate_at_ < 0 || truncate_at_ < 0 || fail_at_ < 0 || sleep_us_ < 0 || reset_sleep_us_ < 0 ||
+        state_sleep_us_ < 0) {
+      throw std::invalid_argument(
+          "StepCounter: terminate_at, truncate_at, fail_at, step_sleep_us, reset_sleep_us and state_sleep_us must be "
+          ">= 0");
     }
   }
 
   void Reset(Rng& /*rng*/, Output& out) override {
+    if (reset_sleep_us_ > 0) std::this_thread::sleep_for(std::chrono::microseconds(reset_sleep_us_));
     steps_ = 0;
     ++episodes_;
     last_action_ = 0;
@@ -69,6 +77,20 @@ class StepCounter : public Env {
     Write(out);
   }
 
+  std::vector<double> GetState() const override {
+    return {static_cast<double>(steps_), static_cast<double>(episodes_), static_cast<double>(last_action_),
+            static_cast<double>(total_steps_)};
+  }
+
+  void SetState(const std::vector<double>& state) override {
+    if (state.size() != 4) throw std::invalid_argument("StepCounter: a state has 4 values");
+    if (state_sleep_us_ > 0) std::this_thread::sleep_for(std::chrono::microseconds(state_sleep_us_));
+    steps_ = static_cast<int64_t>(state[0]);
+    episodes_ = static_cast<int64_t>(state[1]);
+    last_action_ = static_cast<int64_t>(state[2]);
+    total_steps_ = static_cast<int64_t>(state[3]);
+  }
+
  private:
   void Write(Output& out) const {
     float* obs = out.Obs<float>();
@@ -79,7 +101,7 @@ class StepCounter : public Env {
     *out.Info<int64_t>(0) = total_steps_;
   }
 
-  int64_t terminate_at_, truncate_at_, fail_at_, sleep_us_;
+  int64_t terminate_at_, truncate_at_, fail_at_, sleep_us_, reset_sleep_us_, state_sleep_us_;
   int64_t steps_ = 0, episodes_ = 0, last_action_ = 0, total_steps_ = 0;
 };
 

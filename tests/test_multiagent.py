@@ -234,7 +234,7 @@ def test_views_step_alone_and_together_alike():
                 mine = view.step({a: 1 for a in view.agents})
                 assert {a: o.tolist() for a, o in mine[0].items()} == {a: o.tolist() for a, o in got[i][0].items()}
                 assert mine[1:4] == got[i][1:4]
-        assert all(r is None for r in together.step([{}, {}, {}]))  # every episode is over
+        assert all(r is None for r in together.step([{}, {}, {}]).tolist())  # every episode is over
     finally:
         alone.close()
         together.close()

@@ -18,18 +18,56 @@ from envpool.errors import EnvError
 from envpool.frontends.pool import PoolFrontEnd, check_int
 from envpool.multiagent.layout import AgentLayout, truncated_agents
 
-try:  # the pettingzoo extra: views are ParallelEnvs where PettingZoo is installed
+try:  # optional (the pettingzoo extra): where installed, views are pettingzoo.ParallelEnv instances
     from pettingzoo import ParallelEnv as _Base
 except ImportError:  # pragma: no cover - exercised only without the extra
     _Base = object
 
 
-class ParallelEnvs(PoolFrontEnd, Sequence):
-    """``num_envs`` PettingZoo ``ParallelEnv`` views of one pool (a list of them: ``envs[i]``).
+class PerEnvResults:
+    """The results of a :class:`ParallelEnvs` call, one per env: ``result[i]`` is env ``i``'s
+    (as ``envs[i].reset()`` / ``envs[i].step()`` return it), ``len(result)`` the number of envs,
+    ``result.tolist()`` all of them in a list.
 
-    ``reset(seed=s)`` resets every env (env ``i`` with ``s + i``) and ``step(actions)`` (one
-    action dict per env) steps every env with agents, both returning one result per env in a
-    list; each view also steps alone. ``close()`` closes the pool (and every view).
+    It is not iterable: ``obs, infos = envs.reset()`` with two envs would otherwise bind env 0's
+    result to ``obs`` and env 1's to ``infos`` without a word (and ``step`` likewise with five).
+    """
+
+    __slots__ = ("_items", "_what")
+
+    def __init__(self, items: list, what: str):
+        self._items = items
+        self._what = what  # "(observations, infos)": what one env's result is, for the error
+
+    def __getitem__(self, i: int) -> Any:
+        return self._items[i]
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def tolist(self) -> list:
+        return list(self._items)
+
+    def __iter__(self):
+        raise TypeError(
+            f"this holds one {self._what} per env ({len(self._items)} envs), not one env's {self._what}: "
+            "take env i's with result[i] (all: result.tolist()), or use envs[i] alone, a PettingZoo ParallelEnv"
+        )
+
+    def __repr__(self) -> str:
+        return f"PerEnvResults({self._items!r})"
+
+
+_STEP_RESULT = "(observations, rewards, terminations, truncations, infos)"
+
+
+class ParallelEnvs(PoolFrontEnd, Sequence):
+    """``num_envs`` PettingZoo ``ParallelEnv`` views of one pool (a sequence of them: ``envs[i]``).
+
+    Not itself a ``ParallelEnv``: ``reset(seed=s)`` resets every env (env ``i`` with ``s + i``)
+    and ``step(actions)`` (a list of one action dict per env) steps every env with agents, both
+    returning :class:`PerEnvResults` (env ``i``'s result is ``result[i]``; unpacking it is
+    refused); each view also steps alone. ``close()`` closes the pool (and every view).
     """
 
     agents: AgentLayout
@@ -62,28 +100,35 @@ class ParallelEnvs(PoolFrontEnd, Sequence):
         if self.closed:
             raise RuntimeError(f"{self.task_id}: the pool is closed")
 
-    def reset(self, seed: int | list[int] | None = None, options: dict[str, Any] | None = None) -> list[tuple]:
-        """Starts a new episode in every env: ``[(observations, infos), ...]`` one per env.
+    def reset(self, seed: int | list[int] | None = None, options: dict[str, Any] | None = None) -> PerEnvResults:
+        """Starts a new episode in every env: ``result[i]`` is env ``i``'s ``(observations, infos)``.
         ``options`` are accepted and ignored, as by the reference envs."""
         self._check_open()
         self._send_reset(seed, None)
         result = self._pool.recv(-1.0)
-        return [view._take_reset(result, row) for row, view in enumerate(self._views)]
+        return PerEnvResults(
+            [view._take_reset(result, row) for row, view in enumerate(self._views)], "(observations, infos)"
+        )
 
-    def step(self, actions: Sequence[dict[str, Any]]) -> list[tuple | None]:
+    def step(self, actions: Sequence[dict[str, Any]]) -> PerEnvResults:
         """Steps every env that has agents, with ``actions[i]`` (a dict agent -> action) for env
-        ``i``; returns ``(observations, rewards, terminations, truncations, infos)`` per env
-        (``None`` for envs whose episode is over: reset them). An env that raises cuts its
-        episode short: ``envpool.EnvError`` names it, and its ``result`` is this list with the
-        other envs' results (theirs are not lost)."""
+        ``i``; ``result[i]`` is env ``i``'s ``(observations, rewards, terminations, truncations,
+        infos)`` (``None`` for envs whose episode is over: reset them). An env that raises cuts its
+        episode short: ``envpool.EnvError`` names it, and its ``result`` holds the other envs'
+        results (theirs are not lost)."""
         self._check_open()
+        if isinstance(actions, dict) or not isinstance(actions, Sequence):
+            raise TypeError(
+                f"step() takes a list of action dicts, one per env ({self.num_envs}), got {type(actions).__name__}; "
+                "a single env's dict goes to envs[i].step()"
+            )
         if len(actions) != self.num_envs:
             raise ValueError(f"step() needs one action dict per env ({self.num_envs}), got {len(actions)}")
         live = [i for i, view in enumerate(self._views) if view.agents]
         rows = self.agents.blank_actions(len(live))
         for k, i in enumerate(live):
             self._views[i]._fill_actions(actions[i], rows[k])
-        results: list[tuple | None] = [None] * self.num_envs
+        results = PerEnvResults([None] * self.num_envs, _STEP_RESULT)
         if live:
             try:
                 result = self._pool.step(rows, np.asarray(live, dtype=np.int32), -1.0)
@@ -94,11 +139,11 @@ class ParallelEnvs(PoolFrontEnd, Sequence):
                     if i in exc.env_ids:
                         self._views[i].agents = []
                     else:
-                        results[i] = self._views[i]._take_step(exc.result, k)
+                        results._items[i] = self._views[i]._take_step(exc.result, k)
                 exc.result = results
                 raise
             for k, i in enumerate(live):
-                results[i] = self._views[i]._take_step(result, k)
+                results._items[i] = self._views[i]._take_step(result, k)
         return results
 
     def close(self) -> None:
@@ -249,3 +294,4 @@ class ParallelEnvView(_Base):
 
     def __repr__(self) -> str:
         return f"ParallelEnvView({self._owner.task_id!r}, env {self._index} of {len(self._owner)})"
+

@@ -72,3 +72,57 @@ def test_a_reader_that_leaves_early_gets_no_traceback():
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 1
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
+
+
+class _FrameCounter:
+    """cli.Recorder without imageio: counts env 0's frames and writes nothing."""
+
+    def __init__(self, path, max_steps, fps):
+        self.max_frames = max_steps + 1
+        self.frames = 0
+        self.seconds = 0.0
+        self.written = False
+
+    @property
+    def done(self):
+        return self.frames >= self.max_frames
+
+    def capture(self, envs, ids):
+        if not self.done and 0 in ids:
+            self.frames += 1
+
+    def write(self):
+        self.written = True
+
+
+def _steps_run(out: str) -> int:
+    return int(out.split(": ", 1)[1].split(" steps in")[0].replace(",", ""))
+
+
+@pytest.mark.parametrize("batch", [[], ["--batch-size", "2"]])
+def test_run_record_stops_when_the_recording_is_complete(capsys, monkeypatch, tmp_path, batch):
+    """Issue 36 item 7: `--record` without `--steps` runs until env 0's frames are recorded, not
+    the 100,000 default steps after them; `--steps` still sets the length."""
+    made: list[_FrameCounter] = []
+    monkeypatch.setattr(cli, "Recorder", lambda *a: made.append(_FrameCounter(*a)) or made[-1])
+    argv = ["run", "CartPole-v1", "--num-envs", "4", "-q", "--record", str(tmp_path / "x.gif"), "--record-steps", "20"]
+    assert cli.main(argv + batch) == 0
+    steps = _steps_run(capsys.readouterr().out)
+    assert made[-1].written and made[-1].frames == 21  # the first observation and 20 steps
+    if not batch:
+        assert steps == 20 * 4  # 20 full batches of 4 envs
+    else:
+        assert 20 * 2 <= steps <= 200  # env 0 is in about one batch of 2 in 2
+    assert cli.main(argv + batch + ["--steps", "1000"]) == 0
+    assert _steps_run(capsys.readouterr().out) == 1000 and made[-1].frames == 21
+
+
+def test_run_record_gif_stops_after_recording(capsys, tmp_path):
+    pytest.importorskip("imageio")
+    pytest.importorskip("PIL")
+    path = tmp_path / "cartpole.gif"
+    argv = ["run", "CartPole-v1", "--num-envs", "2", "-q", "--record", str(path), "--record-steps", "10"]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    assert _steps_run(out) == 10 * 2 and "recorded 11 frames of env 0" in out
+    assert path.stat().st_size > 0

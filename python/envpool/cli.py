@@ -160,6 +160,9 @@ class Recorder:
         print(f"recorded {len(self.frames)} frames of env 0 to {self.path}")
 
 
+_DEFAULT_STEPS = 100_000
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     recorder = Recorder(args.record, args.record_steps, args.record_fps) if args.record else None
     envs = envpool.make(
@@ -179,7 +182,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     actions = [space.sample() for _ in range(64)]
     returns = np.zeros(envs.num_envs)
     finished: list[float] = []
-    progress = Progress(args.steps, enabled=not args.quiet)
+    # --record without --steps runs until env 0's recording is complete, not --steps' default
+    # on top of it: about record_steps steps of every env (env 0 comes once per full batch).
+    until_recorded = recorder is not None and args.steps is None
+    steps = args.steps if args.steps is not None else (_DEFAULT_STEPS if recorder is None else None)
+    progress = Progress(steps or args.record_steps * envs.num_envs, enabled=not args.quiet)
     async_mode = batch < envs.num_envs
 
     all_ids = np.arange(envs.num_envs)
@@ -192,7 +199,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             recorder.capture(envs, [0])
     done_steps = 0
     i = 0
-    while done_steps < args.steps:
+    while not recorder.done if until_recorded else done_steps < steps:
         if async_mode:
             obs, reward, terminated, truncated, info = envs.recv()
             if recorder:
@@ -215,6 +222,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         i += 1
         progress.update(done_steps)
     elapsed = time.perf_counter() - start
+    if until_recorded:  # the estimate's total was a guess: close the bar at the steps run
+        progress.total = done_steps
+        progress.update(done_steps)
     envs.close()
     if recorder:
         elapsed = max(elapsed - recorder.seconds, 1e-9)  # throughput without the rendering
@@ -311,7 +321,12 @@ def _add_run(sub: Any) -> None:
         help="threads stepping envs (default: as envpool.make, the CPU count capped at the batch "
         "size, one fewer when asynchronous)",
     )
-    run.add_argument("--steps", type=int, default=100_000, help="total env steps (default: %(default)s)")
+    run.add_argument(
+        "--steps",
+        type=int,
+        default=None,
+        help=f"total env steps (default: {_DEFAULT_STEPS:,}; with --record, until the recording is complete)",
+    )
     run.add_argument("--seed", type=int, default=0, help="env i is seeded with SEED + i (default: %(default)s)")
     _add_env_kwarg(run)
     run.add_argument("--quiet", "-q", action="store_true", help="no progress bar")

@@ -1,13 +1,16 @@
 #include "atari_env.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <map>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "state_bytes.h"
 
@@ -53,7 +56,7 @@ struct RomFacts {
   int num_actions, height, width;
 };
 
-RomFacts LoadRomFacts(const AtariOptions& o) {
+RomFacts LoadRomFacts(const AtariOptions& o, const RomImage& image) {
   static std::mutex mutex;
   static std::map<std::tuple<std::string, bool, int, int>, RomFacts> cache;
   const auto key = std::make_tuple(o.task, o.full_action_space, o.mode, o.difficulty);
@@ -63,7 +66,7 @@ RomFacts LoadRomFacts(const AtariOptions& o) {
   }
   ale::ALEInterface ale;
   ale.setInt("random_seed", 0);
-  ale.loadROM(RomPath(o.task));
+  ale.loadROM(image.path());
   ApplyModeAndDifficulty(ale, o);
   const auto actions = o.full_action_space ? ale.getLegalActionSet() : ale.getMinimalActionSet();
   const RomFacts facts{actions, static_cast<int>(actions.size()), static_cast<int>(ale.getScreen().height()),
@@ -71,6 +74,40 @@ RomFacts LoadRomFacts(const AtariOptions& o) {
   std::lock_guard<std::mutex> lock(mutex);
   cache.emplace(key, facts);
   return facts;
+}
+
+// A state's text before its checksum is checked may be anything: messages show at most `limit`
+// characters of it, and '?' for what is not printable ASCII.
+std::string Shown(const std::string& text, std::size_t limit) {
+  std::string out = text.substr(0, limit);
+  for (char& c : out) {
+    if (c < 0x20 || c > 0x7e) c = '?';
+  }
+  return text.size() > limit ? out + "..." : out;
+}
+
+// "mode=0 there, 1 here, ..." for the options two Describe() texts give differently.
+std::string OptionsDiff(const std::string& theirs, const std::string& ours) {
+  auto lines = [](const std::string& text) {
+    std::vector<std::pair<std::string, std::string>> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+      const auto eq = line.find('=');
+      out.emplace_back(line.substr(0, eq), eq == std::string::npos ? "" : line.substr(eq + 1));
+    }
+    return out;
+  };
+  const auto a = lines(theirs), b = lines(ours);
+  bool same_names = a.size() == b.size();
+  for (std::size_t i = 0; same_names && i < a.size(); ++i) same_names = a[i].first == b[i].first;
+  if (!same_names) return "it lists the options of another version of the plugin";
+  std::string diff;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].second == b[i].second) continue;
+    if (!diff.empty()) diff += ", ";
+    diff += Shown(a[i].first, 40) + "=" + Shown(a[i].second, 40) + " there, " + b[i].second + " here";
+  }
+  return diff.empty() ? "its list of options is malformed" : diff;
 }
 
 }  // namespace
@@ -115,6 +152,24 @@ AtariOptions AtariOptions::Read(const Config& c) {
   return o;
 }
 
+std::string AtariOptions::Describe() const {
+  std::ostringstream out;
+  auto flag = [](bool b) { return b ? "True" : "False"; };
+  char prob[32];
+  const auto end = std::to_chars(prob, prob + sizeof prob, repeat_action_probability).ptr;
+  out << "stack_num=" << stack_num << "\nframe_skip=" << frame_skip << "\nnoop_max=" << noop_max
+      << "\nimg_height=" << img_height << "\nimg_width=" << img_width << "\nmode=" << mode
+      << "\ndifficulty=" << difficulty << "\nmax_num_frames_per_episode=" << max_num_frames_per_episode
+      << "\nepisodic_life=" << flag(episodic_life) << "\nterminal_on_life_loss=" << flag(terminal_on_life_loss)
+      << "\nzero_discount_on_life_loss=" << flag(zero_discount_on_life_loss) << "\nreward_clip=" << flag(reward_clip)
+      << "\nuse_fire_reset=" << flag(use_fire_reset) << "\ngray_scale=" << flag(gray_scale)
+      << "\nuse_inter_area_resize=" << flag(use_inter_area_resize) << "\nmaxpool=" << flag(maxpool)
+      << "\nfull_action_space=" << flag(full_action_space)
+      << "\nrepeat_action_probability=" << std::string_view(prob, static_cast<std::size_t>(end - prob))
+      << "\nframe_stack_padding=" << (zero_stack_padding ? "zero" : "reset") << "\n";
+  return out.str();
+}
+
 Config AtariEnv::DefaultConfig() {
   return {{"task", std::string("pong")},
           {"stack_num", int64_t{4}},
@@ -140,7 +195,7 @@ Config AtariEnv::DefaultConfig() {
 
 EnvSpec AtariEnv::Spec(const Config& config) {
   const AtariOptions o = AtariOptions::Read(config);
-  const RomFacts rom = LoadRomFacts(o);
+  const RomFacts rom = LoadRomFacts(o, *RomImage::Load(o.task));
   Require(o.img_height <= rom.height && o.img_width <= rom.width && o.img_height >= 1 && o.img_width >= 1,
           "img_height x img_width must be within the screen (" + std::to_string(rom.height) + " x " +
               std::to_string(rom.width) + "), got " + std::to_string(o.img_height) + " x " +
@@ -166,12 +221,12 @@ EnvSpec AtariEnv::Spec(const Config& config) {
 
 AtariEnv::AtariEnv(const Config& config)
     : opt_(AtariOptions::Read(config)),
-      rom_path_(RomPath(opt_.task)),
+      rom_(RomImage::Load(opt_.task)),
       ale_(std::make_unique<ale::ALEInterface>()),
       noop_dist_(0, opt_.noop_max > 0 ? opt_.noop_max - 1 : 0) {
   ale_->setFloat("repeat_action_probability", opt_.repeat_action_probability);
   // The ROM is loaded by the first reset (with the seed the pool gives first: see Seed).
-  const RomFacts rom = LoadRomFacts(opt_);
+  const RomFacts rom = LoadRomFacts(opt_, *rom_);
   action_set_ = rom.actions;
   fire_on_reset_ =
       opt_.use_fire_reset && std::find(action_set_.begin(), action_set_.end(), ale::PLAYER_A_FIRE) != action_set_.end();
@@ -188,7 +243,7 @@ AtariEnv::AtariEnv(const Config& config)
 }
 
 void AtariEnv::LoadRom() {
-  ale_->loadROM(rom_path_);
+  ale_->loadROM(rom_->path());
   ApplyModeAndDifficulty(*ale_, opt_);
   const auto& palette = ale_->theOSystem->colourPalette();
   gray_.Build([&palette](int index) { return palette.getGrayscale(index); });
@@ -330,6 +385,8 @@ void AtariEnv::Render(uint8_t* rgb) const {
 std::vector<double> AtariEnv::GetState() const {
   RequireRom("taking its state");
   StateWriter w;
+  w.Text(opt_.task);
+  w.Text(opt_.Describe());
   w.Text(ale_->cloneState(/*include_rng=*/true).serialize());
   std::ostringstream rng;
   rng << noop_rng_;
@@ -347,23 +404,40 @@ std::vector<double> AtariEnv::GetState() const {
 }
 
 void AtariEnv::SetState(const std::vector<double>& state) {
+  // Everything is read and checked into locals first; the env changes only after the last check.
   StateReader r(state);
+  // The descriptor first, so that a state of another game or options is named as such.
+  const std::string game = r.Text();
+  if (game != opt_.task) {
+    const std::string shown = Shown(game, 40);
+    StateReader::Fail("this state was taken from a " + TaskOfRom(shown) + " env (ROM '" + shown +
+                      "'), and this env is " + TaskOfRom(opt_.task) + " (ROM '" + opt_.task +
+                      "'); set_state takes states of the same game only");
+  }
+  if (const std::string options = r.Text(); options != opt_.Describe()) {
+    StateReader::Fail("this state was taken under another configuration of " + TaskOfRom(game) + ": " +
+                      OptionsDiff(options, opt_.Describe()) + "; set_state takes states of the same options only");
+  }
+  r.Authenticate();
   const std::string ale_state = r.Text();
   std::istringstream rng(r.Text());
   std::mt19937 noop_rng;
   rng >> noop_rng;
-  if (!rng) throw std::invalid_argument("Atari state: the no-op RNG state is malformed");
+  if (!rng) StateReader::Fail("the no-op RNG state is malformed");
   const int64_t pending = r.Int();
   const int64_t elapsed = r.Int(), lives = r.Int(), game_over = r.Int(), life_lost = r.Int(), pos = r.Int();
   auto raw0 = r.Bytes(raw_size_), raw1 = r.Bytes(raw_size_), stack = r.Bytes(stack_.size());
   r.End();
-  if (pos < 0 || pos >= opt_.stack_num || pending < -1 || pending > INT32_MAX || elapsed < 0 || elapsed > INT32_MAX) {
-    throw std::invalid_argument("Atari state: counters out of range (a state of another configuration?)");
+  if (pos < 0 || pos >= opt_.stack_num || pending < -1 || pending > INT32_MAX || elapsed < 0 || elapsed > INT32_MAX ||
+      lives < INT32_MIN || lives > INT32_MAX) {
+    StateReader::Fail("counters out of range");
   }
   if (!rom_loaded_) {  // a state put into an env never reset: its emulator needs the ROM first
     ale_->setInt("random_seed", 0);
     LoadRom();
   }
+  // The ALE state is one this process's GetState serialized for this game and options (the
+  // keyed checksum says so), so the ALE's loader, which checks nothing, can take it.
   ale_->restoreState(ale::ALEState(ale_state));
   noop_rng_ = noop_rng;
   pending_seed_ = pending < 0 ? std::nullopt : std::optional<uint32_t>(static_cast<uint32_t>(pending));

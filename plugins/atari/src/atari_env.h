@@ -21,15 +21,9 @@
 #include "area_resize.h"
 #include "core/plugin.h"
 #include "gray_lookup.h"
+#include "rom.h"
 
 namespace envpool_atari {
-
-// The ROM file of `rom` ("space_invaders"): $ALE_ROMS_DIR/<rom>.bin if ALE_ROMS_DIR is set, else
-// <the installed ale-py's roms folder>/<rom>.bin. Throws std::runtime_error saying what to
-// install or set when there is none (or it is not a ROM the ALE supports).
-std::string RomPath(const std::string& rom);
-// Set by the Python package when envpool loads the plugin (ale_py's roms folder).
-void SetDefaultRomsDir(std::string dir);
 
 // The env's kwargs, read and checked once per env (DefaultConfig lists them with defaults).
 struct AtariOptions {
@@ -41,6 +35,9 @@ struct AtariOptions {
   bool zero_stack_padding;  // frame_stack_padding == "zero" (else "reset": copies of the first frame)
 
   static AtariOptions Read(const envpool::Config& config);
+  // Every option as "name=value" lines, in a fixed order: what a state records of the options
+  // it was taken under (set_state compares it with the env's own).
+  std::string Describe() const;
 };
 
 class AtariEnv : public envpool::Env {
@@ -54,8 +51,11 @@ class AtariEnv : public envpool::Env {
   void Reset(envpool::Rng& rng, envpool::Output& out) override;
   void Step(const envpool::Action& action, envpool::Rng& rng, envpool::Output& out) override;
   void Render(uint8_t* rgb) const override;
-  // The emulator's state (with its RNG: sticky actions replay) plus the preprocessing state
-  // (frame buffers, counters, the no-op RNG), one byte per value.
+  // The game and options it was taken under, the emulator's state (with its RNG: sticky
+  // actions replay) and the preprocessing state (frame buffers, counters, the no-op RNG), one
+  // byte per value (state_bytes.h). SetState takes only what GetState returned in this process
+  // for the same game and options, and checks all of it before it changes anything: a refused
+  // state (std::invalid_argument naming what differs) leaves the env as it was.
   std::vector<double> GetState() const override;
   void SetState(const std::vector<double>& state) override;
 
@@ -69,7 +69,7 @@ class AtariEnv : public envpool::Env {
   bool EpisodeOver() const;
 
   AtariOptions opt_;
-  std::string rom_path_;
+  std::shared_ptr<const RomImage> rom_;  // read and checked at make; every ROM load reads this copy
   std::unique_ptr<ale::ALEInterface> ale_;
   ale::ActionVect action_set_;
   bool fire_on_reset_ = false;

@@ -1,4 +1,5 @@
-// The envpool-ng-atari plugin: every game of ale-py's ROM set as `<Game>-v5`, and the ROM lookup.
+// The envpool-ng-atari plugin: every game of ale-py's ROM set as `<Game>-v5` (the env: atari_env.cc;
+// finding and checking its ROM: rom.cc).
 //
 // Besides the ENVPOOL_PLUGIN entry points it exports three C functions, called through ctypes:
 //   envpool_atari_set_roms_dir  by envpool_atari/__init__.py when envpool loads the plugin
@@ -12,10 +13,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
-#include <filesystem>
 #include <memory>
-#include <mutex>
 #include <random>
 #include <string>
 #include <thread>
@@ -26,55 +24,16 @@
 #include "atari_env.h"
 #include "games.h"
 #include "gray_lookup.h"
+#include "rom.h"
 
 namespace envpool_atari {
-
 namespace {
-std::mutex roms_mutex;
-std::string default_roms_dir;  // guarded by roms_mutex
-
 bool TurnOffAleLogging() {
   ale::Logger::setMode(ale::Logger::Error);
   return true;
 }
 const bool ale_logging_off = TurnOffAleLogging();
 }  // namespace
-
-void SetDefaultRomsDir(std::string dir) {
-  std::lock_guard<std::mutex> lock(roms_mutex);
-  default_roms_dir = std::move(dir);
-}
-
-std::string RomPath(const std::string& rom) {
-  namespace fs = std::filesystem;
-  std::string dir, source;
-  if (const char* env = std::getenv("ALE_ROMS_DIR"); env != nullptr && *env != '\0') {
-    dir = env;
-    source = "ALE_ROMS_DIR";
-  } else {
-    std::lock_guard<std::mutex> lock(roms_mutex);
-    dir = default_roms_dir;
-    source = "the installed ale-py";
-  }
-  if (dir.empty()) {
-    throw std::runtime_error("Atari ROM '" + rom +
-                             "': no ROM folder known: install ale-py 0.12.1 (`pip install ale-py==0.12.1`, a "
-                             "dependency of envpool-ng-atari) or set ALE_ROMS_DIR to a folder of <game>.bin files");
-  }
-  const fs::path path = fs::path(dir) / (rom + ".bin");
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) {
-    throw std::runtime_error("Atari ROM '" + rom + "' not found: " + path.string() + " (ROM folder from " + source +
-                             ") does not exist");
-  }
-  // Checked here because the ALE ends the process (std::exit) on a ROM it does not know.
-  if (!ale::ALEInterface::isSupportedROM(path)) {
-    throw std::runtime_error("Atari ROM '" + rom + "': " + path.string() +
-                             " is not a ROM the ALE supports (its MD5 does not match the game's)");
-  }
-  return path.string();
-}
-
 }  // namespace envpool_atari
 
 ENVPOOL_PLUGIN_EXPORT void envpool_atari_set_roms_dir(const char* dir) {

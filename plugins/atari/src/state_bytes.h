@@ -1,56 +1,98 @@
 // An env state as envpool's get_state/set_state carry it (a vector of doubles), built from
-// bytes: one byte per value (0..255), framed by a magic number, the payload's length and an
-// FNV-1a hash of it, so that set_state refuses anything get_state did not produce for this
-// configuration before the emulator parses it.
+// bytes: one byte per value (0..255), framed by a magic number, the payload's length and a
+// keyed hash of the payload (SipHash-2-4 under a key drawn at random once per process).
+//
+// Why keyed: the payload holds the ALE's own serialized emulator state, and the ALE's loader
+// trusts it (lengths, bank numbers, TIA positions are used as they are: a forged one fails with
+// C++ errors, leaves the emulator half restored, or reads out of bounds at the next step). No
+// check short of the emulator's whole semantics can tell a forged emulator state from a real
+// one, so set_state accepts only payloads this process's get_state produced: an unkeyed
+// checksum anyone can recompute would not do that. The price: a state is valid only in the
+// process that took it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
-#include <cstring>
+#include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace envpool_atari {
 
+// SipHash-2-4 (Aumasson and Bernstein), 64-bit output.
+inline uint64_t SipHash24(uint64_t k0, uint64_t k1, const uint8_t* in, std::size_t len) {
+  uint64_t v0 = 0x736f6d6570736575ULL ^ k0, v1 = 0x646f72616e646f6dULL ^ k1;
+  uint64_t v2 = 0x6c7967656e657261ULL ^ k0, v3 = 0x7465646279746573ULL ^ k1;
+  auto rotl = [](uint64_t x, int b) { return (x << b) | (x >> (64 - b)); };
+  auto round = [&] {
+    v0 += v1, v1 = rotl(v1, 13), v1 ^= v0, v0 = rotl(v0, 32);
+    v2 += v3, v3 = rotl(v3, 16), v3 ^= v2;
+    v0 += v3, v3 = rotl(v3, 21), v3 ^= v0;
+    v2 += v1, v1 = rotl(v1, 17), v1 ^= v2, v2 = rotl(v2, 32);
+  };
+  auto word = [&](std::size_t at, std::size_t n) {
+    uint64_t m = 0;
+    for (std::size_t i = 0; i < n; ++i) m |= static_cast<uint64_t>(in[at + i]) << (8 * i);
+    return m;
+  };
+  const std::size_t whole = len - len % 8;
+  for (std::size_t at = 0; at < whole; at += 8) {
+    const uint64_t m = word(at, 8);
+    v3 ^= m, round(), round(), v0 ^= m;
+  }
+  const uint64_t last = (static_cast<uint64_t>(len) << 56) | word(whole, len % 8);
+  v3 ^= last, round(), round(), v0 ^= last;
+  v2 ^= 0xff, round(), round(), round(), round();
+  return v0 ^ v1 ^ v2 ^ v3;
+}
+
 class StateWriter {
  public:
-  void Int(int64_t v) { Raw(&v, sizeof v); }
+  void Int(int64_t v) {
+    for (int i = 0; i < 8; ++i) bytes_.push_back(static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * i)));
+  }
   void Text(const std::string& s) {
     Int(static_cast<int64_t>(s.size()));
-    Raw(s.data(), s.size());
+    bytes_.insert(bytes_.end(), s.begin(), s.end());
   }
   void Bytes(const std::vector<uint8_t>& b) {
     Int(static_cast<int64_t>(b.size()));
-    Raw(b.data(), b.size());
+    bytes_.insert(bytes_.end(), b.begin(), b.end());
   }
 
   std::vector<double> Finish() const {
     std::vector<double> out;
     out.reserve(kHeader + bytes_.size());
-    for (uint64_t word : {kMagic, static_cast<uint64_t>(bytes_.size()), Hash(bytes_)}) {
+    for (uint64_t word : {kMagic, static_cast<uint64_t>(bytes_.size()), Tag(bytes_)}) {
       for (int i = 0; i < 8; ++i) out.push_back(static_cast<double>((word >> (8 * i)) & 0xff));
     }
     for (uint8_t b : bytes_) out.push_back(b);
     return out;
   }
 
-  static constexpr uint64_t kMagic = 0x31415441'4c45504eULL;  // "NPELATA1"
+  // "NPELATA2": version 2 of the layout (1 had no game/options descriptor and an unkeyed FNV-1a).
+  static constexpr uint64_t kMagic = 0x32415441'4c45504eULL;
   static constexpr std::size_t kHeader = 24;
 
-  static uint64_t Hash(const std::vector<uint8_t>& bytes) {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (uint8_t b : bytes) h = (h ^ b) * 0x100000001b3ULL;
-    return h;
+  static uint64_t Tag(const std::vector<uint8_t>& bytes) {
+    static const auto key = [] {
+      std::random_device device;
+      auto draw = [&device] { return (static_cast<uint64_t>(device()) << 32) | device(); };
+      const uint64_t k0 = draw();
+      return std::pair<uint64_t, uint64_t>(k0, draw());
+    }();
+    return SipHash24(key.first, key.second, bytes.data(), bytes.size());
   }
 
  private:
-  void Raw(const void* p, std::size_t n) {
-    const auto* c = static_cast<const uint8_t*>(p);
-    bytes_.insert(bytes_.end(), c, c + n);
-  }
   std::vector<uint8_t> bytes_;
 };
 
+// Reads a state in the order StateWriter wrote it. The constructor checks the framing only, so
+// that the caller can read the leading descriptor (which game, which options) and name a
+// mismatch before Authenticate() says whether the payload is one get_state produced here.
 class StateReader {
  public:
   explicit StateReader(const std::vector<double>& state) {
@@ -62,53 +104,66 @@ class StateReader {
       }
       bytes_.push_back(static_cast<uint8_t>(v));
     }
-    uint64_t header[3];
-    std::memcpy(header, bytes_.data(), sizeof header);
+    const uint64_t magic = Word(0), length = Word(8);
+    tag_ = Word(16);
     bytes_.erase(bytes_.begin(), bytes_.begin() + StateWriter::kHeader);
-    if (header[0] != StateWriter::kMagic) Fail("not an Atari state");
-    if (header[1] != bytes_.size()) Fail("wrong length");
-    if (header[2] != StateWriter::Hash(bytes_)) Fail("checksum mismatch (the state was altered)");
+    if (magic != StateWriter::kMagic) Fail("not an Atari state of this plugin version");
+    if (length != bytes_.size()) Fail("wrong length (truncated or extended)");
+  }
+
+  void Authenticate() const {
+    if (tag_ != StateWriter::Tag(bytes_)) {
+      Fail(
+          "checksum mismatch: the state was altered, or was taken in another process (a state is valid only in the "
+          "process whose get_state returned it)");
+    }
   }
 
   int64_t Int() {
-    int64_t v;
-    Take(&v, sizeof v);
-    return v;
+    if (8 > bytes_.size() - pos_) Fail("truncated");
+    uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(bytes_[pos_ + static_cast<std::size_t>(i)]) << (8 * i);
+    pos_ += 8;
+    return static_cast<int64_t>(v);
   }
   std::string Text() {
     const auto n = Length();
-    std::string s(n, '\0');
-    Take(s.data(), n);
+    std::string s(bytes_.begin() + static_cast<std::ptrdiff_t>(pos_),
+                  bytes_.begin() + static_cast<std::ptrdiff_t>(pos_ + n));
+    pos_ += n;
     return s;
   }
   std::vector<uint8_t> Bytes(std::size_t expected) {
     const auto n = Length();
     if (n != expected) Fail("frame buffers of another size (a state of another configuration?)");
-    std::vector<uint8_t> b(n);
-    Take(b.data(), n);
+    std::vector<uint8_t> b(bytes_.begin() + static_cast<std::ptrdiff_t>(pos_),
+                           bytes_.begin() + static_cast<std::ptrdiff_t>(pos_ + n));
+    pos_ += n;
     return b;
   }
   void End() const {
     if (pos_ != bytes_.size()) Fail("trailing bytes");
   }
 
+  [[noreturn]] static void Fail(const std::string& why) {
+    throw std::invalid_argument("Atari state: " + why + " (pass what get_state returned)");
+  }
+
  private:
+  uint64_t Word(std::size_t at) const {
+    uint64_t w = 0;
+    for (int i = 0; i < 8; ++i) w |= static_cast<uint64_t>(bytes_[at + static_cast<std::size_t>(i)]) << (8 * i);
+    return w;
+  }
   std::size_t Length() {
     const int64_t n = Int();
     if (n < 0 || static_cast<uint64_t>(n) > bytes_.size() - pos_) Fail("truncated");
     return static_cast<std::size_t>(n);
   }
-  void Take(void* dst, std::size_t n) {
-    if (n > bytes_.size() - pos_) Fail("truncated");
-    std::memcpy(dst, bytes_.data() + pos_, n);
-    pos_ += n;
-  }
-  [[noreturn]] static void Fail(const char* why) {
-    throw std::invalid_argument(std::string("Atari state: ") + why + " (pass what get_state returned)");
-  }
 
   std::vector<uint8_t> bytes_;
   std::size_t pos_ = 0;
+  uint64_t tag_ = 0;
 };
 
 }  // namespace envpool_atari

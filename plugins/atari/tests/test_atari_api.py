@@ -272,7 +272,9 @@ def test_ale_roms_dir_is_used(tmp_path):
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert json.loads(lines[0]) == [1, 4, 84, 84]
-    assert "is not a ROM the ALE supports" in lines[1]
+    # The check names the game the file is (issue 35 item 6: it used to say only "not supported").
+    assert "breakout.bin (ROM folder from ALE_ROMS_DIR) is the ROM of another game" in lines[1]
+    assert "is that of 'pong' (Pong-v5)" in lines[1]
 
 
 def test_zero_discount_on_life_loss_in_the_dm_front_end():

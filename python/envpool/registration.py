@@ -80,8 +80,9 @@ def make(
             envpool.frontends.installed_gym and docs/compat.md); ``"dm"`` a
             ``dm_env.Environment`` returning ``TimeStep`` batches (needs the ``dm-env`` package:
             ``pip install envpool-ng[dm]``). Multi-agent tasks (docs/multiagent.md): ``"gymnasium"``
-            a vector env with one row per agent, ``"pettingzoo"`` a list of PettingZoo
-            ``ParallelEnv`` views, one per env (the view itself when ``num_envs == 1``).
+            a vector env with one row per agent, ``"pettingzoo"`` a PettingZoo ``ParallelEnv``
+            when ``num_envs == 1``, else a ``ParallelEnvs`` sequence of them (``envs[i]``), whose
+            own ``reset``/``step`` return ``PerEnvResults``, one result per env.
         num_envs: number of envs in the pool.
         batch_size: envs returned per ``recv()``; ``None`` means ``num_envs`` (full batch).
             Smaller values give the asynchronous ``send``/``recv`` mode.

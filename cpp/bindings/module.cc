@@ -109,10 +109,11 @@ PYBIND11_MODULE(_core, m) {
       "Arrays of one env of `task_id` built with `kwargs` ({key: [value]}), and the full config.");
 
   py::class_<PyPool>(m, "Pool", "A pool of a registered native task (envpool.make).")
-      .def(py::init<const std::string&, int, int, int, uint64_t, int, const py::dict&, const std::string&, double>(),
+      .def(py::init<const std::string&, int, int, int, uint64_t, int, const py::dict&, const std::string&, double,
+                    int>(),
            py::arg("task_id"), py::arg("num_envs"), py::arg("batch_size"), py::arg("num_threads"), py::arg("seed"),
            py::arg("max_episode_steps"), py::arg("kwargs"), py::arg("autoreset_mode") = "next_step",
-           py::arg("spin_us") = 50.0)
+           py::arg("spin_us") = 50.0, py::arg("thread_affinity_offset") = -1)
       .def("send_reset", &PyPool::SendReset, py::arg("env_id") = py::none(), py::arg("seeds") = py::none(),
            py::arg("keep") = py::none(), py::arg("wait_follows") = false)
       .def("send", &PyPool::Send, py::arg("actions"), py::arg("env_id") = py::none())

@@ -19,7 +19,7 @@ namespace {
 // A native pool of `task_id` with Python's arguments.
 std::unique_ptr<EnvPool> NativePool(const std::string& task_id, int num_envs, int batch_size, int num_threads,
                                     uint64_t seed, int max_episode_steps, const py::dict& kwargs,
-                                    const std::string& autoreset_mode, double spin_us) {
+                                    const std::string& autoreset_mode, double spin_us, int thread_affinity_offset) {
   const TaskSpec& task = FindTask(task_id);
   PoolOptions options = Options(num_envs, batch_size, max_episode_steps, autoreset_mode);
   options.num_threads = num_threads;
@@ -27,6 +27,11 @@ std::unique_ptr<EnvPool> NativePool(const std::string& task_id, int num_envs, in
   if (num_envs < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(num_envs));
   options.configs = MakeConfigs(task, num_envs, ToKwargs(kwargs));
   options.spin = std::chrono::nanoseconds(static_cast<int64_t>(spin_us * 1000));
+  if (thread_affinity_offset < -1) {
+    throw std::invalid_argument("thread_affinity_offset must be -1 (no pinning) or >= 0, got " +
+                                std::to_string(thread_affinity_offset));
+  }
+  options.thread_affinity_offset = thread_affinity_offset;
   return MakeNativePool(task, std::move(options)).pool;
 }
 
@@ -40,9 +45,10 @@ std::chrono::nanoseconds WaitOf(double wait_ms) {
 // -- PyPool ------------------------------------------------------------------------------------
 
 PyPool::PyPool(const std::string& task_id, int num_envs, int batch_size, int num_threads, uint64_t seed,
-               int max_episode_steps, const py::dict& kwargs, const std::string& autoreset_mode, double spin_us)
+               int max_episode_steps, const py::dict& kwargs, const std::string& autoreset_mode, double spin_us,
+               int thread_affinity_offset)
     : PyPool(NativePool(task_id, num_envs, batch_size, num_threads, seed, max_episode_steps, kwargs, autoreset_mode,
-                        spin_us),
+                        spin_us, thread_affinity_offset),
              nullptr) {
   final_obs_objects_ = true;
 }

@@ -30,7 +30,8 @@ class PyPool : public xla::Port {
  public:
   // A pool of a registered native task (envpool.make).
   PyPool(const std::string& task_id, int num_envs, int batch_size, int num_threads, uint64_t seed,
-         int max_episode_steps, const py::dict& kwargs, const std::string& autoreset_mode, double spin_us);
+         int max_episode_steps, const py::dict& kwargs, const std::string& autoreset_mode, double spin_us,
+         int thread_affinity_offset = -1);
   ~PyPool() override;
 
   void SendReset(const py::object& env_id, const py::object& seeds, const py::object& keep, bool wait_follows);

@@ -47,6 +47,7 @@ struct PoolOptions {
   std::vector<Config> configs;  // per env, complete (see MakeConfigs); empty: task defaults
   AutoresetMode autoreset = AutoresetMode::kNextStep;
   std::chrono::nanoseconds spin{std::chrono::microseconds(50)};  // worker spin before sleeping
+  int thread_affinity_offset = -1;  // >= 0: native worker i pinned to CPU offset + i (core/thread_pool.h)
 };
 
 // Makes the executor of a pool once the pool's parts exist (see the EnvPool constructors).

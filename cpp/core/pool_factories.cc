@@ -60,8 +60,9 @@ MadePool<ThreadExecutor> MakeNativePool(const TaskSpec& task, PoolOptions option
   const uint64_t seed = options.seed;
   const int threads = options.num_threads;
   const auto spin = options.spin;
+  const int affinity = options.thread_affinity_offset;
   return Build<ThreadExecutor>(task.id, std::move(spec), std::move(options), [&](ExecutorContext ctx) {
-    return std::make_unique<ThreadExecutor>(ctx, task, configs, seed, threads, spin);
+    return std::make_unique<ThreadExecutor>(ctx, task, configs, seed, threads, spin, affinity);
   });
 }
 

@@ -9,7 +9,8 @@
 namespace envpool {
 
 ThreadExecutor::ThreadExecutor(ExecutorContext context, const TaskSpec& task, const std::vector<Config>& configs,
-                               uint64_t seed, int num_threads, std::chrono::nanoseconds spin)
+                               uint64_t seed, int num_threads, std::chrono::nanoseconds spin,
+                               int thread_affinity_offset)
     : Executor(context), num_threads_(num_threads), spin_(spin) {
   slots_ = std::vector<EnvSlot>(static_cast<std::size_t>(ctx_.num_envs));
   for (int i = 0; i < ctx_.num_envs; ++i) {
@@ -22,7 +23,8 @@ ThreadExecutor::ThreadExecutor(ExecutorContext context, const TaskSpec& task, co
   caller_chunks_.reserve(static_cast<std::size_t>(ctx_.num_envs));
   // num_threads workers. In a full-batch step() of cheap envs the calling thread takes the
   // place of one of them (see Dispatch), so num_threads threads step envs either way.
-  threads_ = std::make_unique<ThreadPool>(num_threads, ctx_.num_envs, [this](const Chunk& c) { RunChunk(c); }, spin);
+  threads_ = std::make_unique<ThreadPool>(
+      num_threads, ctx_.num_envs, [this](const Chunk& c) { RunChunk(c); }, spin, thread_affinity_offset);
   // Async loops: the waiting caller steps envs too only where a core is left for it (make's
   // async default, one worker fewer than cores); beside a worker on every core it would only
   // preempt one (measured: HalfCheetah async 16/8 with 2 workers on 2 cores, 0.87x).

@@ -31,7 +31,7 @@ class ThreadExecutor final : public Executor {
   // Makes env i from configs[i] with its RNG seeded from seed + i, and starts num_threads
   // workers that spin for `spin` before sleeping.
   ThreadExecutor(ExecutorContext context, const TaskSpec& task, const std::vector<Config>& configs, uint64_t seed,
-                 int num_threads, std::chrono::nanoseconds spin);
+                 int num_threads, std::chrono::nanoseconds spin, int thread_affinity_offset = -1);
   ~ThreadExecutor() override { Stop(); }
 
   void Dispatch(const int* env_ids, int n, bool wait_follows) override;

@@ -26,6 +26,11 @@
 
 #include "core/spin.h"
 
+#ifdef __linux__
+#include <pthread.h>
+#include <sched.h>
+#endif
+
 namespace envpool {
 
 struct Chunk {
@@ -164,10 +169,12 @@ class ThreadPool {
   using RunChunk = std::function<void(const Chunk&)>;
 
   // `capacity` bounds the chunks queued at once (the pool never has more than one per env).
-  ThreadPool(int num_workers, int capacity, RunChunk run, std::chrono::nanoseconds spin)
+  // `affinity_offset` >= 0 pins worker i to one CPU (PinWorkers); -1 leaves them unpinned.
+  ThreadPool(int num_workers, int capacity, RunChunk run, std::chrono::nanoseconds spin, int affinity_offset = -1)
       : run_(std::move(run)), queue_(static_cast<std::size_t>(capacity)), range_(num_workers), spin_(spin) {
     threads_.reserve(static_cast<std::size_t>(num_workers));
     for (int i = 0; i < num_workers; ++i) threads_.emplace_back([this, i] { WorkerLoop(i); });
+    if (affinity_offset >= 0) PinWorkers(affinity_offset);
   }
 
   ~ThreadPool() { Stop(); }
@@ -233,6 +240,35 @@ class ThreadPool {
   bool RunOne() { return RunOneAs(0); }
 
  private:
+  // The reference EnvPool's thread_affinity_offset: worker i runs only on CPU (offset + i) mod
+  // the CPU count, set from here right after the threads start (as the reference does, so the
+  // pinning holds once the constructor returns). The CPUs are those this process may use
+  // (sched_getaffinity), in order: where it may use all of them that is the reference's CPU;
+  // under a restricted set (taskset, a container's cpuset) the reference would name CPUs the
+  // process may not use, which pthread_setaffinity_np refuses, so the count wraps within the
+  // allowed set instead. Pinning is a placement hint: a refusal (the set changed meanwhile)
+  // leaves that worker unpinned rather than failing the pool. Other platforms: no pinning.
+  void PinWorkers(int offset) {
+#ifdef __linux__
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return;
+    std::vector<int> cpus;
+    for (int c = 0; c < CPU_SETSIZE; ++c) {
+      if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
+    }
+    if (cpus.empty()) return;
+    for (std::size_t i = 0; i < threads_.size(); ++i) {
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(cpus[(static_cast<std::size_t>(offset) + i) % cpus.size()], &one);
+      (void)pthread_setaffinity_np(threads_[i].native_handle(), sizeof(one), &one);
+    }
+#else
+    (void)offset;
+#endif
+  }
+
   void WakeSleepers() {
     // seq_cst with the sleeper's increment of sleeping_: either we see it, or it sees the work.
     if (sleeping_.load() > 0) {

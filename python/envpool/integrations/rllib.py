@@ -32,7 +32,7 @@ default seeds would make every runner sample the same episodes).
 :func:`register_env` does the same for any pool: a Python env for :func:`envpool.make_python`
 (an id or a callable) or a native task with fixed kwargs.
 
-Multi-agent tasks (``envpool/SimpleSpread-v3``, ...) are registered as RLlib ``MultiAgentEnv``s
+Multi-agent tasks (``envpool/SimpleSpread-v3``, ...) are made as RLlib ``MultiAgentEnv``s
 (:mod:`envpool.integrations.rllib_multiagent`): RLlib's ``MultiAgentEnvRunner`` makes one per env
 copy in its own ``"sync"`` vectorization (leave ``gym_env_vectorize_mode`` at its default), and
 ``env_config`` entries are env kwargs, ``seed`` and ``max_episode_steps``.
@@ -86,6 +86,30 @@ class PoolCreator:
         return f"PoolCreator({self.name!r}, env={self.env!r}, python={self.python}, make_kwargs={self.make_kwargs!r})"
 
 
+class TaskCreator:
+    """RLlib env creator of a native task: a pool (:class:`PoolCreator`), or for a multi-agent
+    task an RLlib ``MultiAgentEnv`` (:class:`envpool.integrations.rllib_multiagent.MultiAgentCreator`).
+
+    Which of the two is decided each time RLlib calls it, not at registration: the answer is in
+    the task's spec, and building a spec loads the task family's library (libmujoco for the
+    MuJoCo tasks). So :func:`register_envs` loads no library, and a task whose library is
+    missing fails only when it is made, with the message saying how to install it.
+    """
+
+    def __init__(self, name: str, task_id: str, make_kwargs: dict[str, Any]):
+        self.name, self.task_id, self.make_kwargs = name, task_id, dict(make_kwargs)
+
+    def __call__(self, env_config: dict[str, Any]):
+        if _is_multi_agent(self.task_id):
+            from envpool.integrations.rllib_multiagent import MultiAgentCreator
+
+            return MultiAgentCreator(self.name, self.task_id, self.make_kwargs)(env_config)
+        return PoolCreator(self.name, self.task_id, False, self.make_kwargs)(env_config)
+
+    def __repr__(self) -> str:
+        return f"TaskCreator({self.name!r}, {self.task_id!r}, make_kwargs={self.make_kwargs!r})"
+
+
 def register_env(
     name: str, env: str | Callable[..., Any] | None = None, *, python: bool | None = None, **make_kwargs: Any
 ) -> str:
@@ -117,12 +141,10 @@ def register_env(
         raise ValueError(
             f"{env!r} is not an envpool task (see envpool.list_all_envs()); pass python=True for a gymnasium id"
         )
-    if not python and _is_multi_agent(env):
-        from envpool.integrations.rllib_multiagent import MultiAgentCreator
-
-        ray_register_env(name, MultiAgentCreator(name, env, make_kwargs))  # an RLlib MultiAgentEnv
+    if python:
+        ray_register_env(name, PoolCreator(name, env, True, make_kwargs))
     else:
-        ray_register_env(name, PoolCreator(name, env, python, make_kwargs))
+        ray_register_env(name, TaskCreator(name, env, make_kwargs))
     return name
 
 
@@ -131,6 +153,9 @@ def register_envs(tasks: list[str] | None = None) -> list[str]:
     the ids. Call once in the driver before building the algorithm (before or after
     ``ray.init()``): Ray makes the registry available to every process of the job, so remote
     env runners find the ids without importing envpool themselves.
+
+    Registering loads no task family's library (:class:`TaskCreator`): without ``[mujoco]`` the
+    MuJoCo ids are registered all the same and fail when made, saying what to install.
 
     >>> import envpool.rllib  # doctest: +SKIP
     >>> "envpool/CartPole-v1" in envpool.rllib.register_envs()  # doctest: +SKIP

@@ -60,7 +60,7 @@ def test_list_all_envs_and_version():
 
 def test_make_spec_starts_nothing_and_reports_config():
     spec = envpool.make_spec("CartPole-v1", sutton_barto_reward=True)
-    assert spec.config == {"sutton_barto_reward": True}
+    assert spec.config == {"sutton_barto_reward": True, "max_episode_steps": 500}
     assert spec.max_episode_steps == 500
     assert spec.action_space == gymnasium.spaces.Discrete(2)
 

@@ -124,7 +124,7 @@ def test_plugin_tasks_are_registered_like_built_in_ones(built, probe, capsys):
     spec = envpool.make_spec("probe.Probe3-v0")
     assert spec.origin == f"plugin probe ({os.path.realpath(probe)})"
     assert spec.max_episode_steps == 10 and spec.reward_threshold == 1.5
-    assert spec.config == {"fail_in": "", "fail_at": 1, "terminate_at": 3}  # the id's override
+    assert spec.config == {"fail_in": "", "fail_at": 1, "terminate_at": 3, "max_episode_steps": 10}  # the id's override
     assert spec.observation_space == gymnasium.spaces.Box(0.0, 1e9, (2,), np.float32)
     assert envpool.make_spec("CartPole-v1").origin == "built-in"
 

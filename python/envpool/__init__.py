@@ -29,6 +29,7 @@ from envpool.frontends.gym_env import EnvPoolGymEnv
 from envpool.frontends.vector_env import EnvPoolVectorEnv
 from envpool.plugins import load_installed_plugins, load_plugin
 from envpool.process.pool import make_python
+from envpool.protocol import DMEnvPool, EnvPool, EnvSpec, GymnasiumEnvPool
 from envpool.registration import make, make_dm, make_gym, make_gymnasium, register_envs
 from envpool.runner import EnvRunner, Episode, RunnerCallbacks, TimeMajorBatch, episodes_to_batch
 from envpool.tasks import list_all_envs, make_spec
@@ -36,6 +37,11 @@ from envpool.tasks import list_all_envs, make_spec
 __version__ = "0.1.0"
 
 __all__ = [
+    # the reference EnvPool's typing interface, in its order (envpool.protocol)
+    "EnvSpec",
+    "EnvPool",
+    "DMEnvPool",
+    "GymnasiumEnvPool",
     "EnvError",
     "EnvPoolGymEnv",
     "EnvPoolVectorEnv",

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import secrets
 import sys
 from typing import Any
@@ -15,6 +16,7 @@ from envpool.frontends.installed_gym import gym_front_end
 from envpool.frontends.pool import parse_autoreset_mode
 from envpool.frontends.single_env import SingleEnvEntryPoint
 from envpool.frontends.vector_env import EnvPoolVectorEnv
+from envpool.protocol import DMEnvPool, GymnasiumEnvPool
 from envpool.tasks import _tasks
 
 ENV_TYPES = ("gymnasium", "gym", "dm", "pettingzoo")
@@ -95,6 +97,9 @@ def make(
             ``"same_step"``, ``"disabled"``): what happens when an episode ends.
         render_mode: ``"rgb_array"`` enables ``render()``, which returns a tuple of
             ``(H, W, 3)`` uint8 frames drawn in C++, one per env.
+        thread_affinity_offset: (a keyword, as the reference EnvPool's) ``>= 0`` pins worker
+            thread ``i`` to CPU ``(offset + i) % cpus``, counting the CPUs this process may run
+            on; ``-1`` (the default) leaves them unpinned.
         **kwargs: the env's own kwargs (e.g. ``g=9.81`` for Pendulum-v1); a sequence of
             ``num_envs`` values gives each env its own value.
 
@@ -132,17 +137,17 @@ def make(
     return envs[0] if env_type == "pettingzoo" and num_envs == 1 else envs
 
 
-def make_gymnasium(task_id: str, **kwargs: Any):
+def make_gymnasium(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:
     """``make(task_id, env_type="gymnasium", ...)``."""
     return make(task_id, env_type="gymnasium", **kwargs)
 
 
-def make_gym(task_id: str, **kwargs: Any):
+def make_gym(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:
     """``make(task_id, env_type="gym", ...)``: the reference EnvPool's gym-style front end."""
     return make(task_id, env_type="gym", **kwargs)
 
 
-def make_dm(task_id: str, **kwargs: Any):
+def make_dm(task_id: str, **kwargs: Any) -> DMEnvPool:
     """``make(task_id, env_type="dm", ...)``: a ``dm_env.Environment``."""
     return make(task_id, env_type="dm", **kwargs)
 
@@ -217,15 +222,55 @@ def rllib_kwargs(env_id: str, num_envs: int, kwargs: dict[str, Any]) -> dict[str
     return kwargs
 
 
+def gymnasium_ids(tasks: dict[str, dict[str, Any]] | None = None) -> dict[str, str]:
+    """Each task's gymnasium id: ``envpool/<task>``, except a task whose name (the id without
+    its version) an earlier task of another origin already has: ``envpool-<plugin>/<task>``.
+
+    gymnasium treats ``envpool/Blackjack-v1`` and ``envpool/Blackjack-v5`` as two versions of one
+    env and warns, making v1, that it "is out of date ... upgrade to v5"; but the toy-text
+    Blackjack-v1 (built in) and the Atari plugin's Blackjack-v5 are different games. Versions
+    of one origin's tasks stay in one series (``envpool/CartPole-v0`` is out of date next to
+    ``-v1`` exactly as gymnasium's own ``CartPole-v0`` is). Tasks are taken in registration
+    order (built-in first, plugins as loaded), so an id never changes once given.
+
+    >>> gymnasium_ids()["CartPole-v1"]
+    'envpool/CartPole-v1'
+    >>> fake = {"Blackjack-v1": {"origin": "built-in"}, "Blackjack-v5": {"origin": "plugin atari (/x.so)"}}
+    >>> gymnasium_ids(fake)
+    {'Blackjack-v1': 'envpool/Blackjack-v1', 'Blackjack-v5': 'envpool-atari/Blackjack-v5'}
+    """
+    from gymnasium.envs.registration import parse_env_id
+
+    first_origin: dict[str, str] = {}
+    ids: dict[str, str] = {}
+    for task_id, task in (_tasks() if tasks is None else tasks).items():
+        origin = task["origin"]
+        name = parse_env_id(task_id)[1]
+        if first_origin.setdefault(name, origin) == origin:
+            ids[task_id] = f"envpool/{task_id}"
+        else:
+            ids[task_id] = f"{_origin_namespace(origin)}/{task_id}"
+    return ids
+
+
+def _origin_namespace(origin: str) -> str:
+    """``"plugin atari (/path/_atari.so)"`` -> ``"envpool-atari"`` (a gymnasium namespace)."""
+    name = origin.removeprefix("plugin ").split(" (", 1)[0]
+    return "envpool-" + (re.sub(r"[^\w.-]", "_", name) or "plugin")
+
+
 def register_envs() -> None:
-    """Register every task as ``envpool/<task>``: ``gymnasium.make_vec("envpool/<task>",
-    num_envs=n)`` makes a pool (its vector entry point, gymnasium's default when one is
-    registered), ``gymnasium.make("envpool/<task>")`` one env (:class:`envpool.frontends.single_env.EnvPoolEnv`).
-    Called on ``import envpool``."""
+    """Register every task as ``envpool/<task>`` (a plugin task whose name clashes with another
+    origin's: ``envpool-<plugin>/<task>``, see :func:`gymnasium_ids`):
+    ``gymnasium.make_vec("envpool/<task>", num_envs=n)`` makes a pool (its vector entry point,
+    gymnasium's default when one is registered), ``gymnasium.make("envpool/<task>")`` one env
+    (:class:`envpool.frontends.single_env.EnvPoolEnv`). Called on ``import envpool``; without
+    it, ``"envpool:envpool/<task>"`` (gymnasium's ``module:id`` form) imports envpool first."""
     import gymnasium
 
-    for task_id, task in _tasks().items():
-        env_id = f"envpool/{task_id}"
+    tasks = _tasks()
+    for task_id, env_id in gymnasium_ids(tasks).items():
+        task = tasks[task_id]
         if env_id in gymnasium.registry:
             continue
         gymnasium.register(

@@ -17,6 +17,8 @@ from gymnasium import spaces
 from envpool import _core
 from envpool.errors import UnexpectedKwargError
 from envpool.multiagent.layout import AgentLayout
+from envpool.plugin_families import unknown_task_hint
+from envpool.protocol import ArraySpec, Config, EnvSpec, action_array_spec, state_array_spec
 from envpool.spaces import specs_to_space
 
 
@@ -66,18 +68,26 @@ def _task(task_id: str) -> dict[str, Any]:
         raise TypeError(f"task_id must be a str, got {type(task_id).__name__}")
     tasks = _tasks()
     if task_id not in tasks:
+        hint = unknown_task_hint(task_id, tasks)  # a plugin's task, or gymnasium's Atari id
+        if hint is not None:
+            raise ValueError(hint)
         _core.env_spec(task_id, {})  # raises ValueError with close matches
     return tasks[task_id]
 
 
 @dataclasses.dataclass(frozen=True)
-class TaskSpec:
-    """What ``make_spec`` returns: a task's spaces and full config, without starting threads."""
+class TaskSpec(EnvSpec):
+    """What ``make_spec`` returns: a task's spaces and full config, without starting threads.
+
+    ``config``: the env kwargs and ``max_episode_steps`` (None: no limit), readable by key and,
+    as the reference EnvPool's, by attribute (``spec.config.max_episode_steps``).
+    ``state_array_spec`` / ``action_array_spec``: the reference's per-array specs
+    (envpool.protocol)."""
 
     task_id: str
     observation_space: spaces.Space
     action_space: spaces.Space
-    config: dict[str, Any]
+    config: Config
     max_episode_steps: int | None
     reward_threshold: float | None
     info_keys: tuple[str, ...]
@@ -86,6 +96,21 @@ class TaskSpec:
     # Multi-agent tasks: their agents and per-agent spaces (observation_space / action_space are
     # then one env's, every agent slot stacked); None for single-agent tasks.
     agents: AgentLayout | None = None
+    # Native tasks: the arrays as the core lists them (obs, info, action); None for Python envs.
+    arrays: dict[str, Any] | None = dataclasses.field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.config, Config):
+            object.__setattr__(self, "config", Config(self.config))
+
+    @property
+    def state_array_spec(self) -> dict[str, ArraySpec]:
+        """The reference's per-array specs of an env's row (envpool.protocol.state_array_spec)."""
+        return state_array_spec(self.arrays, self.observation_space, self.info_keys)
+
+    @property
+    def action_array_spec(self) -> dict[str, ArraySpec]:
+        return action_array_spec(self.arrays, self.action_space)
 
 
 def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
@@ -94,8 +119,8 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
     >>> spec = make_spec("Pendulum-v1", g=9.81)
     >>> spec.action_space
     Box(-2.0, 2.0, (1,), float32)
-    >>> spec.config["g"]
-    9.81
+    >>> spec.config["g"], spec.config.g, spec.config.max_episode_steps
+    (9.81, 9.81, 200)
     """
     task = _task(task_id)
     max_episode_steps = kwargs.pop("max_episode_steps", None)
@@ -110,11 +135,12 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
         task_id=task_id,
         observation_space=specs_to_space(raw["obs"], raw["obs_is_tuple"]),
         action_space=specs_to_space(raw["action"]),
-        config=dict(raw["config"]),
+        config=Config(raw["config"], max_episode_steps=steps or None),
         max_episode_steps=steps or None,
         reward_threshold=task["reward_threshold"],
         info_keys=("env_id", "elapsed_step", *(i["name"] for i in raw["info"])),
         render_shape=tuple(raw["render_shape"]) if raw["render_shape"][0] > 0 else None,
         origin=task["origin"],
         agents=AgentLayout(raw) if "agents" in raw else None,
+        arrays={key: raw[key] for key in ("obs", "info", "action", "obs_is_tuple")},
     )

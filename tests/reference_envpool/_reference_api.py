@@ -10,13 +10,11 @@ so ``make_gymnasium`` and ``env_type="gymnasium"`` map to it here.
 
 from __future__ import annotations
 
-import types
 from typing import Any
 
 import envpool
-from envpool import EnvPoolGymEnv as GymnasiumEnvPool  # noqa: F401 (the vendored casts)
-from envpool import list_all_envs, make_dm, make_gym  # noqa: F401
-from envpool.frontends.dm import EnvPoolDmEnv as DMEnvPool  # noqa: F401
+from envpool import DMEnvPool, EnvPool, EnvSpec, GymnasiumEnvPool  # noqa: F401 (envpool.python.protocol's)
+from envpool import list_all_envs, make_dm, make_gym, make_spec  # noqa: F401
 
 __version__ = envpool.__version__
 make_gymnasium = make_gym
@@ -26,22 +24,10 @@ def make(task_id: str, env_type: str, **kwargs: Any):
     return envpool.make(task_id, env_type="gym" if env_type == "gymnasium" else env_type, **kwargs)
 
 
-def make_spec(task_id: str, **kwargs: Any):
-    """Our TaskSpec, with ``config`` readable by attribute as the reference's namedtuple is
-    (``make_spec(id).config.max_episode_steps``)."""
-    spec = envpool.make_spec(task_id, **kwargs)
-    config = types.SimpleNamespace(**spec.config, max_episode_steps=spec.max_episode_steps)
-    return types.SimpleNamespace(
-        config=config,
-        observation_space=spec.observation_space,
-        action_space=spec.action_space,
-        reward_threshold=spec.reward_threshold,
-    )
-
-
-# envpool.mujoco.gym.registration.gym_mujoco_envs: (task, versions, max_episode_steps).
+# envpool.mujoco.gym.registration.gym_mujoco_envs: (task, versions, max_episode_steps); the
+# built-in v5 tasks are the MuJoCo ones (the Atari plugin's are v5 too, where it is installed).
 gym_mujoco_envs = [
-    (task_id.rsplit("-", 1)[0], ("v5",), envpool.make_spec(task_id).max_episode_steps)
+    (task_id.rsplit("-", 1)[0], ("v5",), spec.max_episode_steps)
     for task_id in envpool.list_all_envs()
-    if task_id.endswith("-v5")
+    if task_id.endswith("-v5") and (spec := envpool.make_spec(task_id)).origin == "built-in"
 ]

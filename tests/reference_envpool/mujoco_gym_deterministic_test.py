@@ -131,7 +131,6 @@ class _MujocoGymDeterministicTest(absltest.TestCase):
         env.reset()
         env.close()
 
-    @unittest.skip("frame_stack is a reference-only MuJoCo kwarg (gymnasium's FrameStackObservation wrapper does it)")
     def test_half_cheetah_frame_stack(self) -> None:
         spec = make_spec("HalfCheetah-v5", frame_stack=4)
         self.assertEqual(spec.observation_space.shape, (4, 17))
@@ -153,7 +152,6 @@ class _MujocoGymDeterministicTest(absltest.TestCase):
         finally:
             env.close()
 
-    @unittest.skip("frame_stack is a reference-only MuJoCo kwarg")
     def test_half_cheetah_frame_stack_one_matches_default(self) -> None:
         default_spec = make_spec("HalfCheetah-v5")
         frame_stack_spec = make_spec("HalfCheetah-v5", frame_stack=1)

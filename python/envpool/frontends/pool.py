@@ -15,6 +15,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from envpool import _core
+from envpool.protocol import ReferencePoolAPI
 from envpool.tasks import TaskSpec, make_spec, pack_env_kwargs
 
 # The core's names of the autoreset modes.
@@ -127,6 +128,7 @@ class OpenedPool:
     metadata: dict[str, Any] | None = None
     # Native envs: each env's seed at make (seed + i); Python envs report their own.
     env_seeds: list[int] | None = None
+    thread_affinity_offset: int = -1  # native envs: worker i pinned to CPU offset + i; -1: unpinned
 
 
 class EnvSeeds:
@@ -194,9 +196,14 @@ def open_native_pool(
     max_episode_steps: int | None = None,
     autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
     render_mode: str | None = None,
+    thread_affinity_offset: int = -1,
     **kwargs: Any,
 ) -> OpenedPool:
-    """``make``'s arguments checked, then the ``_core.Pool`` of a native task."""
+    """``make``'s arguments checked, then the ``_core.Pool`` of a native task.
+
+    ``thread_affinity_offset`` (the reference EnvPool's): ``>= 0`` pins worker thread ``i`` to
+    CPU ``(offset + i) % cpus``, counting only the CPUs this process may run on; ``-1`` (the
+    default) leaves the threads to the OS (cpp/core/thread_pool.h)."""
     num_envs = check_int("num_envs", num_envs, 1)
     batch_size = num_envs if batch_size is None else check_int("batch_size", batch_size, 1)
     if batch_size > num_envs:
@@ -214,6 +221,7 @@ def open_native_pool(
     autoreset_mode = parse_autoreset_mode(autoreset_mode)
     if render_mode not in (None, "rgb_array"):
         raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+    thread_affinity_offset = check_int("thread_affinity_offset", thread_affinity_offset, -1)
     # Env kwargs are checked by make_spec (names and types, as the pool checks them) and the
     # spaces come from it; all before the pool, whose constructor starts the worker threads.
     packed = pack_env_kwargs(task_id, kwargs, num_envs)
@@ -230,8 +238,10 @@ def open_native_pool(
         -1 if max_episode_steps is None else max_episode_steps,
         packed,
         CORE_AUTORESET[autoreset_mode],
+        thread_affinity_offset=thread_affinity_offset,
     )
-    config = dict(task_spec.config)
+    # The env kwargs (make_spec's config also holds max_episode_steps: the pool's is its own).
+    config = {key: value for key, value in task_spec.config.items() if key != "max_episode_steps"}
     config.update({key: values for key, values in packed.items() if len(values) > 1})
     return OpenedPool(
         pool=pool,
@@ -244,10 +254,11 @@ def open_native_pool(
         render_mode=render_mode,
         config=config,
         env_seeds=[seed + i for i in range(num_envs)],
+        thread_affinity_offset=thread_affinity_offset,
     )
 
 
-class PoolFrontEnd:
+class PoolFrontEnd(ReferencePoolAPI):
     """Owns a ``_core.Pool`` and the arguments it was made with.
 
     Attributes: ``task_id``, ``num_envs``, ``batch_size``, ``num_threads``,
@@ -286,6 +297,7 @@ class PoolFrontEnd:
         self.autoreset_mode = opened.autoreset_mode
         self.render_mode = opened.render_mode
         self.config = opened.config
+        self._note_make_settings(opened)
         return opened
 
     # -- resetting -------------------------------------------------------------------------------
@@ -351,7 +363,17 @@ class PoolFrontEnd:
 
     def send(self, actions, env_id=None) -> None:
         """Hand ``actions`` to envs ``env_id`` (all envs when ``None``) and return at once."""
-        self._pool.send(actions, env_id)
+        try:
+            self._pool.send(actions, env_id)
+        except ValueError as exc:
+            # The core names the shape it expected for all envs; a partial batch (typically the
+            # rows of an async recv()) also needs their ids: say so.
+            if env_id is None and "envs need shape" in str(exc):
+                raise ValueError(
+                    f"{exc}; send() without env_id sends to all {self.num_envs} envs: to send a partial batch "
+                    "(e.g. the rows of recv()), pass their ids, send(actions, env_id=info['env_id'])"
+                ) from None
+            raise
 
     def _recv(self, timeout: float | None, with_ids: bool = True):
         """The next batch; ``with_ids``: its info holds ``env_id`` and ``elapsed_step`` (pools

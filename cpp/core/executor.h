@@ -31,10 +31,19 @@ class EnvErrors {
     std::lock_guard<std::mutex> lock(mu_);
     errors_.emplace_back(env_id, std::move(text));
   }
-  std::vector<std::pair<int, std::string>> Take() {
+  // The errors of envs `env_ids` (n of them); the others stay for the batches that hold their
+  // rows (an async pool may have run an env that fails for a later batch than the one taken).
+  std::vector<std::pair<int, std::string>> TakeFor(const int32_t* env_ids, int n) {
     std::lock_guard<std::mutex> lock(mu_);
     std::vector<std::pair<int, std::string>> out;
-    out.swap(errors_);
+    if (errors_.empty()) return out;
+    std::vector<std::pair<int, std::string>> kept;
+    for (auto& e : errors_) {
+      bool mine = false;
+      for (int i = 0; i < n && !mine; ++i) mine = env_ids[i] == e.first;
+      (mine ? out : kept).push_back(std::move(e));
+    }
+    errors_.swap(kept);
     return out;
   }
 

@@ -156,6 +156,7 @@ int EnvPool::TakeBatch(BatchBuffers fresh) {
     protocol_.MarkReturned(ids, rows, [](int) { return false; });
   }
   taken_rows_ = rows;
+  taken_ids_ = ids;
   return batches_->Take(std::move(fresh));
 }
 

@@ -113,8 +113,9 @@ class EnvPool {
   // ends batches early (Executor::PartialBatches) or a full batch was sent a subset of envs.
   int taken_rows() const { return taken_rows_; }
 
-  // Errors thrown by envs since the last call: (env_id, message).
-  std::vector<std::pair<int, std::string>> TakeEnvErrors() { return errors_.Take(); }
+  // Errors thrown by the envs whose rows are in the batch the last TakeBatch returned:
+  // (env_id, message). Call it while that batch is held (it reads the batch's env ids).
+  std::vector<std::pair<int, std::string>> TakeEnvErrors() { return errors_.TakeFor(taken_ids_, taken_rows_); }
 
   // Draws envs `env_ids` (nullptr: all) into `frames` (n frames of render_height x
   // render_width x 3 bytes). The envs must not be in flight.
@@ -144,6 +145,7 @@ class EnvPool {
   EnvErrors errors_;
   bool closed_ = false;
   int taken_rows_ = 0;
+  const int32_t* taken_ids_ = nullptr;  // env_id column of the batch the last TakeBatch returned
 
   std::unique_ptr<Executor> executor_;  // last: it stops before the rest is destroyed
 };

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 
 from envpool.errors import EnvError
 from envpool.frontends.pool import PoolFrontEnd, check_int
@@ -73,6 +74,7 @@ class ParallelEnvs(PoolFrontEnd, Sequence):
     agents: AgentLayout
     _views: list[ParallelEnvView]
     closed: bool = False
+    _xla_layout = "pettingzoo"  # xla() refuses: its results are per-agent dicts
 
     def __init__(self, task_id: str, num_envs: int = 1, **kwargs: Any):
         for key in ("batch_size", "autoreset_mode"):
@@ -254,7 +256,9 @@ class ParallelEnvView(_Base):
                     f"{self._owner.task_id} env {self._index}: got an action for {agent!r} (slot {slot}), "
                     f"which is not in the episode; agents are {self.agents}"
                 )
-            row[self._layout.slot(agent)] = action
+            slot = self._layout.slot(agent)
+            where = f"{self._owner.task_id} env {self._index}"
+            row[slot] = _agent_action(where, agent, action, self._layout.action_space(slot))
         missing = [a for a in self.agents if self._needs[self._layout.slot(a)] and a not in actions]
         if missing:
             raise ValueError(f"{self._owner.task_id} env {self._index}: no action for {missing}, which must act")
@@ -295,3 +299,35 @@ class ParallelEnvView(_Base):
     def __repr__(self) -> str:
         return f"ParallelEnvView({self._owner.task_id!r}, env {self._index} of {len(self._owner)})"
 
+
+def _agent_action(where: str, agent: str, action: Any, space: spaces.Space) -> Any:
+    """``action`` checked against ``agent``'s action space, as the agents-as-rows front end checks
+    a row: the type and shape the space has, never cast (2.7 or "3" for a Discrete agent) or
+    broadcast (a scalar for a Box agent); a Discrete action also in its range. Errors name the
+    env (``where``) and the agent."""
+    if isinstance(space, spaces.Discrete):
+        if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+            action = action.item()
+        if not isinstance(action, (int, np.integer)) or isinstance(action, (bool, np.bool_)):
+            raise TypeError(
+                f"{where}: the action for {agent!r} must be an integer ({space}), got {action!r} "
+                f"of type {type(action).__name__}"
+            )
+        if not space.start <= action < space.start + space.n:
+            raise ValueError(f"{where}: the action for {agent!r} is {action}, outside {space}")
+        return action
+    integers = np.issubdtype(space.dtype, np.integer)
+    try:
+        arr = np.asarray(action)
+    except (TypeError, ValueError) as exc:  # ragged nesting
+        raise TypeError(f"{where}: the action for {agent!r} is not an array for {space}: {exc}") from None
+    if arr.dtype.kind not in ("iu" if integers else "iuf"):
+        raise TypeError(
+            f"{where}: the action for {agent!r} must hold {'integers' if integers else 'real numbers'} ({space}), "
+            f"got {arr.dtype} values"
+        )
+    if arr.shape != space.shape:
+        raise ValueError(
+            f"{where}: the action for {agent!r} must have shape {space.shape} ({space}), got shape {arr.shape}"
+        )
+    return arr

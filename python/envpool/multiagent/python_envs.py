@@ -66,6 +66,14 @@ class ParallelEnvAdapter(gymnasium.Env):
         self.env = env
         self.names = list(env.possible_agents)
         n = len(self.names)
+        if n == 0:
+            raise ValueError(
+                f"the PettingZoo env {type(env).__name__} has no possible_agents: a multi-agent env needs at least "
+                "one agent (possible_agents lists every agent that may appear in an episode)"
+            )
+        if len(set(self.names)) != n:
+            twice = sorted({str(a) for a in self.names if self.names.count(a) > 1})
+            raise ValueError(f"the PettingZoo env {type(env).__name__} lists agents twice in possible_agents: {twice}")
         agent_obs = [env.observation_space(a) for a in self.names]
         actions = [env.action_space(a) for a in self.names]
         if any(a != actions[0] for a in actions):

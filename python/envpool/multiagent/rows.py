@@ -48,6 +48,8 @@ class AgentRowsVectorEnv(EnvPoolVectorEnv):
     >>> envs.close()
     """
 
+    _added_info_keys = ("all_done", "agent_id")  # _to_rows'
+    _xla_layout = "agent_rows"  # xla() gives these rows too (envpool/xla/rows.py)
     agents: AgentLayout
     agents_per_env: int
     num_agents: int
@@ -126,6 +128,15 @@ class AgentRowsVectorEnv(EnvPoolVectorEnv):
     def _to_rows(self, result):
         obs, _, terminated, truncated, info = result
         n, m = len(terminated), self.agents_per_env
+        missing = [key for key in AGENT_INFO if key not in info]
+        if missing:
+            # A Python env that raised returned no info: a batch whose every env failed in a
+            # make_python worker has none of the per-agent arrays. Its rows read as a failed env's
+            # rows of a partly failed batch do (no reward, no agent flags; _in_rows marks them
+            # truncated), so the EnvError reaches the caller with its batch.
+            info = dict(info)
+            for key in missing:
+                info[key] = np.zeros((n, m), dtype=np.float64 if key == "agent_reward" else bool)
         reward, agent_terminated = info["agent_reward"], info["agent_terminated"]
         agent_truncated, active = info["agent_truncated"], info["active"]
         ended = info.get("_final_info")

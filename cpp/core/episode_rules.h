@@ -25,6 +25,7 @@
 #include "core/env.h"
 #include "core/exception_text.h"
 #include "core/orders.h"
+#include "core/row_guard.h"
 
 namespace envpool {
 
@@ -102,19 +103,19 @@ class EpisodeRules {
           std::memset(info[f], 0, layout_.fields[layout_.first_info + f].row_bytes);
         }
       } else if (op == Op::kReset) {
-        reset(out);
+        Call(reset, out);
         st.elapsed_step = 0;
         st.episode_over = false;
         if (layout_.has_final) WriteFinal(buf, row, 0, false);
       } else {
-        step(out);
+        Call(step, out);
         const int32_t elapsed = ++st.elapsed_step;
         if (max_steps > 0 && elapsed >= max_steps) *truncated = true;
         st.episode_over = *terminated || *truncated;
         if (layout_.has_final) {
           WriteFinal(buf, row, elapsed, st.episode_over);
           if (st.episode_over) {
-            reset(out);
+            Call(reset, out);
             st.elapsed_step = 0;
             st.episode_over = false;
           }
@@ -149,6 +150,17 @@ class EpisodeRules {
   }
 
  private:
+  // Runs an env's reset or step on `out`; debug builds check that it writes only its own rows
+  // (core/row_guard.h).
+  template <class F>
+  [[gnu::always_inline]] inline void Call(F& f, Output& out) const {
+#if ENVPOOL_ROW_GUARD
+    RowGuard::Run(layout_, out, f);
+#else
+    f(out);
+#endif
+  }
+
   // Same-step autoreset: copies the finished episode's obs and info rows into final_* fields;
   // rows of envs that did not finish are zeroed so a batch never shows stale values.
   void WriteFinal(const BatchBuffers& buf, std::size_t row, int32_t elapsed, bool done) const {

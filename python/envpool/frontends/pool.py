@@ -277,7 +277,9 @@ class PoolFrontEnd(ReferencePoolAPI):
     autoreset_mode: AutoresetMode
     render_mode: str | None
     config: dict[str, Any]
-    _xla_used: bool = False
+    # After xla(): waits for jitted calls jax has dispatched (see _close_pool). Kept as a function,
+    # not imported at close: close paths import nothing (at interpreter exit imports fail).
+    _xla_wait: Any = None
 
     def _open_pool(self, task_id: Any, **kwargs: Any) -> OpenedPool:
         """Opens the pool ``make`` asks for (or adopts one built elsewhere: ``make_python``
@@ -391,22 +393,21 @@ class PoolFrontEnd(ReferencePoolAPI):
         """``(handle, recv, send, step)``: pure functions that step this pool from inside
         ``jax.jit`` / ``lax.scan``, as the reference EnvPool's ``xla()`` (needs the ``jax`` extra;
         see envpool.xla and docs/jax.md). ``timeout`` bounds each recv's wait, in seconds."""
-        from envpool.xla.calls import make_xla
+        from envpool.xla.calls import make_xla, wait_for_dispatched_calls
 
-        self._xla_used = True
+        self._xla_wait = wait_for_dispatched_calls
         return make_xla(self, timeout)
 
     def _close_pool(self) -> None:
         """Close the pool (if ``__init__`` got as far as making one). After ``xla()``, first let
         jitted calls jax has dispatched but not yet run finish: jax dispatches asynchronously,
-        so ``rollout(handle); envs.close()`` would otherwise close the pool under them."""
+        so ``rollout(handle); envs.close()`` would otherwise close the pool under them. Imports
+        nothing: a pool dropped at interpreter exit is closed when imports fail."""
         pool = getattr(self, "_pool", None)
         if pool is None:
             return
-        if self._xla_used:
-            from envpool.xla.calls import wait_for_dispatched_calls
-
-            wait_for_dispatched_calls()
+        if self._xla_wait is not None:
+            self._xla_wait()
         pool.close()
 
     # -- rendering ---------------------------------------------------------------------------------

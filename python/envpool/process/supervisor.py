@@ -27,6 +27,7 @@ import signal
 import threading
 import time
 import weakref
+from multiprocessing.connection import wait as wait_for_sentinels
 from typing import Any
 
 from envpool import _core
@@ -262,17 +263,29 @@ class WorkerProcesses:
             pass
         with self._lock:  # a replacement being started is in self.procs once this is taken
             procs = [p for p in self.procs if p is not None]
-        deadline = time.monotonic() + EXIT_GRACE_S
-        for proc in procs:
-            proc.join(timeout=max(0.0, deadline - time.monotonic()))
+        _reap(procs, EXIT_GRACE_S)
         for proc in procs:
             end_group(proc.pid)  # what its envs started; the worker too if it is still there
             if proc.is_alive():
                 proc.kill()
-                proc.join(timeout=2.0)
+        _reap(procs, 2.0)
         for conn in self.conns:
             if conn is not None:
                 conn.close()
         monitor = self._monitor
         if monitor is not None and monitor is not threading.current_thread():
             monitor.join(timeout=1.0)
+
+
+def _reap(procs: list, timeout: float) -> None:
+    """Waits up to ``timeout`` seconds for ``procs`` to exit and reaps those that did. Not
+    ``Process.join(timeout)``: that imports ``multiprocessing.connection`` on each call, and
+    shutdown() imports nothing (it runs at interpreter exit too, when imports fail)."""
+    pending = {proc.sentinel: proc for proc in procs}
+    deadline = time.monotonic() + timeout
+    while pending:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        for sentinel in wait_for_sentinels(list(pending), left):
+            pending.pop(sentinel).join()  # exited: returns at once

@@ -5,7 +5,11 @@ them. The env-building checks use RLlib's SingleAgentEnvRunner in this process (
 cluster); the training tests start a 2-CPU local Ray and shut it down.
 """
 
+import json
 import math
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -145,6 +149,38 @@ def test_register_env_rejects_unknown_tasks():
         envpool.rllib.register_envs(["NoSuchTask-v0"])
     with pytest.raises(ValueError, match="not an envpool task"):
         envpool.rllib.register_env("x", "NoSuchTask-v0", python=False)
+
+
+def test_register_envs_without_libmujoco():
+    """Issue 36 item 2, with RLlib's own registry: without libmujoco (simulated by
+    ENVPOOL_MUJOCO_LIB pointing at no file) register_envs() registers every task and loads no
+    library; a MuJoCo creator fails when called, with the install hint; the others still give a
+    pool and a MultiAgentEnv. In a fresh interpreter: a loaded library stays loaded."""
+    if "HalfCheetah-v5" not in envpool.list_all_envs():
+        pytest.skip("envpool was built without the MuJoCo headers")
+    code = """
+import json
+import envpool, envpool.rllib
+from ray.tune.registry import ENV_CREATOR, _global_registry
+ids = envpool.rllib.register_envs()
+loaded = [line.split()[-1] for line in open("/proc/self/maps") if "libmujoco" in line]
+try:
+    _global_registry.get(ENV_CREATOR, "envpool/HalfCheetah-v5")({"num_envs": 2})
+    error = None
+except Exception as exc:
+    error = f"{type(exc).__name__}: {exc}"
+pool = _global_registry.get(ENV_CREATOR, "envpool/CartPole-v1")({"num_envs": 2, "seed": 0})
+multi = _global_registry.get(ENV_CREATOR, "envpool/SimpleSpread-v3")({"seed": 0})
+print(json.dumps({"ids": len(ids), "tasks": len(envpool.list_all_envs()), "loaded": loaded, "error": error,
+                  "pool": type(pool).__name__, "multi": type(multi).__name__}))
+"""
+    env = {**os.environ, "ENVPOOL_MUJOCO_LIB": "/nonexistent/libmujoco.so.4.0.1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["ids"] == result["tasks"] and result["loaded"] == []
+    assert result["error"].startswith("RuntimeError") and "envpool-ng[mujoco]" in result["error"], result["error"]
+    assert (result["pool"], result["multi"]) == ("EnvPoolVectorEnv", "PoolMultiAgentEnv")
 
 
 # -- PPO training (Ray started locally on 2 CPUs) -----------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 import gymnasium
 import numpy as np
 import pytest
@@ -284,5 +286,81 @@ def test_more_arrays_than_the_core_holds_are_refused_by_count():
     try:
         obs, _ = envs.reset(seed=0)
         assert len(obs) == 32
+    finally:
+        envs.close()
+
+
+# -- env ids and timeouts as passed (issue 35 item 11) --------------------------------------------
+
+
+def test_env_ids_beyond_int32_are_reported_as_passed():
+    """env_id=2**40 was reported as "2147483647 is out of range" (clamped to int32); uint64 ids
+    wrapped to negative ones. Every call taking env ids names the value passed."""
+    envs = envpool.make("CartPole-v1", num_envs=2, batch_size=1, render_mode="rgb_array")
+    try:
+        big = 2**40
+        calls = {
+            "reset": lambda ids: envs.reset(ids),
+            "reset-seeded": lambda ids: envs.reset(ids, seed=1),
+            "async_reset": lambda ids: envs.async_reset(ids),
+            "render": lambda ids: envs.render(ids),
+        }
+        for call in calls.values():
+            for ids in (big, [big], np.array([0, big]), np.array([big], np.uint64)):
+                with pytest.raises(ValueError, match=rf"env_id\[\d\] = {big} is out of range \[0, 2\)"):
+                    call(ids)
+        envs.async_reset()
+        envs.recv()
+        for ids in (np.array([big]), [big], np.array([2**64 - 1], np.uint64), np.array([-big])):
+            value = int(np.asarray(ids)[0])
+            with pytest.raises(ValueError, match=rf"env_id\[0\] = {value} is out of range"):
+                envs.send(np.zeros(1, np.int64), ids)
+        for state_call in (envs.get_state, lambda i: envs.set_state(i, [0.0] * 4)):
+            with pytest.raises(ValueError, match=rf"env_id={big} is out of range \[0, 2\)"):
+                state_call(big)
+            for wrong in (1.5, "1", True, np.float64(0)):  # int(env_id) took 1.5 as 1 and "1" as 1
+                with pytest.raises(TypeError, match="env_id must be an int"):
+                    state_call(wrong)
+        for wrong in (1.5, "1", [True], [0.5]):
+            with pytest.raises(TypeError, match="env_id must"):
+                envs.reset(wrong)
+        obs, *_ = envs.recv()  # the batch sent before is still there: nothing was lost
+        assert obs.shape == (1, 4)
+    finally:
+        envs.close()
+
+
+def test_python_pools_check_env_ids_before_anything_changes():
+    """A process pool's render and reset(options=...) cast env ids with int64/int() before."""
+    envs = envpool.make_python("CartPole-v1", num_envs=2, num_workers=1, render_mode="rgb_array")
+    try:
+        envs.reset()
+        for ids, error, match in [
+            ([0.5], TypeError, "env_id must be an int or a 1-D sequence of ints"),
+            (["1"], TypeError, "env_id must be an int or a 1-D sequence of ints"),
+            ([2**40], ValueError, rf"env_id\[0\] = {2**40} is out of range \[0, 2\)"),
+        ]:
+            with pytest.raises(error, match=match):
+                envs.render(ids)
+            with pytest.raises(error, match=match):
+                envs.reset(ids, options={"anything": 1})
+        assert len(envs.render([1])) == 1
+    finally:
+        envs.close()
+
+
+def test_timeouts_are_numbers():
+    envs = envpool.make("CartPole-v1", num_envs=2, batch_size=1)
+    try:
+        envs.async_reset()
+        for wrong in ("1", b"1", [1], True):
+            with pytest.raises(TypeError, match=r"timeout must be None or a number of seconds, got"):
+                envs.recv(timeout=wrong)  # float("1") took the string as 1 s
+        envs.recv(timeout=5)
+        if importlib.util.find_spec("jax") is not None:
+            for wrong in ("1", [1], True):  # "'>=' not supported between instances of 'str' and 'int'"
+                with pytest.raises(TypeError, match=r"timeout must be None or a number of seconds, got"):
+                    envs.xla(timeout=wrong)
+            envs.xla(timeout=np.float32(1.0))
     finally:
         envs.close()

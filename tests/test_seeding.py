@@ -238,7 +238,7 @@ def test_seeds_beyond_64_bits_are_refused():
             env.reset(np.array([1]), seed=2**64 - 1)
         with pytest.raises(ValueError, match=r"seed\[0\]=18446744073709551616 does not fit in 64 bits"):
             env.reset(np.array([1]), seed=[2**64])
-        with pytest.raises(TypeError, match="seed must be an int"):
+        with pytest.raises(TypeError, match=r"seed\[0\] must be an int, got NoneType None"):
             env.reset(np.array([1]), seed=[None])
         env.reset(seed=[2**64 - 1, 2**64 - 2])  # the pool stays usable
         env.step(np.zeros(2, dtype=np.int64))
@@ -283,3 +283,116 @@ def test_threads_and_batches_do_not_change_the_streams(num_threads, batch_size):
         ours.close()
         for r in refs:
             r.close()
+
+
+# -- what a seed may be (issue 35 item 11) --------------------------------------------------------
+#
+# gymnasium's conventions, with nothing converted silently: an int (NumPy integers too) >= 0 and
+# < 2**64, None, or a sequence (list, tuple, range, 1-D integer array) of one per env. Refused:
+# floats (1.5 was "'float' object is not iterable"), bools, and str/bytes/dict/set, which
+# iterate to characters, byte values (b"12" was seeds 49 and 50), keys ({1: 0, 2: 0} was seeds 1
+# and 2) or no order at all.
+BAD_SEEDS = [
+    (1.5, TypeError, r"seed must be an int .*got float 1\.5"),
+    (np.float64(1.0), TypeError, r"seed must be an int .*got float64"),
+    (b"12", TypeError, r"seed must be an int .*got bytes b'12'"),
+    ("12", TypeError, r"seed must be an int .*got str '12'"),
+    ({1: 0, 2: 0}, TypeError, r"seed must be an int .*got dict \{1: 0, 2: 0\}"),
+    ({1, 2}, TypeError, r"seed must be an int .*got set"),
+    (True, TypeError, r"seed must be an int .*got bool True"),
+    (np.array(3), TypeError, r"seed must be an int .*got a 0-D int64 array"),
+    (np.array([[1, 2]]), TypeError, r"got a 2-D int64 array"),
+    (np.array([1.0, 2.0]), TypeError, r"got a 1-D float64 array"),
+    ([1.5, 2], TypeError, r"seed\[0\] must be an int or None, got float 1\.5"),
+    ([0, b"1"], TypeError, r"seed\[1\] must be an int or None, got bytes b'1'"),
+    ([0, True], TypeError, r"seed\[1\] must be an int or None, got bool True"),
+    (-1, ValueError, r"seed must be >= 0, got -1"),
+    ([0, -1], ValueError, r"seed\[1\] must be >= 0, got -1"),
+    ([0, 1, 2], ValueError, r"reset\(\) got 3 seeds for 2 envs"),
+]
+
+
+def _vector_pools():
+    return {
+        "native": lambda: envpool.make("CartPole-v1", num_envs=2, seed=3),
+        "gym": lambda: envpool.make_gym("CartPole-v1", num_envs=2, seed=3),
+        "agent-rows": lambda: envpool.make("SimpleSpread-v3", num_envs=2, seed=3),
+        "pettingzoo": lambda: envpool.make("SimpleSpread-v3", num_envs=2, seed=3, env_type="pettingzoo"),
+        "python": lambda: envpool.make_python("CartPole-v1", num_envs=2, seed=3, num_workers=1),
+    }
+
+
+def _first_obs(result):
+    obs = result[0]
+    return obs if not isinstance(obs, tuple) else obs[0]["agent_0"]  # ParallelEnvs: (obs, infos) per env
+
+
+@pytest.mark.parametrize("kind", sorted(_vector_pools()))
+def test_a_seed_of_the_wrong_type_is_refused_naming_it(kind):
+    envs = _vector_pools()[kind]()
+    try:
+        envs.reset()
+        before = tuple(envs.np_random_seed) if hasattr(envs, "np_random_seed") else None
+        for seed, error, match in BAD_SEEDS:
+            with pytest.raises(error, match=match):
+                envs.reset(seed=seed)
+        if before is not None:
+            assert tuple(envs.np_random_seed) == before  # a refused reset changes nothing
+        # NumPy integers and any integer sequence are seeds, as ints and lists are.
+        reference = np.asarray(_first_obs(envs.reset(seed=5)))
+        for same in (np.int64(5), np.uint32(5)):
+            np.testing.assert_array_equal(np.asarray(_first_obs(envs.reset(seed=same))), reference)
+        reference = np.asarray(_first_obs(envs.reset(seed=[7, 9])))
+        for same in ((7, 9), np.array([7, 9], np.uint64), [np.int64(7), 9], range(7, 11, 2)):
+            np.testing.assert_array_equal(np.asarray(_first_obs(envs.reset(seed=same))), reference)
+    finally:
+        envs.close()
+
+
+def test_seeds_of_a_reset_by_env_id_are_checked_the_same_way():
+    envs = envpool.make("CartPole-v1", num_envs=3, batch_size=3, seed=0)
+    try:
+        envs.reset()
+        with pytest.raises(TypeError, match=r"seed must be an int .*one per env id.*got bytes b'1'"):
+            envs.reset(np.array([0]), seed=b"1")
+        with pytest.raises(TypeError, match=r"seed\[0\] must be an int, got float 2\.5"):
+            envs.reset(np.array([0, 1]), seed=[2.5, 1])
+        with pytest.raises(TypeError, match=r"seed must be an int .*got float 2\.5"):
+            envs.reset(options={"reset_mask": np.array([True, False, False])}, seed=2.5)
+        assert envs.np_random_seed == (0, 1, 2)
+    finally:
+        envs.close()
+
+
+def test_one_env_seeds_are_an_int_or_none():
+    """The single env (gymnasium.make), a PettingZoo view and EnvRunner take one seed."""
+    env = gym.make("envpool/CartPole-v1")
+    try:
+        for seed, error, match in [
+            (1.5, TypeError, r"seed must be an int or None, got float 1\.5"),
+            (b"12", TypeError, r"seed must be an int or None, got bytes b'12'"),
+            ([1], TypeError, r"seed must be an int or None, got list \[1\]"),
+            (True, TypeError, r"seed must be an int or None, got bool True"),
+            (-1, ValueError, r"seed must be >= 0, got -1"),
+            (2**64, ValueError, r"seed=18446744073709551616 does not fit in 64 bits"),
+        ]:
+            with pytest.raises(error, match=match):  # gymnasium's own error.Error before
+                env.reset(seed=seed)
+        np.testing.assert_array_equal(env.reset(seed=np.int64(4))[0], env.reset(seed=4)[0])
+    finally:
+        env.close()
+    view = envpool.make("SimpleSpread-v3", num_envs=1, env_type="pettingzoo")
+    try:
+        with pytest.raises(TypeError, match=r"seed must be an int, got float 1\.5"):
+            view.reset(seed=1.5)
+        view.reset(seed=np.int64(1))
+    finally:
+        view.close()
+    envs = envpool.make("CartPole-v1", num_envs=2)
+    try:
+        for seed in (1.5, b"1", {1: 0}, True):
+            with pytest.raises(TypeError, match="seed must be an int or None"):
+                envpool.EnvRunner(envs, seed=seed)  # "can't concat int to bytes" and the like before
+        envpool.EnvRunner(envs, seed=np.int64(1)).sample(num_timesteps=4)
+    finally:
+        envs.close()

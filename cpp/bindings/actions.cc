@@ -6,8 +6,10 @@
 #include <cstring>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "bindings/convert.h"
@@ -32,15 +34,23 @@ py::array_t<int, py::array::c_style> EnvIds(const py::object& env_id) {
     std::memcpy(ids.mutable_data(), arr.data(), static_cast<std::size_t>(arr.size()) * sizeof(int));
     return ids;
   }
-  auto as64 = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(arr);
-  py::array_t<int, py::array::c_style> ids(as64.size());
-  const int64_t* src = as64.data();
-  int* dst = ids.mutable_data();
-  for (py::ssize_t i = 0; i < as64.size(); ++i) {
-    // Values beyond int range cannot be valid ids: clamp so the pool reports them as out of range.
-    dst[i] = src[i] > INT32_MAX ? INT32_MAX : (src[i] < INT32_MIN ? INT32_MIN : static_cast<int>(src[i]));
-  }
-  return ids;
+  // Values beyond int range cannot be ids: refused here, as passed (uint64 read as such, not
+  // wrapped to negative int64).
+  const auto convert = [](const auto& wide) {
+    py::array_t<int, py::array::c_style> ids(wide.size());
+    int* dst = ids.mutable_data();
+    for (py::ssize_t i = 0; i < wide.size(); ++i) {
+      const auto v = wide.data()[i];
+      if (std::cmp_greater(v, INT32_MAX) || std::cmp_less(v, INT32_MIN)) {
+        throw std::invalid_argument("env_id[" + std::to_string(i) + "] = " + std::to_string(v) +
+                                    " is out of range (env ids are 0 to num_envs - 1)");
+      }
+      dst[i] = static_cast<int>(v);
+    }
+    return ids;
+  };
+  if (kind == 'u') return convert(py::array_t<uint64_t, py::array::c_style | py::array::forcecast>::ensure(arr));
+  return convert(py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(arr));
 }
 
 namespace {

@@ -15,8 +15,8 @@ namespace envpool::bindings {
 
 namespace py = pybind11;
 
-// `env_id` (None, an int or a 1-D integer array) as int32 ids; values beyond int32 are clamped,
-// so the pool reports them as out of range. None gives an empty array.
+// `env_id` (None, an int or a 1-D integer array) as int32 ids; values beyond int32 are refused
+// (ValueError naming the value). None gives an empty array.
 py::array_t<int, py::array::c_style> EnvIds(const py::object& env_id);
 
 // One action field as a C-contiguous array of the spec's dtype with `n` rows; TypeError or

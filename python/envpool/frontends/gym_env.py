@@ -20,6 +20,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from envpool.frontends.seeding import is_int
 from envpool.frontends.vector_env import EnvPoolVectorEnv
 
 
@@ -53,9 +54,9 @@ class EnvPoolGymEnv(EnvPoolVectorEnv, gymnasium.Env):
     def reset(self, env_id=None, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None):
         """Start new episodes in all envs (or in ``env_id``): ``(obs, info)``, rows in the order
         of ``env_id``. Unlike the reference, ``seed`` is honoured (env ``i`` gets ``seed + i``)."""
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        self._send_reset(seed, options, env_id)  # checks seed first: a refused reset changes nothing
+        if is_int(seed):
             gymnasium.vector.VectorEnv.reset(self, seed=int(seed))  # np_random, for wrappers
-        self._send_reset(seed, options, env_id)
         self._mark_reset(env_id, (options or {}).get("reset_mask"))
         obs, _, _, _, info = self._pool.recv()
         return obs, self._gym_info(info)

@@ -15,6 +15,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from envpool import _core
+from envpool.frontends.seeding import EnvSeeds, check_env_ids, check_env_index, check_env_seeds, check_int
 from envpool.protocol import ReferencePoolAPI
 from envpool.tasks import TaskSpec, make_spec, pack_env_kwargs
 
@@ -39,41 +40,6 @@ def parse_autoreset_mode(mode: AutoresetMode | str) -> AutoresetMode:
         f"autoreset_mode must be a gymnasium.vector.AutoresetMode or one of "
         f"'next_step', 'same_step', 'disabled'; got {mode!r}"
     )
-
-
-# Env seeds are 64-bit in the core: env i of a pool seeded with s uses s + i, which must fit.
-SEED_LIMIT = 2**64
-
-
-def _check_env_seeds(name: str, first: int, num_envs: int) -> None:
-    """ValueError unless ``first + i`` (env ``i``'s seed) is below 2**64 for every env."""
-    last = first + num_envs - 1
-    if last >= SEED_LIMIT:
-        raise ValueError(
-            f"{name}={first} is too large: env i is seeded with {name} + i, and env {num_envs - 1}'s seed {last} "
-            f"does not fit in 64 bits (seeds must be < 2**64)"
-        )
-
-
-def _seed_list(seed, count: int, what: str, *, allow_none: bool) -> list[int | None]:
-    """A list of one seed per env (``None``: that env keeps its stream, where allowed), each a
-    non-negative int below 2**64."""
-    seeds = list(seed)
-    if len(seeds) != count:
-        raise ValueError(f"reset() got {len(seeds)} seeds for {count} {what}")
-    seeds = [None if s is None and allow_none else check_int("seed", s, 0) for s in seeds]
-    for i, s in enumerate(seeds):
-        if s is not None and s >= SEED_LIMIT:
-            raise ValueError(f"seed[{i}]={s} does not fit in 64 bits (seeds must be < 2**64)")
-    return seeds
-
-
-def check_int(name: str, value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
-    return int(value)
 
 
 class CorePool(Protocol):
@@ -131,46 +97,11 @@ class OpenedPool:
     thread_affinity_offset: int = -1  # native envs: worker i pinned to CPU offset + i; -1: unpinned
 
 
-class EnvSeeds:
-    """The seeds a reset asks for, and each native env's current seed (what gymnasium's
-    ``np_random_seed`` reports: ``seed + i`` at make, then what ``reset(seed=...)`` gave it)."""
-
-    current: list[int | None] | None  # None: Python envs (they report their own)
-    _num_envs: int
-
-    def __init__(self, num_envs: int, at_make: list[int] | None):
-        self._num_envs = num_envs
-        self.current = None if at_make is None else list(at_make)
-
-    def for_all(self, seed: int | list[int | None] | None) -> list[int | None] | None:
-        """One seed per env (None: that env keeps its RNG), as gymnasium's vector envs take them."""
-        if seed is None:
-            return None
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            seed = check_int("seed", seed, 0)
-            _check_env_seeds("seed", seed, self._num_envs)
-            return [seed + i for i in range(self._num_envs)]
-        return _seed_list(seed, self._num_envs, "envs", allow_none=True)
-
-    def for_ids(self, seed: int | list[int] | None, ids: np.ndarray) -> list[int] | None:
-        """Seeds of a reset of envs ``ids``: ``seed + id`` for an int, a list has one per id."""
-        if seed is None:
-            return None
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            base = check_int("seed", seed, 0)
-            if ids.dtype.kind not in "iu" or not ((ids >= 0) & (ids < self._num_envs)).all():
-                return None  # the pool refuses these ids, naming them
-            if len(ids):
-                _check_env_seeds("seed", base, int(ids.max()) + 1)
-            return [base + int(i) for i in ids]
-        return _seed_list(seed, len(ids), "env ids", allow_none=False)
-
-    def note(self, env_ids, seeds) -> None:
-        """Envs ``env_ids`` were reset with ``seeds`` (one per id; None: kept its RNG)."""
-        if self.current is not None:
-            for i, s in zip(env_ids, seeds):
-                if s is not None:
-                    self.current[i] = s
+def timeout_seconds(timeout: Any) -> float:
+    """A recv/step ``timeout`` as a number of seconds (not parsed from a string, not a bool)."""
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float, np.integer, np.floating)):
+        raise TypeError(f"timeout must be None or a number of seconds, got {type(timeout).__name__} {timeout!r}")
+    return float(timeout)
 
 
 def check_reset_mask(mask: Any, num_envs: int) -> np.ndarray:
@@ -215,7 +146,7 @@ def open_native_pool(
         num_threads = max(1, min(batch_size, cores if batch_size == num_envs else cores - 1))
     num_threads = check_int("num_threads", num_threads, 1)
     seed = check_int("seed", seed, 0)
-    _check_env_seeds("seed", seed, num_envs)
+    check_env_seeds("seed", seed, num_envs)
     if max_episode_steps is not None:
         max_episode_steps = check_int("max_episode_steps", max_episode_steps, 0)
     autoreset_mode = parse_autoreset_mode(autoreset_mode)
@@ -318,7 +249,7 @@ class PoolFrontEnd(ReferencePoolAPI):
         if env_id is not None and mask is not None:
             raise ValueError("reset() got both env_id and options['reset_mask']: pass one of them")
         if env_id is not None:
-            ids = np.asarray(env_id).reshape(-1)
+            ids = check_env_ids(env_id, self.num_envs)
             subset = self._seeds.for_ids(seed, ids)
             self._pool.send_reset(ids, subset, None, True, **extra)
             if subset is not None:
@@ -361,7 +292,7 @@ class PoolFrontEnd(ReferencePoolAPI):
     def async_reset(self, env_id=None) -> None:
         """Start new episodes in all envs (or in ``env_id``) without waiting; collect them
         with ``recv()``."""
-        self._pool.send_reset(env_id, None, None, False)
+        self._pool.send_reset(None if env_id is None else check_env_ids(env_id, self.num_envs), None, None, False)
 
     def send(self, actions, env_id=None) -> None:
         """Hand ``actions`` to envs ``env_id`` (all envs when ``None``) and return at once."""
@@ -380,11 +311,11 @@ class PoolFrontEnd(ReferencePoolAPI):
     def _recv(self, timeout: float | None, with_ids: bool = True):
         """The next batch; ``with_ids``: its info holds ``env_id`` and ``elapsed_step`` (pools
         of external episodes always give them, and take no such argument)."""
-        timeout = -1.0 if timeout is None else float(timeout)
+        timeout = -1.0 if timeout is None else timeout_seconds(timeout)
         return self._pool.recv(timeout) if with_ids else self._pool.recv(timeout, False)
 
     def _step(self, actions, env_id, timeout: float | None = None, with_ids: bool = True):
-        timeout = -1.0 if timeout is None else float(timeout)
+        timeout = -1.0 if timeout is None else timeout_seconds(timeout)
         return (
             self._pool.step(actions, env_id, timeout) if with_ids else self._pool.step(actions, env_id, timeout, False)
         )
@@ -417,6 +348,8 @@ class PoolFrontEnd(ReferencePoolAPI):
         vector envs return them. Native envs: ``(H, W, 3)`` uint8 frames drawn in C++ (views of
         one ``(n, H, W, 3)`` array; ``render_mode="rgb_array"`` at ``make``). Python envs: what
         each env's ``render()`` returns. The envs must not be in flight."""
+        if env_ids is not None:
+            env_ids = check_env_ids(env_ids, self.num_envs)
         if self._python_envs:
             return self._pool.render(env_ids)
         if self.render_mode != "rgb_array":
@@ -433,11 +366,13 @@ class PoolFrontEnd(ReferencePoolAPI):
     def get_state(self, env_id: int) -> np.ndarray:
         """The full internal state of an idle env, as float64 (for the classic-control tasks
         the same vector gymnasium's env holds in ``env.unwrapped.state``)."""
-        return self._pool.get_state(int(env_id))
+        return self._pool.get_state(check_env_index("env_id", env_id, self.num_envs))
 
     def set_state(self, env_id: int, state) -> None:
         """Put an idle env in ``state``; its next step starts from there."""
-        self._pool.set_state(int(env_id), np.asarray(state, dtype=np.float64).tolist())
+        self._pool.set_state(
+            check_env_index("env_id", env_id, self.num_envs), np.asarray(state, dtype=np.float64).tolist()
+        )
 
     def __repr__(self) -> str:
         return (

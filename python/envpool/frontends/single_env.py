@@ -24,6 +24,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from envpool.frontends.seeding import check_optional_seed
 from envpool.frontends.vector_env import EnvPoolVectorEnv
 from envpool.tasks import make_spec
 
@@ -81,6 +82,7 @@ class EnvPoolEnv(gymnasium.Env):
         """Start an episode: ``(obs, info)``. ``seed`` seeds the env; ``None`` continues its stream."""
         if options:
             raise ValueError(f"reset() of envpool/{self.task_id} takes no options, got {sorted(options)}")
+        seed = check_optional_seed("seed", seed)  # before anything changes
         super().reset(seed=seed)  # gymnasium's np_random, for wrappers that use it
         obs, info = self._envs.reset(seed=seed)
         self._episode_over = False

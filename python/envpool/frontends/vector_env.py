@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import gymnasium
-import numpy as np
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from envpool.frontends.pool import PoolFrontEnd
+from envpool.frontends.seeding import is_int
 from envpool.frontends.vector_calls import SplitCalls
 
 
@@ -96,9 +96,9 @@ class EnvPoolVectorEnv(SplitCalls, PoolFrontEnd, gymnasium.vector.VectorEnv):
         return obs, info
 
     def _begin_reset(self, seed, options, env_id=None) -> None:
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        self._send_reset(seed, options, env_id)  # checks seed first: a refused reset changes nothing
+        if is_int(seed):
             super().reset(seed=int(seed))  # gymnasium's own np_random, for wrappers that use it
-        self._send_reset(seed, options, env_id)
 
     def step(self, actions, env_id=None, timeout: float | None = None):
         """Step envs (all of them, or ``env_id``) and return the next batch of results:

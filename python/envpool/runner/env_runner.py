@@ -11,6 +11,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from envpool.errors import EnvError
+from envpool.frontends.seeding import check_optional_seed
 from envpool.runner.actions import ActionSource
 from envpool.runner.agent_rows import AgentRowAccounts
 from envpool.runner.callbacks import hooks_of
@@ -88,6 +89,7 @@ class EnvRunner:
                 )
         if policy is not None and not callable(policy):
             raise TypeError(f"policy must be callable or None, got {type(policy).__name__}")
+        seed = check_optional_seed("seed", seed)
         self.envs = envs
         self.policy = policy
         self._keep_infos = bool(keep_infos)

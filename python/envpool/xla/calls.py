@@ -265,6 +265,10 @@ def make_xla(envs: Any, timeout: float | None = None) -> tuple[np.ndarray, Calla
             "info dicts are Python objects) and of external episodes (envpool.serve, whose batches may be "
             "partial) cannot run inside jit"
         )
+    if timeout is not None and (
+        isinstance(timeout, bool) or not isinstance(timeout, (int, float, np.integer, np.floating))
+    ):
+        raise TypeError(f"timeout must be None or a number of seconds, got {type(timeout).__name__} {timeout!r}")
     if timeout is not None and not timeout >= 0:
         raise ValueError(f"timeout must be None or >= 0 seconds, got {timeout!r}")
     calls = _Calls(envs, pool, timeout)

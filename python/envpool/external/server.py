@@ -228,6 +228,9 @@ class ExternalServer:
             return
         to = (conn.id, rid)
         op = header.get("op")
+        if type(op) is not str:  # an array or map would not even hash
+            self._out.error(to, "bad_request", f"op must be a str (the request's name), got {brief(op)}")
+            return
         client = conn.client
         try:
             if op == "hello":
@@ -239,7 +242,8 @@ class ExternalServer:
                 self._out.error(to, "unauthenticated", "send hello (with the server's token) first")
                 return
             client.last_seen = time.monotonic()
-            if op == "get_action" and len(frames) == 2 and header.get("v") == _wire.VERSION:
+            version = header.get("v")
+            if op == "get_action" and len(frames) == 2 and type(version) is int and version == _wire.VERSION:
                 # The hot path (a get_action for an episode whose last row was answered), with
                 # the same checks and errors as the general path below.
                 eid = header.get("episode_id")
@@ -254,8 +258,7 @@ class ExternalServer:
             if op == "bye":
                 self._drop_client(client)
                 return
-            if header.get("v") != _wire.VERSION:
-                raise Refused("bad_request", f"protocol version {brief(header.get('v'))} is not {_wire.VERSION}")
+            _wire.check_version(version)
             if op == "start_episode":
                 self._start(client, to, header)
                 return
@@ -295,14 +298,20 @@ class ExternalServer:
     def _hello(self, conn: Conn, to, header: dict) -> None:
         source = self.source
         token = header.get("token")
+        if token is not None and type(token) is not str:
+            self._detach(conn)  # as after a wrong token
+            self._out.error(to, "bad_request", f"token must be a str or nil, got {brief(token)}")
+            return
         if source.token is not None and not (
             isinstance(token, str) and hmac.compare_digest(token.encode(), source.token.encode())
         ):
             self._detach(conn)
             self._out.error(to, "auth", "wrong token")
             return
-        if header.get("v", _wire.VERSION) != _wire.VERSION:
-            self._out.error(to, "bad_request", f"protocol version {brief(header.get('v'))} is not {_wire.VERSION}")
+        try:
+            _wire.check_version(header.get("v", _wire.VERSION))
+        except ValueError as err:
+            self._out.error(to, "bad_request", str(err))
             return
         client_id = header.get("client")
         if not isinstance(client_id, str) or not client_id or len(client_id) > 256:

@@ -38,6 +38,12 @@ def brief(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def check_version(v: Any) -> None:
+    """ValueError unless ``v`` is this protocol's version, as an integer (2.0 or "2" is not)."""
+    if type(v) is not int or v != VERSION:
+        raise ValueError(f"v (the protocol version) must be the integer {VERSION}, got {brief(v)}")
+
+
 def valid_rid(rid: Any) -> bool:
     t = type(rid)
     return rid is None or t is int or ((t is str or t is bytes) and len(rid) <= MAX_RID_LEN)
@@ -109,7 +115,12 @@ def check_array(what: str, desc: Any, frame: bytes, spec: dict[str, Any]) -> Non
         raise ValueError(f"{what} must be described as {{'dtype': ..., 'shape': [...]}}, got {brief(desc)}")
     if desc["dtype"] != spec["dtype"]:
         raise ValueError(f"{what} has dtype {brief(desc['dtype'])}, the space needs {spec['dtype']!r}")
-    if not isinstance(desc["shape"], (list, tuple)) or [*desc["shape"]] != list(spec["shape"]):
+    shape = desc["shape"]  # a list of ints: [4.0] compares equal to [4] but is not one
+    if (
+        not isinstance(shape, (list, tuple))
+        or [*shape] != list(spec["shape"])
+        or any(type(d) is not int for d in shape)
+    ):
         raise ValueError(f"{what} has shape {brief(desc['shape'])}, the space needs {list(spec['shape'])}")
     need = row_bytes(spec)
     if len(frame) != need:

@@ -215,6 +215,36 @@ def test_no_worker_outlives_a_killed_parent():
     assert _wait_gone(pids, 5.0) == []
 
 
+def test_a_killed_parent_leaves_no_spill_directory():
+    """The spill directory (/dev/shm/envpool-spill-*, payloads too big for their slot) of a pool
+    whose process is SIGKILLed goes with its workers: the watcher that ends them removes it,
+    so none accumulate over many such runs (issue 35 item 13)."""
+    code = PREAMBLE.replace(
+        'print("pids"',
+        "spill = envs.unwrapped._pool._spill_dir.name\n"
+        '    open(spill + "/spilled-payload", "wb").write(bytes(4096))  # as a spilled info would\n'
+        "    print(spill, flush=True)\n"
+        '    print("pids"',
+    )
+    proc = start_python(code + "\n    time.sleep(60)\n")
+    try:
+        spill = proc.stdout.readline().strip()
+        line = proc.stdout.readline()
+        assert line.startswith("pids"), line + proc.stderr.read()
+        pids = [int(p) for p in line.split()[1:]]
+        assert os.path.isdir(spill) and os.listdir(spill) == ["spilled-payload"]
+        assert all(alive(p) for p in pids)
+        proc.kill()
+        proc.wait()
+        assert _wait_gone(pids, 5.0) == []
+        deadline = time.monotonic() + 5.0
+        while time.monotonic() < deadline and os.path.exists(spill):
+            time.sleep(0.05)
+        assert not os.path.exists(spill), f"{spill} outlived its pool's killed process"
+    finally:
+        proc.kill()
+
+
 def test_close_while_envs_are_in_flight_never_hangs():
     envs = envpool.make_python(lambda: SlowEnv(delay=30.0), num_envs=2, num_workers=2)
     envs.reset()

@@ -198,7 +198,9 @@ PYBIND11_MODULE(_core, m) {
       "The clock worker activity is stamped with.");
 
   m.def("end_process_group_when_process_exits", &EndProcessGroupWhenProcessExits, py::arg("pid"),
-        "Starts a thread that kills this process (its process group, when it leads one) once process `pid` exits.");
+        py::arg("remove_dir") = std::string(),
+        "Starts a thread that kills this process (its process group, when it leads one) once process `pid` exits, "
+        "after removing directory `remove_dir` (unless empty).");
 
   py::class_<WorkerChannel>(m, "WorkerChannel", "A worker process's end of a process pool's shared memory.")
       .def(py::init([](const std::string& path, const py::dict& layout, int worker) {

@@ -12,7 +12,10 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -224,7 +227,7 @@ void WorkerChannel::SetBusy(int env_id) {
   map_.Atomic<int64_t>(w + ProcessLayout::kBusySince).store(now, std::memory_order_relaxed);
 }
 
-void EndProcessGroupWhenProcessExits(int pid) {
+void EndProcessGroupWhenProcessExits(int pid, const std::string& remove_dir) {
 #ifdef SYS_pidfd_open
   const long pidfd_open_nr = SYS_pidfd_open;
 #else
@@ -238,13 +241,22 @@ void EndProcessGroupWhenProcessExits(int pid) {
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
-  std::thread([fd, parent] {
+  std::thread([fd, parent, remove_dir] {
     if (fd >= 0) {
       pollfd p{fd, POLLIN, 0};  // readable once the process has exited
       while (poll(&p, 1, -1) < 0 && errno == EINTR) {
       }
     } else {  // no pidfd (kernel < 5.3, or refused): the process's exit reparents this one
       while (getppid() == parent) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    if (!remove_dir.empty()) {
+      // Every worker of the pool tries (any of them may be gone); a removal that raced with
+      // another one's may stop early, hence a few tries. Errors leave the directory: nothing
+      // else could remove it either.
+      std::error_code ec;
+      for (int tries = 0; tries < 3 && std::filesystem::exists(remove_dir, ec); ++tries) {
+        std::filesystem::remove_all(remove_dir, ec);
+      }
     }
     // Never signal a group this process does not lead: that could be the user's shell job.
     if (getpgrp() == getpid()) kill(0, SIGKILL);

@@ -161,6 +161,8 @@ class WorkerChannel {
 // PR_SET_PDEATHSIG, which fires when the *thread* that forked the worker exits (a pool made
 // in a short-lived thread would lose its workers), this follows the process. Waits on a
 // pidfd (Linux >= 5.3), else polls getppid() every 100 ms. Throws if `pid` is already gone.
-void EndProcessGroupWhenProcessExits(int pid);
+// `remove_dir` (unless empty) is removed first, with all it holds: the pool's spill directory,
+// which the pool's process, killed, could not remove itself.
+void EndProcessGroupWhenProcessExits(int pid, const std::string& remove_dir = {});
 
 }  // namespace envpool

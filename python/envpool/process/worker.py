@@ -397,7 +397,8 @@ def main(args: dict, conn) -> None:
     except OSError:  # pragma: no cover - already a group leader: then its group is not ended
         pass
     try:
-        _core.end_process_group_when_process_exits(args["main_pid"])
+        # The spill directory goes with the pool's process too: a SIGKILLed parent leaves it.
+        _core.end_process_group_when_process_exits(args["main_pid"], args["spill_dir"])
     except RuntimeError:  # the pool's process is gone already
         os._exit(0)
     for entry in reversed(args["sys_path"]):

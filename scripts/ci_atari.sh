@@ -10,7 +10,9 @@
 # (SOURCES.md), written for the reference EnvPool 0.6 and gym 0.23.1: gym==0.23.1 (CleanRL's pin;
 # it installs and imports with numpy 2), torch==2.13.0 (the CPU build from local disk),
 # tensorboard, tyro, jax/jaxlib 0.10.2, flax, optax; tests/test_legacy_gym.py (env_type="gym" with
-# that gym: no skip allowed); then short runs of ppo_atari_envpool.py and, through
+# that gym) and tests/test_xla_atari.py (envs.xla() on Breakout and SpaceInvaders with CleanRL's
+# episodic_life and reward_clip, jitted results against the Python front ends field for field;
+# no skip allowed in either); then short runs of ppo_atari_envpool.py and, through
 # tests/peers/run_cleanrl_jax.py (one flax incompatibility of CleanRL's own, see there),
 # ppo_atari_envpool_xla_jax.py, on Pong-v5 (the plugin's id, as the scripts name it), only
 # command-line arguments chosen to keep them short (7168 steps: Pong's first games end after
@@ -67,10 +69,13 @@ echo "== CleanRL's Atari scripts on env_type='gym' with gym 0.23.1 ($((SECONDS -
 t_cleanrl=$SECONDS
 "$vpy" -m pip install -q "gym==0.23.1" "torch==2.13.0" tensorboard tyro "jax==0.10.2" "jaxlib==0.10.2" flax optax
 "$vpy" -m pip check
-mkdir "$work/legacy_gym" && cp "$repo/tests/test_legacy_gym.py" "$work/legacy_gym/"
+# test_xla_atari.py needs the plugin and jax, both here only; it imports tests/support/xla_compare.py.
+mkdir -p "$work/legacy_gym/support"
+cp "$repo/tests/test_legacy_gym.py" "$repo/tests/test_xla_atari.py" "$work/legacy_gym/"
+cp "$repo/tests/support/__init__.py" "$repo/tests/support/xla_compare.py" "$work/legacy_gym/support/"
 "$vpy" -m pytest -q -rs -p no:cacheprovider "$work/legacy_gym" | tee "$work/legacy_gym.log"
 if grep -qiE "[0-9]+ skipped" "$work/legacy_gym.log"; then
-  echo "ci_atari: tests/test_legacy_gym.py skipped tests (see above); with gym and jax installed all must run" >&2
+  echo "ci_atari: tests/test_legacy_gym.py or test_xla_atari.py skipped tests (see above); with gym, jax and the plugin installed all must run" >&2
   exit 1
 fi
 peers=$repo/tests/peers

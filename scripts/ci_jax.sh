@@ -5,6 +5,10 @@
 #                            the Python API step for step, async, ordering, errors inside jit;
 #                            the XLA handler library is built at first use into an empty cache
 #                            (ENVPOOL_XLA_CACHE), from the sources the wheel ships;
+#   tests/test_xla_families.py  (no skip either) jitted results against the Python front ends
+#                            field for field for every family (classic control, toy text,
+#                            MuJoCo, multi-agent rows, the gym and dm front ends): 2-3 minutes
+#                            on the shared 2-core machine;
 #   examples/ppo_jax.py      a seeded 100k-step PPO run on CartPole-v1 (rollout in lax.scan)
 #                            must reach a greedy evaluation return >= 200 (seeds 1, 2, 3 gave
 #                            449, 482 and 500 here; a test of learning, not of speed).
@@ -34,10 +38,11 @@ t1=$SECONDS
 (cd "$work" && "$vpy" -m envpool.xla.build)
 echo "built in $((SECONDS - t1)) s"
 
-echo "== tests/test_xla.py ($((SECONDS - t0)) s)"
+echo "== tests/test_xla.py, tests/test_xla_families.py ($((SECONDS - t0)) s)"
 log=$work/pytest.log
 # From outside the checkout, so the installed envpool is the one tested.
-(cd "$work" && "$vpy" -m pytest -q -rs -p no:cacheprovider "$repo/tests/test_xla.py") | tee "$log"
+(cd "$work" && "$vpy" -m pytest -q -rs -p no:cacheprovider "$repo/tests/test_xla.py" "$repo/tests/test_xla_families.py") |
+  tee "$log"
 if grep -q "skipped" "$log"; then
   echo "ci_jax: tests were skipped (see above)" >&2
   exit 1

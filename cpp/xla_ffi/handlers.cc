@@ -11,6 +11,10 @@
 //   envpool_ng_send(handle, env_ids, *actions) -> handle            attrs: pool, all_envs
 //   envpool_ng_recv(handle) -> (handle, *batch fields)               attrs: pool, timeout
 //   envpool_ng_step(handle, env_ids, *actions) -> (handle, *fields)  attrs: pool, all_envs, timeout
+//   envpool_ng_agent_env_ids(row_ids) -> env_ids                     attrs: agents
+// The last serves the agents-as-rows front end, whose batches name their envs once per agent
+// row (recv()'s info["env_id"]): it gives the calls one id per env, or fails naming the rows
+// when one env's rows name different envs (inside jit the values are only known when it runs).
 // `handle` is an int32[1] holding the pool's id, aliased input 0 -> output 0: threading it
 // through the calls is what orders them (with has_side_effect, so none is dropped or merged).
 //
@@ -25,6 +29,10 @@
 
 #include "envpool_xla_api.h"
 #include "xla/ffi/api/ffi.h"
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <xmmintrin.h>
+#endif
 
 namespace ffi = xla::ffi;
 
@@ -122,6 +130,43 @@ ffi::Error Outputs(const ffi::RemainingRets& rets, EnvpoolXlaArray* results, int
   return ffi::Error::Success();
 }
 
+// XLA runs on its CPU threads with denormals flushed to zero (FTZ and DAZ set, as
+// tsl::port::ScopedFlushDenormal does around every computation), and a step call's XLA thread
+// steps envs itself and converts float64 results to float32. Under FTZ that arithmetic differs
+// from the same step through the Python API wherever a value is subnormal (an MPE observation
+// of 1.4e-45 came back 0), so the table calls run with IEEE denormals, restored afterwards.
+class IeeeDenormals {
+ public:
+  IeeeDenormals() {
+#if defined(__x86_64__) || defined(_M_X64)
+    saved_ = _mm_getcsr();
+    _mm_setcsr(saved_ & ~(kFlushToZero | kDenormalsAreZero));
+#elif defined(__aarch64__)
+    __asm__ __volatile__("mrs %0, fpcr" : "=r"(saved_));
+    const uint64_t ieee = saved_ & ~kFlushToZero;
+    __asm__ __volatile__("msr fpcr, %0" : : "r"(ieee));
+#endif
+  }
+  ~IeeeDenormals() {
+#if defined(__x86_64__) || defined(_M_X64)
+    _mm_setcsr(saved_);
+#elif defined(__aarch64__)
+    __asm__ __volatile__("msr fpcr, %0" : : "r"(saved_));
+#endif
+  }
+  IeeeDenormals(const IeeeDenormals&) = delete;
+  IeeeDenormals& operator=(const IeeeDenormals&) = delete;
+
+ private:
+#if defined(__x86_64__) || defined(_M_X64)
+  static constexpr unsigned kFlushToZero = 0x8000, kDenormalsAreZero = 0x0040;  // MXCSR bits 15 and 6
+  unsigned saved_ = 0;
+#elif defined(__aarch64__)
+  static constexpr uint64_t kFlushToZero = uint64_t{1} << 24;  // FPCR.FZ
+  uint64_t saved_ = 0;
+#endif
+};
+
 // What a handler of any platform does once its buffers are on the host: the table call.
 enum class Call { kSend, kRecv, kStep };
 
@@ -131,6 +176,7 @@ ffi::Error Forward(Call call, int64_t pool, bool all_envs, double timeout, const
   error[0] = '\0';
   const EnvpoolXlaArray* ids = all_envs ? nullptr : &env_ids;
   int32_t status = ENVPOOL_XLA_OK;
+  const IeeeDenormals ieee;
   switch (call) {
     case Call::kSend:
       status = g_api->send(pool, ids, actions, num_actions, error, sizeof(error));
@@ -173,6 +219,30 @@ ffi::Error StepCpu(ffi::AnyBuffer handle, ffi::RemainingArgs args, ffi::Result<f
   return Forward(Call::kStep, pool, all_envs, timeout, env_ids, actions, num_actions, results, num_results);
 }
 
+ffi::Error AgentEnvIdsCpu(ffi::Buffer<ffi::DataType::S32> rows, ffi::ResultBuffer<ffi::DataType::S32> envs,
+                          int64_t agents) {
+  const int64_t n = static_cast<int64_t>(envs->element_count());
+  if (agents < 1 || static_cast<int64_t>(rows.element_count()) != n * agents) {
+    return ffi::Error::InvalidArgument("envpool: bad agent env_id sizes");
+  }
+  const int32_t* in = rows.typed_data();
+  int32_t* out = envs->typed_data();
+  for (int64_t e = 0; e < n; ++e) {
+    const int32_t id = in[e * agents];
+    for (int64_t k = 1; k < agents; ++k) {
+      if (in[e * agents + k] != id) {
+        return ffi::Error::InvalidArgument(
+            "envpool: env_id has one id per agent row (as recv()'s info['env_id']), so rows " +
+            std::to_string(e * agents) + "-" + std::to_string(e * agents + agents - 1) + " (the " +
+            std::to_string(agents) + " agents of one env) must name one env, but name envs " + std::to_string(id) +
+            " and " + std::to_string(in[e * agents + k]));
+      }
+    }
+    out[e] = id;
+  }
+  return ffi::Error::Success();
+}
+
 }  // namespace
 
 // Hands the handlers _core's table; 0 on success, else the version the table had.
@@ -206,3 +276,8 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(envpool_ng_step_cpu, StepCpu,
                                   .Attr<int64_t>("pool")
                                   .Attr<bool>("all_envs")
                                   .Attr<double>("timeout"));
+
+XLA_FFI_DEFINE_HANDLER_SYMBOL(
+    envpool_ng_agent_env_ids_cpu, AgentEnvIdsCpu,
+    ffi::Ffi::Bind().Arg<ffi::Buffer<ffi::DataType::S32>>().Ret<ffi::Buffer<ffi::DataType::S32>>().Attr<int64_t>(
+        "agents"));

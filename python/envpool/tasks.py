@@ -16,6 +16,7 @@ from gymnasium import spaces
 
 from envpool import _core
 from envpool.errors import UnexpectedKwargError
+from envpool.frontends.result_names import check_spec_names
 from envpool.multiagent.layout import AgentLayout
 from envpool.plugin_families import unknown_task_hint
 from envpool.protocol import ArraySpec, Config, EnvSpec, action_array_spec, state_array_spec
@@ -130,6 +131,7 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
         if str(exc).startswith("unknown keyword argument"):
             raise UnexpectedKwargError(str(exc).replace("unknown", "unexpected", 1)) from None
         raise
+    check_spec_names(task_id, raw)
     steps = task["max_episode_steps"] if max_episode_steps is None else max_episode_steps
     return TaskSpec(
         task_id=task_id,

@@ -26,6 +26,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from envpool.frontends.pool import PoolFrontEnd, parse_autoreset_mode
+from envpool.frontends.result_names import check_front_end
 
 
 def _space_to_spec(space: spaces.Space, name: str):
@@ -67,6 +68,7 @@ class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
                 f"env_type='dm' restarts episodes on the step after LAST; autoreset_mode {mode!r} is not supported"
             )
         self._open_pool(task_id, **kwargs)
+        check_front_end(self, ("obs",), fields=True)  # the info arrays become State's fields beside obs
         info_names = [name for name in self.task_spec.info_keys if name not in ("env_id", "elapsed_step")]
         self._state_type = collections.namedtuple("State", ["obs", "env_id", "elapsed_step", *info_names])
 
@@ -103,15 +105,17 @@ class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
 
     # -- helpers -----------------------------------------------------------------------------------
 
-    def _time_step(self, result) -> dm_env.TimeStep:
+    def _time_step(self, result, xp: Any = np) -> dm_env.TimeStep:
+        """The TimeStep of a pool result; also what ``xla()``'s functions return inside jit
+        (``xp=jax.numpy``: one code path, so both agree)."""
         obs, reward, terminated, truncated, info = result
-        step_type = np.where(
+        step_type = xp.where(
             info["elapsed_step"] == 0,
-            dm_env.StepType.FIRST,
-            np.where(terminated | truncated, dm_env.StepType.LAST, dm_env.StepType.MID),
-        ).astype(np.int32)
-        discount = np.where(terminated, 0.0, 1.0)
+            int(dm_env.StepType.FIRST),
+            xp.where(terminated | truncated, int(dm_env.StepType.LAST), int(dm_env.StepType.MID)),
+        ).astype(xp.int32)
+        discount = xp.where(terminated, 0.0, 1.0)
         if "discount" in info:  # an env's own discount (Atari's zero_discount_on_life_loss)
-            discount = np.minimum(discount, info["discount"])
+            discount = xp.minimum(discount, info["discount"])
         fields = {key: value for key, value in info.items() if key in self._state_type._fields}
         return dm_env.TimeStep(step_type, reward, discount, self._state_type(obs=obs, **fields))

@@ -20,6 +20,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from envpool.frontends.result_names import check_front_end
 from envpool.frontends.seeding import is_int
 from envpool.frontends.vector_env import EnvPoolVectorEnv
 
@@ -41,9 +42,11 @@ class EnvPoolGymEnv(EnvPoolVectorEnv, gymnasium.Env):
     """
 
     _full_batch_ids = True  # every info names its rows' envs, as the reference's
+    _added_info_keys = ("env_id", "players", "elapsed_step")  # _gym_info's
 
     def __init__(self, task_id: str, **kwargs: Any):
         super().__init__(task_id, **kwargs)
+        check_front_end(self, self._added_info_keys)
         self.observation_space = self.single_observation_space
         self.action_space = self.single_action_space
         # Envs never reset: the reference starts their episodes on their first step.

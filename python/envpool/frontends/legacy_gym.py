@@ -85,6 +85,7 @@ class LegacyGymEnvPool(GymEnvPool):
 
     # make() passes gym_reset_return_info here instead of refusing False.
     takes_gym_reset_return_info = True
+    _added_info_keys = (*GymEnvPool._added_info_keys, "TimeLimit.truncated")
 
     def __init__(self, task_id: Any, gym_reset_return_info: bool = False, **kwargs: Any):
         if not isinstance(gym_reset_return_info, (bool, np.bool_)):

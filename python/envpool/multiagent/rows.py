@@ -10,6 +10,7 @@ import numpy as np
 from gymnasium.vector.utils import batch_space
 
 from envpool.errors import EnvError
+from envpool.frontends.result_names import check_front_end
 from envpool.frontends.vector_env import EnvPoolVectorEnv
 from envpool.multiagent.layout import AGENT_INFO, AgentLayout, to_rows, truncated_agents
 
@@ -61,6 +62,7 @@ class AgentRowsVectorEnv(EnvPoolVectorEnv):
         if layout is None:
             self.close()
             raise ValueError(f"{self.task_id} is not a multi-agent task: use envpool.make's default front end")
+        check_front_end(self, self._added_info_keys)
         self.agents = layout
         self.agents_per_env = layout.num_slots
         self.num_agents = self.num_envs * self.agents_per_env

@@ -37,6 +37,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 
 from envpool import _core
 from envpool.xla import build as _xla_build
+from envpool.xla.rows import AgentRows, is_agent_rows, is_pettingzoo
 
 _register_lock = threading.Lock()
 _registered = False
@@ -59,7 +60,7 @@ def _register_targets() -> None:
                 f"envpool's XLA handler library expects table version {library.envpool_xla_api_version()}, "
                 f"_core has {found}: rebuild envpool"
             )
-        for call in ("send", "recv", "step"):
+        for call in ("send", "recv", "step", "agent_env_ids"):
             ffi.register_ffi_target(
                 f"envpool_ng_{call}", ffi.pycapsule(getattr(library, f"envpool_ng_{call}_cpu")), platform="cpu"
             )
@@ -104,12 +105,17 @@ class _Calls:
         self.obs_names = [a["name"] for a in spec["obs"]]
         self.obs_is_tuple = spec["obs_is_tuple"]
         self.info_names = [a["name"] for a in spec["info"]]
+        self.at = _Positions(self.fields, self.obs_names, self.info_names)
         self.timeout = np.float64(-1.0 if timeout is None else timeout)
+        # The agents-as-rows front end: actions, env ids and results in agent rows (xla/rows.py).
+        self.rows = AgentRows(envs, spec) if is_agent_rows(envs) else None
 
     # -- arguments -------------------------------------------------------------------------------
 
-    def env_ids(self, env_id: Any) -> tuple[Any, bool, int]:
+    def env_ids(self, env_id: Any, action: Any = None) -> tuple[Any, bool, int]:
         """(ids array, all_envs, rows)."""
+        if self.rows is not None and env_id is not None:
+            env_id = self.rows.env_ids(env_id, action)
         if env_id is None:
             if self.batch_size != self.num_envs:
                 raise ValueError(
@@ -146,6 +152,8 @@ class _Calls:
         out = []
         for value, spec in zip(given, self.action_specs):
             value = jnp.asarray(value)
+            if self.rows is not None:
+                value = self.rows.env_actions(spec["name"], value, rows)
             _check_action(spec, value, rows)
             out.append(value.astype(_jax_dtype(spec["dtype"])))
         return out
@@ -158,7 +166,7 @@ class _Calls:
         return (handle, *fields)
 
     def send(self, handle: Any, action: Any, env_id: Any = None) -> Any:
-        ids, all_envs, rows = self.env_ids(env_id)
+        ids, all_envs, rows = self.env_ids(env_id, action)
         call = ffi.ffi_call(
             "envpool_ng_send", jax.ShapeDtypeStruct((1,), jnp.int32), has_side_effect=True, input_output_aliases={0: 0}
         )
@@ -170,7 +178,7 @@ class _Calls:
         return out[0], self.present(out[1:])
 
     def step(self, handle: Any, action: Any, env_id: Any = None) -> tuple[Any, Any]:
-        ids, all_envs, rows = self.env_ids(env_id)
+        ids, all_envs, rows = self.env_ids(env_id, action)
         call = ffi.ffi_call("envpool_ng_step", self.results_shape(), has_side_effect=True, input_output_aliases={0: 0})
         out = call(
             _handle(handle),
@@ -184,8 +192,7 @@ class _Calls:
 
     # -- results ---------------------------------------------------------------------------------
 
-    def _obs(self, by_name: dict[str, Any], prefix: str = "") -> Any:
-        values = [by_name[prefix + name] for name in self.obs_names]
+    def _obs(self, values: tuple[Any, ...]) -> Any:
         if len(values) == 1:
             return values[0]
         if self.obs_is_tuple:
@@ -193,23 +200,52 @@ class _Calls:
         return dict(zip(self.obs_names, values))
 
     def present(self, arrays: tuple[Any, ...]) -> Any:
-        """The front end's result from the batch's fields (as the pool's recv() shapes them;
-        same-step autoreset's final_* keys are always present inside jit: static structure)."""
-        by_name = {f["name"]: a for f, a in zip(self.fields, arrays)}
-        reward, terminated, truncated = by_name["reward"], by_name["terminated"], by_name["truncated"]
-        info = {"env_id": by_name["env_id"], "elapsed_step": by_name["elapsed_step"]}
-        info.update((name, by_name[name]) for name in self.info_names)
-        if "final_elapsed_step" in by_name:
+        """The front end's result from the batch's fields, as the pool's recv() shapes them
+        (cpp/bindings/results.cc); same-step autoreset's final_* keys are always present inside
+        jit (static structure). Fields are taken by position, never by name: an env's info array
+        may share its name with a pool field (Atari's info ``reward`` is the unclipped reward,
+        the pool's ``reward`` the clipped one), and both must arrive where the Python API puts them."""
+        at = self.at
+        reward, terminated, truncated = arrays[at.reward], arrays[at.terminated], arrays[at.truncated]
+        info = {"env_id": arrays[at.env_id], "elapsed_step": arrays[at.elapsed_step]}
+        info.update(zip(self.info_names, arrays[at.info]))
+        if at.final_obs is not None:
             done = terminated | truncated
-            info["final_obs"] = self._obs(by_name, "final_")
+            info["final_obs"] = self._obs(arrays[at.final_obs])
             info["_final_obs"] = done
-            final_info = {"env_id": by_name["env_id"], "_env_id": done}
-            final_info.update({"elapsed_step": by_name["final_elapsed_step"], "_elapsed_step": done})
-            for name in self.info_names:
-                final_info[name], final_info["_" + name] = by_name["final_" + name], done
+            final_info = {"env_id": arrays[at.env_id], "_env_id": done}
+            final_info.update({"elapsed_step": arrays[at.final_elapsed_step], "_elapsed_step": done})
+            for name, value in zip(self.info_names, arrays[at.final_info]):
+                final_info[name], final_info["_" + name] = value, done
             info["final_info"], info["_final_info"] = final_info, done
-        result = (self._obs(by_name), reward, terminated, truncated, info)
+        result = (self._obs(arrays[at.obs]), reward, terminated, truncated, info)
+        if self.rows is not None:
+            return self.rows.result(result)
         return _present_for(self.envs, result)
+
+
+class _Positions:
+    """Where each part of a batch lies among its fields (cpp/core/buffers.h, BatchLayout::For:
+    obs..., reward, terminated, truncated, env_id, elapsed_step, info..., and with same-step
+    autoreset final_<obs>..., final_elapsed_step, final_<info>...). The names are checked
+    against that order once, so a layout change fails loudly here instead of mixing fields."""
+
+    def __init__(self, fields: list[dict], obs_names: list[str], info_names: list[str]):
+        n_obs, n_info = len(obs_names), len(info_names)
+        self.obs = slice(0, n_obs)
+        self.reward, self.terminated, self.truncated, self.env_id, self.elapsed_step = range(n_obs, n_obs + 5)
+        self.info = slice(n_obs + 5, n_obs + 5 + n_info)
+        expected = [*obs_names, "reward", "terminated", "truncated", "env_id", "elapsed_step", *info_names]
+        self.final_obs = self.final_elapsed_step = self.final_info = None
+        if len(fields) > len(expected):
+            start = len(expected)
+            self.final_obs = slice(start, start + n_obs)
+            self.final_elapsed_step = start + n_obs
+            self.final_info = slice(start + n_obs + 1, start + n_obs + 1 + n_info)
+            expected += [*("final_" + n for n in obs_names), "final_elapsed_step", *("final_" + n for n in info_names)]
+        names = [f["name"] for f in fields]
+        if names != expected:
+            raise RuntimeError(f"envpool's batch layout {names} is not the one envpool.xla expects {expected}")
 
 
 def _handle(handle: Any) -> Any:
@@ -223,24 +259,14 @@ def _handle(handle: Any) -> Any:
 
 
 def _present_for(envs: Any, result: tuple[Any, ...]) -> Any:
-    """``result`` as ``envs``' own recv() would present it."""
+    """``result`` as ``envs``' own recv() would present it: through the front end's own
+    reshaping, written for NumPy and jax arrays alike."""
     if hasattr(envs, "_time_step"):  # the dm front end
-        return _dm_time_step(envs, result)
+        return envs._time_step(result, jnp)
     gym_result = getattr(envs, "_gym_result", None)  # the gym front end's reshaping, where it has one
     if gym_result is not None:
         return gym_result(result)
     return result
-
-
-def _dm_time_step(envs: Any, result: tuple[Any, ...]) -> Any:
-    import dm_env
-
-    obs, reward, terminated, truncated, info = result
-    last = jnp.where(terminated | truncated, int(dm_env.StepType.LAST), int(dm_env.StepType.MID))
-    step_type = jnp.where(info["elapsed_step"] == 0, int(dm_env.StepType.FIRST), last).astype(jnp.int32)
-    discount = jnp.where(terminated, 0.0, 1.0).astype(reward.dtype)
-    fields = {key: value for key, value in info.items() if key in envs._state_type._fields}
-    return dm_env.TimeStep(step_type, reward, discount, envs._state_type(obs=obs, **fields))
 
 
 def wait_for_dispatched_calls() -> None:
@@ -264,6 +290,12 @@ def make_xla(envs: Any, timeout: float | None = None) -> tuple[np.ndarray, Calla
             "xla() steps native and plugin pools (envpool.make); pools of Python envs (make_python, whose "
             "info dicts are Python objects) and of external episodes (envpool.serve, whose batches may be "
             "partial) cannot run inside jit"
+        )
+    if is_pettingzoo(envs):
+        raise TypeError(
+            "xla() cannot step env_type='pettingzoo' views inside jit: their results are per-agent dicts of the "
+            "agents alive in each env; make the task with env_type='gymnasium' (agents as rows, fixed shapes) "
+            "for xla()"
         )
     if timeout is not None and (
         isinstance(timeout, bool) or not isinstance(timeout, (int, float, np.integer, np.floating))

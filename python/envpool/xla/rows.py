@@ -1,0 +1,141 @@
+"""``xla()`` of a multi-agent task's agents-as-rows front end (envpool.multiagent.rows): actions,
+env ids and results inside jit in the layout that front end's Python ``step``/``recv`` use.
+
+The pool's own calls are per env: an env's agents are one pool row, ``(envs, slots, ...)`` per
+array. The front end's rows are agents (row = env * slots + slot). So, as its Python methods do:
+
+- actions come as one row per agent row, ``(envs * slots, ...)``, or ``(envs, slots, ...)``;
+- ``env_id`` comes per env, or per agent row (``recv()``'s ``info["env_id"]``); which one is
+  decided from the shapes (the action's envs), as values are not known while tracing, and
+  per-row ids are turned into per-env ids by the ``envpool_ng_agent_env_ids`` call, which fails
+  at run time when one env's rows name different envs (cpp/xla_ffi/handlers.cc);
+- results are the front end's ``_to_rows`` of the pool's batch, written with jax operations
+  (tests/test_xla_families.py compares them with the Python front end field for field).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+from jax import ffi
+
+from envpool.multiagent.layout import AGENT_INFO, truncated_agents
+
+# The pool's info keys the rows do not pass on (envpool.multiagent.rows' _NOT_ROWS; not imported:
+# the front ends import this package): the per-agent values the rows' own fields hold, and masks.
+_NOT_ROWS = frozenset(AGENT_INFO[:3]) | {"_" + name for name in AGENT_INFO}
+
+
+def is_agent_rows(envs: Any) -> bool:
+    """Whether ``envs`` is the agents-as-rows front end (``PoolFrontEnd._xla_layout``)."""
+    return getattr(envs, "_xla_layout", None) == "agent_rows"
+
+
+def is_pettingzoo(envs: Any) -> bool:
+    """Whether ``envs`` is the PettingZoo views' front end, which xla() cannot serve."""
+    return getattr(envs, "_xla_layout", None) == "pettingzoo"
+
+
+def _rows(value: Any, n: int, slots: int) -> Any:
+    """envpool.multiagent.layout.to_rows for jax arrays: per-agent arrays ``(n, slots, ...)``
+    reshaped to rows, per-env arrays repeated once per slot (same-step ``final_obs`` is dense
+    inside jit, so it is reshaped like the observations)."""
+    if isinstance(value, dict):
+        return {k: _rows(v, n, slots) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return tuple(_rows(v, n, slots) for v in value)
+    if value.ndim == 0 or value.shape[0] != n:
+        return value
+    if value.ndim >= 2 and value.shape[1] == slots:
+        return value.reshape(n * slots, *value.shape[2:])
+    return jnp.repeat(value, slots, axis=0)
+
+
+class AgentRows:
+    """Converts one agents-as-rows front end's arguments and results inside jit."""
+
+    def __init__(self, envs: Any, spec: dict):
+        self.slots = int(envs.agents_per_env)
+        # One agent row's shape per action array (the front end's single_action_space): the
+        # array's shape after its slots, () for one discrete action (envpool.multiagent.layout).
+        self.row_shapes = {
+            a["name"]: () if a["discrete"] and math.prod(a["shape"][1:]) == 1 else tuple(a["shape"][1:])
+            for a in spec["action"]
+        }
+
+    def _action_envs(self, action: Any) -> int | None:
+        """How many envs ``action`` holds, from its shape (None: it fits neither layout, and
+        env_actions says so)."""
+        name = next(iter(self.row_shapes))
+        if isinstance(action, dict):
+            action = action.get(name)
+        try:
+            shape = jnp.shape(action)
+        except TypeError:  # not an array: the action checks say what is wrong
+            return None
+        m, extra = self.slots, len(self.row_shapes[name])
+        if len(shape) == extra + 2 and shape[1] == m:
+            return int(shape[0])
+        if len(shape) == extra + 1 and shape[0] % m == 0:
+            return int(shape[0]) // m
+        return None
+
+    def env_ids(self, env_id: Any, action: Any) -> Any:
+        """Per-env ids: ``env_id`` itself, or (one id per agent row) its first id of each env's
+        rows, checked when the call runs."""
+        ids = jnp.asarray(env_id)
+        envs = self._action_envs(action)
+        if (
+            self.slots == 1
+            or envs is None
+            or ids.ndim != 1
+            or not jnp.issubdtype(ids.dtype, jnp.integer)
+            or ids.shape[0] != envs * self.slots
+        ):
+            return ids  # per env (the pool's checks name what is wrong, if anything)
+        call = ffi.ffi_call("envpool_ng_agent_env_ids", jax.ShapeDtypeStruct((envs,), jnp.int32))
+        return call(ids.astype(jnp.int32), agents=self.slots)
+
+    def env_actions(self, name: str, value: Any, envs: int) -> Any:
+        """Action array ``name`` as the pool's ``(envs, slots, ...)``, from either layout the
+        front end takes (any other shape is refused naming both, where the Python front end
+        leaves some to the pool's per-env message)."""
+        m, row_shape = self.slots, self.row_shapes[name]
+        if value.shape == (envs, m, *row_shape):
+            return value
+        if value.shape == (envs * m, *row_shape):
+            return value.reshape(envs, m, *row_shape)
+        raise ValueError(
+            f"actions of a multi-agent task's agents-as-rows pool have one row per agent row: shape "
+            f"{(envs * m, *row_shape)} for {envs} envs of {m} agents (or {(envs, m, *row_shape)}), "
+            f"got {tuple(value.shape)}"
+        )
+
+    def result(self, result: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The front end's agent rows of the pool's per-env result (AgentRowsVectorEnv._to_rows)."""
+        obs, _, terminated, truncated, info = result
+        n, m = terminated.shape[0], self.slots
+        reward, agent_terminated = info["agent_reward"], info["agent_terminated"]
+        agent_truncated, active = info["agent_truncated"], info["active"]
+        if "_final_info" in info:
+            # Same-step autoreset: an ended env's per-agent values of the ended step are
+            # final_info's (where no env ended, the Python front end's values are these too).
+            final, where = info["final_info"], info["_final_info"][:, None]
+            reward = jnp.where(where, final["agent_reward"], reward)
+            agent_terminated = jnp.where(where, final["agent_terminated"], agent_terminated)
+            agent_truncated = jnp.where(where, final["agent_truncated"], agent_truncated)
+            active = jnp.where(where, final["active"], active)
+        agent_truncated = truncated_agents(agent_truncated, truncated[:, None], active, agent_terminated)
+        rows = {key: _rows(value, n, m) for key, value in info.items() if key not in _NOT_ROWS}
+        rows["all_done"] = jnp.repeat(terminated | truncated, m)
+        rows["agent_id"] = jnp.tile(jnp.arange(m, dtype=jnp.int32), n)
+        return (
+            _rows(obs, n, m),
+            reward.reshape(n * m),
+            agent_terminated.reshape(n * m),
+            agent_truncated.reshape(n * m),
+            rows,
+        )

@@ -6,10 +6,12 @@ from __future__ import annotations
 import struct
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from envpool.external import zmtp as _zmtp
+pytest.importorskip("hypothesis", reason="needs hypothesis (pip install 'envpool-ng[test]')")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from envpool.external import zmtp as _zmtp  # noqa: E402
 
 SIGNATURE = b"\xff" + bytes(8) + b"\x7f"
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import doctest
 import importlib
 
-import dm_env
 import gymnasium
 import numpy as np
 import pytest
-from dm_env import specs
 
-import envpool
+dm_env = pytest.importorskip("dm_env", reason="the dm_env front end needs dm-env (pip install 'envpool-ng[dm]')")
+from dm_env import specs  # noqa: E402
+
+import envpool  # noqa: E402
 
 
 def test_cleanrl_style_script_runs_unchanged():

@@ -53,7 +53,8 @@ class AtariEnv : public envpool::Env {
   void Render(uint8_t* rgb) const override;
   // The game and options it was taken under, the emulator's state (with its RNG: sticky
   // actions replay) and the preprocessing state (frame buffers, counters, the no-op RNG), one
-  // byte per value (state_bytes.h). SetState takes only what GetState returned in this process
+  // byte per value (state_bytes.h). SetState takes only what a GetState under the same state
+  // key (state_key.h: this user's processes on this machine, or ENVPOOL_ATARI_STATE_KEY) returned
   // for the same game and options, and checks all of it before it changes anything: a refused
   // state (std::invalid_argument naming what differs) leaves the env as it was.
   std::vector<double> GetState() const override;

@@ -1,23 +1,24 @@
 // An env state as envpool's get_state/set_state carry it (a vector of doubles), built from
 // bytes: one byte per value (0..255), framed by a magic number, the payload's length and a
-// keyed hash of the payload (SipHash-2-4 under a key drawn at random once per process).
+// keyed hash of the payload (SipHash-2-4 under the process's state key, state_key.h).
 //
 // Why keyed: the payload holds the ALE's own serialized emulator state, and the ALE's loader
 // trusts it (lengths, bank numbers, TIA positions are used as they are: a forged one fails with
 // C++ errors, leaves the emulator half restored, or reads out of bounds at the next step). No
 // check short of the emulator's whole semantics can tell a forged emulator state from a real
-// one, so set_state accepts only payloads this process's get_state produced: an unkeyed
-// checksum anyone can recompute would not do that. The price: a state is valid only in the
-// process that took it.
+// one, so set_state accepts only payloads a get_state under the same key produced: an unkeyed
+// checksum anyone can recompute would not do that. The key is shared by the processes of a user
+// on a machine, or by whoever sets the same ENVPOOL_ATARI_STATE_KEY (state_key.h).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "state_key.h"
 
 namespace envpool_atari {
 
@@ -77,13 +78,8 @@ class StateWriter {
   static constexpr std::size_t kHeader = 24;
 
   static uint64_t Tag(const std::vector<uint8_t>& bytes) {
-    static const auto key = [] {
-      std::random_device device;
-      auto draw = [&device] { return (static_cast<uint64_t>(device()) << 32) | device(); };
-      const uint64_t k0 = draw();
-      return std::pair<uint64_t, uint64_t>(k0, draw());
-    }();
-    return SipHash24(key.first, key.second, bytes.data(), bytes.size());
+    const StateKey& key = ProcessStateKey();
+    return SipHash24(key.k0, key.k1, bytes.data(), bytes.size());
   }
 
  private:
@@ -113,9 +109,7 @@ class StateReader {
 
   void Authenticate() const {
     if (tag_ != StateWriter::Tag(bytes_)) {
-      Fail(
-          "checksum mismatch: the state was altered, or was taken in another process (a state is valid only in the "
-          "process whose get_state returned it)");
+      Fail("checksum mismatch: the state was altered, or " + ProcessStateKey().mismatch);
     }
   }
 

@@ -2,15 +2,20 @@
 
 ROMs: a ROM file is read once at make, its MD5 must be the one the ALE knows for that game, and
 the env runs the checked bytes kept in memory, whatever happens to the file afterwards.
-States: set_state takes only what get_state returned in this process for an env of the same
-game and options; everything else is a ValueError that leaves the env as it was.
+States: set_state takes only what a get_state under the same state key returned, for an env of
+the same game and options; everything else is a ValueError that leaves the env as it was. The
+key is ENVPOOL_ATARI_STATE_KEY if set, else the per-user key file (conftest.py points
+XDG_CACHE_HOME at a temporary folder), else one drawn for the process alone.
 """
 
 import json
+import os
 import pathlib
+import stat
 import subprocess
 import sys
 import textwrap
+import time
 
 import ale_py
 import numpy as np
@@ -25,8 +30,6 @@ PONG_MD5 = "60e0ea3cbe0913d39803477945e9e5ec"  # the ALE's Pong (ale_py/roms/md5
 
 
 def run_python(code: str, timeout: float, **env) -> subprocess.CompletedProcess:
-    import os
-
     return subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
@@ -238,23 +241,195 @@ def test_refused_states_name_what_differs_and_change_nothing():
             envs.close()
 
 
-def test_a_state_from_another_process_is_refused(tmp_path):
-    code = textwrap.dedent(
-        f"""
-        import numpy as np, envpool
-        envs = envpool.make("Pong-v5", num_envs=1, seed=7)
-        envs.reset()
-        np.save({str(tmp_path / "state.npy")!r}, envs.get_state(0))
-        envs.close()
-        """
+# --- states between processes ------------------------------------------------------------------
+
+# Run in a fresh process, `STATE_TOOL what path [go]`, on Pong (seed 7) after its reset:
+#   save: plays SAVE_PLAY actions, saves the state to path, plays AFTER_PLAY more and saves their
+#         observations to path + ".after.npy";
+#   save-at-go: writes path + ".ready", waits for the file `go`, saves the state (the first get_state
+#         of the process, so the first use of its key: see the concurrency test);
+#   load: set_state(path), prints {"taken": true} or {"taken": false, "error": message}.
+SAVE_PLAY, AFTER_PLAY = (40, 1), (60, 2)  # (steps, seed of the random actions)
+STATE_TOOL = f"""
+import json, os, sys, time
+import numpy as np
+import envpool
+
+def play(envs, steps, seed):
+    actions = np.random.default_rng(seed).integers(0, 6, size=(steps, 1))
+    return [envs.step(a)[0].copy() for a in actions]
+
+what, path = sys.argv[1], sys.argv[2]
+envs = envpool.make("Pong-v5", num_envs=1, seed=7)
+envs.reset()
+if what == "save":
+    play(envs, *{SAVE_PLAY!r})
+    np.save(path, envs.get_state(0))
+    np.save(path + ".after.npy", np.stack(play(envs, *{AFTER_PLAY!r})))
+elif what == "save-at-go":
+    open(path + ".ready", "w").close()
+    while not os.path.exists(sys.argv[3]):
+        time.sleep(0.001)
+    np.save(path, envs.get_state(0))
+else:
+    try:
+        envs.set_state(0, np.load(path))
+        print(json.dumps({{"taken": True}}))
+    except ValueError as exc:
+        print(json.dumps({{"taken": False, "error": str(exc)}}))
+envs.close()
+"""
+
+
+def state_tool(*args, **env) -> dict:
+    proc = subprocess.run(
+        [sys.executable, "-c", STATE_TOOL, *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, **env),
+        timeout=120,
     )
-    proc = run_python(code, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout) if args[0] == "load" else {}
+
+
+def play_here(envs, steps, seed):
+    actions = np.random.default_rng(seed).integers(0, 6, size=(steps, 1))
+    return [envs.step(a)[0].copy() for a in actions]
+
+
+def key_file(cache: pathlib.Path) -> pathlib.Path:
+    return cache / "envpool-ng-atari" / "state-key"
+
+
+def test_a_state_from_another_process_of_the_same_user_is_taken(tmp_path, private_state_key_cache):
+    # A checkpoint written by one run and restored by another: both processes find the user's
+    # key file (before: a key per process, and this state was refused).
+    path = tmp_path / "state.npy"
+    state_tool("save", path)
+    saved = np.load(path)
+    envs = ours("Pong", 1, 3)  # another seed: set_state replaces all of it
+    try:
+        envs.reset()
+        envs.set_state(0, saved)
+        np.testing.assert_array_equal(envs.get_state(0), saved)
+        np.testing.assert_array_equal(np.stack(play_here(envs, *AFTER_PLAY)), np.load(f"{path}.after.npy"))
+    finally:
+        envs.close()
+    key = key_file(private_state_key_cache).stat()
+    assert key.st_size == 32 and stat.S_IMODE(key.st_mode) == 0o600
+
+
+def altered(state: np.ndarray) -> dict[str, np.ndarray]:
+    at = 24 + bytes(state[24:].astype(np.uint8)).find(PONG_MD5.encode())
+    emulator, pixel = state.copy(), state.copy()
+    emulator[at + 100] = (emulator[at + 100] + 1) % 256
+    pixel[-1] = (pixel[-1] + 1) % 256
+    return {"an emulator byte": emulator, "a pixel": pixel}
+
+
+def test_a_state_key_in_the_environment_moves_states_and_another_key_refuses_them(tmp_path, private_state_key_cache):
+    path = tmp_path / "alpha.npy"
+    elsewhere = tmp_path / "elsewhere"  # another machine's cache: no key file in common
+    state_tool("save", path, ENVPOOL_ATARI_STATE_KEY="alpha")
+    assert state_tool("load", path, ENVPOOL_ATARI_STATE_KEY="alpha", XDG_CACHE_HOME=str(elsewhere)) == {"taken": True}
+    assert not elsewhere.exists()  # a key from the environment needs no key file
+
+    refused = state_tool("load", path, ENVPOOL_ATARI_STATE_KEY="beta")
+    assert not refused["taken"]
+    assert "checksum mismatch: the state was altered, or was taken under another key" in refused["error"]
+    assert "this process's key is ENVPOOL_ATARI_STATE_KEY" in refused["error"]
+
+    # Altered, under the right key: refused.
+    for what, state in altered(np.load(path)).items():
+        np.save(tmp_path / "altered.npy", state)
+        refused = state_tool("load", tmp_path / "altered.npy", ENVPOOL_ATARI_STATE_KEY="alpha")
+        assert not refused["taken"] and "checksum mismatch" in refused["error"], what
+
+    # This process, keyed by the user's key file, refuses it naming the file; the env goes on.
     envs = ours("Pong", 1, 7)
     try:
         envs.reset()
-        with pytest.raises(ValueError, match="taken in another process"):
-            envs.set_state(0, np.load(tmp_path / "state.npy"))
+        with pytest.raises(ValueError) as err:
+            envs.set_state(0, np.load(path))
+        assert f"this process's key is the key file {key_file(private_state_key_cache)}" in str(err.value)
+        assert "set ENVPOOL_ATARI_STATE_KEY to the same value on every side" in str(err.value)
         envs.step(np.zeros(1, dtype=np.int64))
     finally:
         envs.close()
+
+
+def test_an_altered_state_from_another_process_is_refused(tmp_path):
+    path = tmp_path / "state.npy"
+    state_tool("save", path)
+    envs = ours("Pong", 1, 7)
+    try:
+        envs.reset()
+        for state in altered(np.load(path)).values():
+            with pytest.raises(ValueError, match="Atari state: checksum mismatch: the state was altered"):
+                envs.set_state(0, state)
+        envs.set_state(0, np.load(path))  # the unaltered one is taken
+    finally:
+        envs.close()
+
+
+def test_processes_making_the_key_file_at_once_agree_on_it(tmp_path):
+    cache = tmp_path / "cache"
+    go = tmp_path / "go"
+    paths = [tmp_path / f"state{i}.npy" for i in range(4)]
+    code = ["-c", STATE_TOOL, "save-at-go"]
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache))
+    procs = [subprocess.Popen([sys.executable, *code, str(p), str(go)], env=env) for p in paths]
+    try:
+        # All four wait at their first get_state, which makes the key file; then all go at once.
+        for p in paths:
+            ready = pathlib.Path(f"{p}.ready")
+            for _ in range(12000):
+                if ready.exists():
+                    break
+                assert all(proc.poll() is None for proc in procs), "a process ended early"
+                time.sleep(0.01)
+            assert ready.exists()
+        go.touch()
+        assert [proc.wait(timeout=120) for proc in procs] == [0] * 4
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+    files = sorted(q.name for q in (cache / "envpool-ng-atari").iterdir())
+    assert files == ["state-key"]  # no temporary file left behind
+    # One key: a fifth process takes the states of all four.
+    for p in paths:
+        assert state_tool("load", p, XDG_CACHE_HOME=str(cache)) == {"taken": True}, p
+
+
+def test_an_unusable_key_file_keeps_states_in_their_process_and_says_why(tmp_path):
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_bytes(b"")
+    short_key = tmp_path / "short"
+    key_file(short_key).parent.mkdir(parents=True)
+    key_file(short_key).write_bytes(b"12345")
+    path = tmp_path / "state.npy"
+    state_tool("save", path)  # under this test session's key file
+    for cache, why in ((not_a_folder, "Not a directory"), (short_key, "it has 5 bytes, a key has 32")):
+        code = textwrap.dedent(
+            f"""
+            import json, numpy as np, envpool
+            envs = envpool.make("Pong-v5", num_envs=1, seed=7)
+            envs.reset()
+            own = envs.get_state(0)
+            envs.step(np.zeros(1, dtype=np.int64))
+            envs.set_state(0, own)  # this process's own states still go back in
+            try:
+                envs.set_state(0, np.load({str(path)!r}))
+                print(json.dumps(None))
+            except ValueError as exc:
+                print(json.dumps(str(exc)))
+            """
+        )
+        proc = run_python(code, timeout=120, XDG_CACHE_HOME=str(cache))
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        error = json.loads(proc.stdout)
+        assert error is not None and "was taken in another process: states move only within this process" in error
+        assert f"because the key file {key_file(cache)} could not be used" in error and why in error, error
+    assert key_file(short_key).read_bytes() == b"12345"  # a bad key file is reported, not replaced

@@ -23,6 +23,9 @@ using envpool::EnvSpec;
 
 namespace {
 
+// The 2600's RAM (ale::ALERAM holds exactly this much).
+constexpr int kRamBytes = 128;
+
 void Require(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument("Atari: " + what);
 }
@@ -211,7 +214,9 @@ EnvSpec AtariEnv::Spec(const Config& config) {
       {ArraySpec::Box("lives", DType::kInt32, {}, {}, {}), ArraySpec::Box("reward", DType::kFloat64, {}, {}, {}),
        ArraySpec::Box("terminated", DType::kInt32, {}, {0.0}, {1.0}),
        ArraySpec::Box("frame_number", DType::kInt32, {}, {}, {}),
-       ArraySpec::Box("episode_frame_number", DType::kInt32, {}, {}, {})}};
+       ArraySpec::Box("episode_frame_number", DType::kInt32, {}, {}, {}),
+       // The console's 128 bytes of RAM after the step (the reference's info "ram", ale-py's getRAM()).
+       ArraySpec::Box("ram", DType::kUInt8, {kRamBytes}, {0.0}, {255.0})}};
   // The reference's dm discount: 0 at a step that lost a life (the dm front end reads it).
   if (o.zero_discount_on_life_loss) spec.info.push_back(ArraySpec::Box("discount", DType::kFloat64, {}, {0.0}, {1.0}));
   spec.render_height = rom.height;
@@ -373,7 +378,9 @@ void AtariEnv::Write(envpool::Output& out, int unclipped_reward) const {
   *out.Info<int32_t>(2) = game_over_ ? 1 : 0;
   *out.Info<int32_t>(3) = ale_->getFrameNumber();
   *out.Info<int32_t>(4) = ale_->getEpisodeFrameNumber();
-  if (opt_.zero_discount_on_life_loss) *out.Info<double>(5) = discount_;
+  const ale::ALERAM& ram = ale_->getRAM();  // the ALE's copy, refreshed after every frame
+  std::memcpy(out.Info<uint8_t>(5), ram.array(), kRamBytes);
+  if (opt_.zero_discount_on_life_loss) *out.Info<double>(6) = discount_;
 }
 
 void AtariEnv::Render(uint8_t* rgb) const {
@@ -436,8 +443,8 @@ void AtariEnv::SetState(const std::vector<double>& state) {
     ale_->setInt("random_seed", 0);
     LoadRom();
   }
-  // The ALE state is one this process's GetState serialized for this game and options (the
-  // keyed checksum says so), so the ALE's loader, which checks nothing, can take it.
+  // The ALE state is one a GetState under this process's key serialized for this game and
+  // options (the keyed checksum says so), so the ALE's loader, which checks nothing, can take it.
   ale_->restoreState(ale::ALEState(ale_state));
   noop_rng_ = noop_rng;
   pending_seed_ = pending < 0 ? std::nullopt : std::optional<uint32_t>(static_cast<uint32_t>(pending));

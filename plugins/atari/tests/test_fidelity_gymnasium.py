@@ -4,13 +4,21 @@
 seeds (seed + i); its reset no-op counts are the ones ours drew (ScriptedNoops: the draw itself
 follows AtariVectorEnv and is tested against it), and it has no fire-on-reset, so ours runs with
 use_fire_reset=False. Everything else is compared step for step: observations, rewards,
-terminated, truncated and lives, through game overs, life losses (terminal_on_life_loss) and
-autoresets, with sticky actions.
+terminated, truncated, lives and the console RAM (our info["ram"] against each of its ALEs'
+getRAM()), through game overs, life losses (terminal_on_life_loss) and autoresets, with sticky
+actions.
 """
 
 import numpy as np
 import pytest
 from atari_oracles import gymnasium_oracle, ours, random_actions
+
+
+def assert_same_ram(info, ref, where):
+    """info["ram"] (ours, the 128 bytes after the step) equals each (b) ALE's getRAM() now."""
+    assert info["ram"].dtype == np.uint8 and info["ram"].shape == (ref.num_envs, 128)
+    for i, env in enumerate(ref.envs):
+        np.testing.assert_array_equal(info["ram"][i], env.unwrapped.ale.getRAM(), err_msg=f"{where}: ram of env {i}")
 
 
 def run(game, num_envs, steps, seed, autoreset_mode="next_step", frame_stack_padding="zero", **kw):
@@ -34,6 +42,7 @@ def run(game, num_envs, steps, seed, autoreset_mode="next_step", frame_stack_pad
         r_obs, r_info = ref.reset()
         np.testing.assert_array_equal(obs, r_obs, err_msg="reset obs")
         np.testing.assert_array_equal(info["lives"], r_info["lives"], err_msg="reset lives")
+        assert_same_ram(info, ref, "reset")
         actions = random_actions(mine.single_action_space.n, num_envs, steps, seed)
         done = np.zeros(num_envs, bool)
         for t in range(steps):
@@ -51,6 +60,7 @@ def run(game, num_envs, steps, seed, autoreset_mode="next_step", frame_stack_pad
             np.testing.assert_array_equal(truncated, r_truncated, err_msg=f"step {t}: truncated")
             live = ~resetting if autoreset_mode == "next_step" else np.ones(num_envs, bool)
             np.testing.assert_array_equal(info["lives"][live], r_info["lives"][live], err_msg=f"step {t}: lives")
+            assert_same_ram(info, ref, f"step {t}")
             if autoreset_mode == "same_step":
                 for i in np.flatnonzero(now_done):
                     np.testing.assert_array_equal(

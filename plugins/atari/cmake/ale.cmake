@@ -82,7 +82,7 @@ if(NOT EXISTS "${_ale_lib}")
     set(_ncpu 2)
   endif()
   message(STATUS "ALE: building the emulator (static, no SDL, no Python) into ${ALE_CACHE_DIR}; "
-                 "this takes about half a minute on 2 cores, once per compiler")
+                 "once per compiler; half a minute on 2 idle cores, a quarter of an hour on busy ones")
   # RelWithDebInfo with its flags replaced by -O3: the ALE turns on LTO for every build type but
   # RelWithDebInfo and Debug; LTO objects in a static library make every link of the plugin a
   # long whole-program optimization, so it is off here.

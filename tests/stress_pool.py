@@ -3,10 +3,11 @@ under ASan+UBSan and under TSan): full batch, async, resets, every autoreset mod
 (with same-step final_obs, and with actions of autoresetting envs),
 timeouts, close while busy, many pools, and process pools (make_python: the collector, the
 monitor thread reporting a killed worker, close with envs in flight; forks of a worker written
-off by the collector, cut-short rows, pools made in exiting threads). Exits non-zero on any
-unexpected exception.
+off by the collector, cut-short rows, pools made in exiting threads), and every registered
+task made and stepped with each kwarg at its extremes (0, 1, large, negative, NaN, empty; with
+the row guard of these builds, core/row_guard.h). Exits non-zero on any unexpected exception.
 
-    python tests/stress_pool.py [--quick]
+    python tests/stress_pool.py [--quick] [--extreme-kwargs (that mode only)]
 
 With ENVPOOL_STRESS_PLUGINS=<build folder of tests/plugin>, env plugins too.
 """
@@ -29,6 +30,7 @@ envpool.testing.load_step_counter()  # StepCounter-v0 is a test plugin
 
 QUICK = "--quick" in sys.argv
 STEPS = 200 if QUICK else 2000
+LARGE = 64 if QUICK else 1000  # a large size kwarg (agents, obstacles, frame_skip, ...)
 
 
 def full_batch(task: str, threads: int, mode: str) -> None:
@@ -311,7 +313,88 @@ def plugin_envs(build_dir: str) -> None:
     full_batch("probe.Probe3-v0", 2, "same_step")
 
 
+def _extremes(value, large: int) -> list:
+    """The values at the edges of a kwarg's type, for a kwarg whose default is ``value``."""
+    if isinstance(value, bool):
+        return [not value]
+    if isinstance(value, int):
+        return [-1, 0, 1, large, 2**31]
+    if isinstance(value, float):
+        return [0.0, -1.0, 1e9, float("nan"), float("inf")]
+    if isinstance(value, str):
+        return ["", value + "-missing"]
+    if isinstance(value, list):
+        return [[], [""] if not value else value[:1], value * 2 or [0], [float("nan")] * max(len(value), 1)]
+    return []
+
+
+def _extreme_configs(config: dict, large: int, joint: bool = True):
+    """One kwarg at a time at each of its extremes, then (``joint``) the integer kwargs
+    together: all at 0, all at 1, and each pair at (0, 1) and (1, 0), where sizes meet
+    (SimpleTag-v3 with num_adversaries=0 overflowed its rows). Not all large at once: sizes
+    multiply (an Atari frame stack of 1000 frames of 1000 x 1000 pixels)."""
+    # The test envs' sleep kwargs are durations that any value of may take that long.
+    config = {k: v for k, v in config.items() if "sleep" not in k}
+    for key, value in config.items():
+        for v in _extremes(value, large):
+            yield {key: v}
+    ints = [k for k, v in config.items() if isinstance(v, int) and not isinstance(v, bool)]
+    if joint and len(ints) > 1:
+        for v in (0, 1):
+            yield dict.fromkeys(ints, v)
+        for a in ints:
+            for b in ints:
+                if a != b:
+                    yield {a: 0, b: 1}
+
+
+def all_tasks_extreme_kwargs(large: int) -> None:
+    """Every registered task made with each of its kwargs at their extremes, reset and stepped
+    with random actions (two envs, two threads, same-step autoreset: the final_* copies too).
+    A kwarg may be refused at make (ValueError / TypeError saying why) and an env may fail its
+    step (EnvError); a crash, a sanitizer report or a write outside an env's rows (the row guard
+    of debug builds, core/row_guard.h) fails the run."""
+    counts = {"stepped": 0, "refused": 0, "env errors": 0}
+    families = set()
+    for task in envpool.list_all_envs():
+        spec = envpool.make_spec(task)
+        config = {k: v for k, v in spec.config.items() if k != "max_episode_steps"}  # the env kwargs
+        # A plugin's tasks with the same kwargs are one env class (the Atari plugin's 104
+        # games): its first task runs the cases, the others their defaults. With --quick, the
+        # first runs its kwargs one at a time and the others nothing (an Atari make loads a ROM:
+        # the 72 pairs of its 9 integer kwargs take a minute). Built-in tasks run every case:
+        # different classes share kwarg names (MountainCar-v0 and MountainCarContinuous-v0).
+        family = (spec.origin, tuple(sorted(config)))
+        plugin = spec.origin != "built-in"
+        cases = [{}, *_extreme_configs(config, large, joint=not (QUICK and plugin))]
+        if plugin and family in families:
+            cases = [] if QUICK else [{}]
+        families.add(family)
+        for kwargs in cases:
+            try:
+                envs = envpool.make(task, num_envs=2, num_threads=2, seed=1, autoreset_mode="same_step", **kwargs)
+            except (ValueError, TypeError):
+                counts["refused"] += 1
+                continue
+            try:
+                envs.reset()
+                for _ in range(3):
+                    envs.step(envs.action_space.sample())
+                counts["stepped"] += 1
+            except envpool.EnvError as err:
+                if any("outside its row" in m for m in err.messages):
+                    raise AssertionError(f"{task} {kwargs}: {err}") from None
+                counts["env errors"] += 1
+            finally:
+                envs.close()
+    print(f"extreme kwargs: {counts}")
+
+
 def main() -> int:
+    if "--extreme-kwargs" in sys.argv:  # only this mode (e.g. to check one fix quickly)
+        all_tasks_extreme_kwargs(LARGE)
+        print("stress: ok")
+        return 0
     for task in ["CartPole-v1", "Pendulum-v1", "Acrobot-v1"]:
         for threads in (1, 2, 3):
             for mode in ("next_step", "same_step", "disabled"):
@@ -336,6 +419,7 @@ def main() -> int:
     external_episodes()
     if os.environ.get("ENVPOOL_STRESS_PLUGINS"):
         plugin_envs(os.environ["ENVPOOL_STRESS_PLUGINS"])
+    all_tasks_extreme_kwargs(LARGE)  # after plugin_envs: its tasks too
     print("stress: ok")
     return 0
 

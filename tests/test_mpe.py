@@ -93,6 +93,13 @@ CONFIGS = [
     ("SimpleTag-v3", {"num_good": 2, "num_adversaries": 2, "num_obstacles": 1, "max_cycles": 15}),
     ("SimpleAdversary-v3", {}),
     ("SimpleAdversary-v3", {"N": 4, "max_cycles": 10, "dynamic_rescaling": False}),
+    # Sizes at their extremes, as mpe2 takes them (issue 35: SimpleTag-v3 without adversaries
+    # wrote its rows 14 wide, the adversaries' width, into 12-wide rows: a heap overflow).
+    ("SimpleSpread-v3", {"N": 1, "max_cycles": 3}),
+    ("SimpleTag-v3", {"num_good": 2, "num_adversaries": 0}),
+    ("SimpleTag-v3", {"num_good": 1, "num_adversaries": 0, "num_obstacles": 0}),
+    ("SimpleTag-v3", {"num_good": 0, "num_adversaries": 2, "num_obstacles": 5, "max_cycles": 4}),
+    ("SimpleAdversary-v3", {"N": 1}),
 ]
 CASES = [(task, {**kwargs, "continuous_actions": cont}) for task, kwargs in CONFIGS for cont in (False, True)]
 
@@ -281,7 +288,7 @@ def test_same_states(task_id: str, kwargs: dict) -> None:
         if trial == 5:
             assert got.truncated[0] and got.agent_truncated[0].all()
     # The states exercised what they were written for.
-    if task_id != "SimpleAdversary-v3":  # nothing collides there
+    if sum(e.collide for e in world.entities) > 1 and task_id != "SimpleAdversary-v3":  # nothing collides there
         assert touching > 0
     if task_id == "SimpleTag-v3":
         assert clipped > 0
@@ -373,3 +380,48 @@ def test_out_of_range_action(task_id: str) -> None:
         ours.step(bad)
     got = ours.step(np.full((2, n), 4, dtype=np.int64))
     assert got.obs.shape[:2] == (2, n) and got.active.all()
+
+
+# ---------------------------------------------------------------------------------------------
+# (5) Sizes mpe2 cannot run are refused at make, naming the kwarg; the issue's reproduction runs.
+
+
+@pytest.mark.parametrize(
+    ("task_id", "kwargs", "message"),
+    [
+        ("SimpleTag-v3", {"num_good": 0, "num_adversaries": 0}, "needs at least one agent"),
+        ("SimpleTag-v3", {"num_adversaries": -1}, "num_adversaries must be in"),
+        ("SimpleTag-v3", {"num_obstacles": 1001}, "num_obstacles must be in"),
+        ("SimpleSpread-v3", {"N": 0}, "N must be in"),
+        ("SimpleAdversary-v3", {"N": 0}, "N must be in"),
+    ],
+)
+def test_sizes_mpe2_cannot_run_are_refused(task_id: str, kwargs: dict, message: str) -> None:
+    import envpool
+
+    with pytest.raises(ValueError, match=f"{task_id}.*{message}|{message}"):
+        envpool.make(task_id, num_envs=2, **kwargs)
+
+
+def test_simple_tag_without_adversaries_in_a_fresh_process() -> None:
+    """Issue 35's reproduction as it was reported, in a process of its own (it aborted with a
+    corrupted heap): the rows are the spec's 12 wide and hold mpe2's observations."""
+    import subprocess
+    import sys
+
+    script = """
+import numpy as np, envpool
+from mpe2 import simple_tag_v3
+envs = envpool.make("SimpleTag-v3", num_envs=2, num_good=2, num_adversaries=0, seed=5)
+obs, info = envs.reset()
+assert obs.shape == (4, 12), obs.shape
+obs, *_ = envs.step(np.zeros(4, dtype=np.int64))
+ref = simple_tag_v3.parallel_env(num_good=2, num_adversaries=0)
+ref.reset(seed=6)
+want, *_ = ref.step({"agent_0": 0, "agent_1": 0})
+assert np.array_equal(obs[2], want["agent_0"]) and np.array_equal(obs[3], want["agent_1"])
+envs.close()
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]

@@ -28,17 +28,15 @@ class SimpleAdversary : public MpeEnv {
   static EnvSpec Spec(const Config& config) {
     const int n = NumGood(config);
     std::vector<std::string> names = {"adversary_0"}, groups = {"adversary"};
-    std::vector<int> dims = {4 * n};
     for (int i = 0; i < n; ++i) {
       names.push_back("agent_" + std::to_string(i));
       groups.push_back("agent");
-      dims.push_back(4 * n + 2);
     }
-    return MakeSpec(config, names, dims, groups);
+    return MakeSpec(config, names, ObsDims(n), groups);
   }
 
   explicit SimpleAdversary(const Config& config) : MpeEnv(config, MakeWorld(NumGood(config))) {
-    SetObsWidth(4 * world_.num_landmarks() + 2);
+    SetObsWidth(ObsDims(NumGood(config)));
   }
 
  protected:
@@ -94,6 +92,13 @@ class SimpleAdversary : public MpeEnv {
       throw std::invalid_argument("SimpleAdversary-v3: N must be in [1, 1000], got " + std::to_string(n));
     }
     return static_cast<int>(n);
+  }
+
+  // The adversary's observation size, then the N good agents' (they also see the goal).
+  static std::vector<int> ObsDims(int n) {
+    std::vector<int> dims = {4 * n};
+    dims.insert(dims.end(), n, 4 * n + 2);
+    return dims;
   }
 
   static World MakeWorld(int n) {

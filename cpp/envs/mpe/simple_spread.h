@@ -31,7 +31,7 @@ class SimpleSpread : public MpeEnv {
 
   explicit SimpleSpread(const Config& config)
       : MpeEnv(config, MakeWorld(NumAgents(config))), local_ratio_(LocalRatio(config)) {
-    SetObsWidth(ObsDim(world_.num_agents));
+    SetObsWidth(std::vector<int>(world_.num_agents, ObsDim(world_.num_agents)));
   }
 
  protected:

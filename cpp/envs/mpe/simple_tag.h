@@ -27,18 +27,16 @@ class SimpleTag : public MpeEnv {
   static EnvSpec Spec(const Config& config) {
     const Sizes s = GetSizes(config);
     std::vector<std::string> names, groups;
-    std::vector<int> dims;
     for (int i = 0; i < s.adversaries + s.good; ++i) {
       const bool adv = i < s.adversaries;
       names.push_back(adv ? "adversary_" + std::to_string(i) : "agent_" + std::to_string(i - s.adversaries));
       groups.push_back(adv ? "adversary" : "agent");
-      dims.push_back(ObsDim(s, adv));
     }
-    return MakeSpec(config, names, dims, groups);
+    return MakeSpec(config, names, ObsDims(s), groups);
   }
 
   explicit SimpleTag(const Config& config) : MpeEnv(config, MakeWorld(GetSizes(config))), sizes_(GetSizes(config)) {
-    SetObsWidth(std::max(ObsDim(sizes_, true), ObsDim(sizes_, false)));
+    SetObsWidth(ObsDims(sizes_));
   }
 
  protected:
@@ -106,17 +104,27 @@ class SimpleTag : public MpeEnv {
       }
       return static_cast<int>(v);
     };
-    return {get("num_good", 0), get("num_adversaries", 0), get("num_obstacles", 0)};
+    const Sizes s{get("num_good", 0), get("num_adversaries", 0), get("num_obstacles", 0)};
+    if (s.good + s.adversaries < 1) {
+      throw std::invalid_argument("SimpleTag-v3 needs at least one agent: num_good and num_adversaries are both 0");
+    }
+    return s;
   }
-  static int ObsDim(const Sizes& s, bool adversary) {
+  // Each agent's observation size, adversaries first. Only the agents there are count: without
+  // adversaries the rows are the good agents' width, not the (absent) adversaries' wider one.
+  static std::vector<int> ObsDims(const Sizes& s) {
     const int n = s.good + s.adversaries;
-    return 4 + 2 * s.obstacles + 2 * (n - 1) + 2 * (adversary ? s.good : s.good - 1);
+    std::vector<int> dims;
+    for (int i = 0; i < n; ++i) {
+      const bool adversary = i < s.adversaries;
+      dims.push_back(4 + 2 * s.obstacles + 2 * (n - 1) + 2 * (adversary ? s.good : s.good - 1));
+    }
+    return dims;
   }
 
   static World MakeWorld(const Sizes& s) {
     World w;
     w.num_agents = s.adversaries + s.good;
-    if (w.num_agents < 1) throw std::invalid_argument("SimpleTag-v3 needs at least one agent");
     for (int i = 0; i < w.num_agents; ++i) {
       const bool adv = i < s.adversaries;
       Entity a;

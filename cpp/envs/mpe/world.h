@@ -276,8 +276,7 @@ class MpeEnv : public Env {
         max_cycles_(static_cast<int>(std::clamp<int64_t>(config.Get<int64_t>("max_cycles"), -1, 1 << 30))),
         continuous_(config.Get<bool>("continuous_actions")),
         u_(2 * world_.num_agents, 0.0),
-        rewards_(world_.num_agents, 0.0),
-        obs_buf_(64, 0.0) {}
+        rewards_(world_.num_agents, 0.0) {}
 
   // The scenario's reset_world: exactly its draws, in its order.
   virtual void ResetWorld(Rng& rng) = 0;
@@ -337,6 +336,10 @@ class MpeEnv : public Env {
     const int width = obs_width_;
     for (int i = 0; i < num_agents_; ++i) {
       const int d = Observe(i, obs_buf_.data());
+      if (d != obs_dims_[i]) [[unlikely]] {  // obs_buf_ holds any agent's, the row only its spec's
+        throw std::logic_error("agent " + std::to_string(i) + " observed " + std::to_string(d) +
+                               " values where its spec has " + std::to_string(obs_dims_[i]));
+      }
       float* row = obs + static_cast<std::size_t>(i) * width;
       for (int k = 0; k < d; ++k) row[k] = static_cast<float>(obs_buf_[k]);
       for (int k = d; k < width; ++k) row[k] = 0.0f;
@@ -344,10 +347,16 @@ class MpeEnv : public Env {
   }
 
  protected:
-  // Called by the scenario's constructor once the world is built (the widest observation).
-  void SetObsWidth(int width) {
-    obs_width_ = width;
-    if (static_cast<int>(obs_buf_.size()) < width) obs_buf_.assign(width, 0.0);
+  // Called by the scenario's constructor once the world is built, with each agent's observation
+  // size as its spec has them (MakeSpec): a row is as wide as the widest of these.
+  void SetObsWidth(std::vector<int> obs_dims) {
+    if (static_cast<int>(obs_dims.size()) != num_agents_) throw std::logic_error("one observation size per agent");
+    obs_dims_ = std::move(obs_dims);
+    obs_width_ = *std::max_element(obs_dims_.begin(), obs_dims_.end());
+    // Observe may write any agent's full observation (4 values of its own, 2 per other entity,
+    // 2 per other agent): the scratch holds that, whatever the spec says.
+    const std::size_t most = 4 + 2 * world_.entities.size() + 2 * static_cast<std::size_t>(num_agents_);
+    obs_buf_.assign(std::max<std::size_t>(most, static_cast<std::size_t>(obs_width_)), 0.0);
   }
 
  private:
@@ -356,6 +365,7 @@ class MpeEnv : public Env {
   bool continuous_;
   int steps_ = 0;
   int obs_width_ = 0;
+  std::vector<int> obs_dims_;  // each agent's observation size (its spec's)
   std::vector<double> u_;
   std::vector<double> rewards_;
   std::vector<double> obs_buf_;

@@ -115,7 +115,9 @@ inline void MultiAgentSpec(EnvSpec& spec, std::vector<std::string> names, std::v
   CheckAgentSpec(spec);
 }
 
-// The per-agent info arrays of one env's output row (num_slots values each).
+// The per-agent info arrays of one env's output row (num_slots values each). Raw pointers, as
+// every row of an Output: debug builds (the sanitizer runs) catch a write past a row with the row
+// guard (core/row_guard.h), which covers these arrays and every obs array alike.
 struct AgentRows {
   explicit AgentRows(const Output& out)
       : reward(out.Info<double>(kAgentRewardInfo)),

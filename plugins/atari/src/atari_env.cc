@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "games.h"
 #include "state_bytes.h"
 
 namespace envpool_atari {
@@ -139,6 +140,11 @@ AtariOptions AtariOptions::Read(const Config& c) {
   o.repeat_action_probability = static_cast<float>(p);
   const auto padding = c.Get<std::string>("frame_stack_padding");
 
+  // The ROM name: one of the games this plugin registers (anything else would only fail later,
+  // at the ROM lookup, as a RuntimeError about a missing file).
+  Require(
+      std::any_of(std::begin(kGames), std::end(kGames), [&](const GameName& g) { return o.task == g.rom; }),
+      "task must be the ROM name of a game this plugin knows (e.g. 'pong', 'space_invaders'), got '" + o.task + "'");
   Require(o.stack_num >= 1 && o.stack_num <= 64, "stack_num must be in [1, 64], got " + std::to_string(o.stack_num));
   Require(o.frame_skip >= 1, "frame_skip must be >= 1, got " + std::to_string(o.frame_skip));
   Require(o.noop_max >= 0, "noop_max must be >= 0, got " + std::to_string(o.noop_max));

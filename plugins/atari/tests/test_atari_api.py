@@ -307,3 +307,14 @@ def test_package_pins_the_envpool_it_was_built_for():
     pins = [r for r in requires("envpool-ng-atari") if r.replace(" ", "").startswith("envpool-ng==")]
     assert pins == [f"envpool-ng=={envpool.__version__}"], requires("envpool-ng-atari")
     assert "ale-py==0.12.1" in [r.replace(" ", "") for r in requires("envpool-ng-atari")]
+
+
+@pytest.mark.parametrize("task", ["", "no_such_game", "Pong"])
+def test_an_unknown_task_kwarg_is_a_value_error_at_make(task):
+    """The ROM name `task` is checked with the other options (a ValueError naming it), not left
+    to the ROM lookup's RuntimeError about a missing file; the next make works."""
+    with pytest.raises(ValueError, match=f"task must be the ROM name of a game this plugin knows.*got '{task}'"):
+        envpool.make("Pong-v5", num_envs=1, task=task)
+    envs = envpool.make("Pong-v5", num_envs=1, task="breakout")
+    assert envs.single_action_space.n == 4  # Breakout's minimal action set
+    envs.close()

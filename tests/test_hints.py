@@ -24,7 +24,7 @@ def test_run_help_shows_the_defaults(capsys):
     text = " ".join(capsys.readouterr().out.split())  # argparse wraps lines
     for expected in (
         "envs in the pool (default: 8)",
-        "total env steps (default: 100000)",
+        "total env steps (default: 100,000; with --record, until the recording is complete)",
         "seeded with SEED + i (default: 0)",
         "(default: --num-envs, a full batch)",
         "(default: as envpool.make,",

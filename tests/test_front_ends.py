@@ -141,25 +141,30 @@ def test_docstring_examples(module):
     assert result.attempted > 0 and result.failed == 0
 
 
-def _module_graph():
-    """envpool's modules (packages as ``<package>.__init__``) and the envpool modules each one
-    imports, counting imports inside functions too, by dotted name."""
+def _module_imports(root=None):
+    """envpool's modules (packages as ``<package>.__init__``, the compiled binding as
+    ``envpool._core``) -> (the envpool modules it imports, the private names it imports from
+    another envpool module), counting imports inside functions too. ``root``: a package folder
+    named envpool (the installed one by default)."""
     import ast
     import pathlib
 
-    root = pathlib.Path(envpool.__file__).parent
+    root = pathlib.Path(envpool.__file__).parent if root is None else pathlib.Path(root)
     modules = {}
     for path in root.rglob("*.py"):
         parts = path.relative_to(root.parent).with_suffix("").parts
         modules[".".join(parts)] = path
     packages = {name[: -len(".__init__")] for name in modules if name.endswith(".__init__")}
+    compiled = {"envpool._core"}
 
     def resolve(name):
-        return name if name in modules else name + ".__init__" if name in packages else None
+        if name in modules or name in compiled:
+            return name
+        return name + ".__init__" if name in packages else None
 
-    graph = {}
+    found = {}
     for name, path in modules.items():
-        deps = set()
+        deps, private = set(), set()
         tree = ast.parse(path.read_text())
         typing_only = {  # `if TYPE_CHECKING:` imports never run
             id(sub)
@@ -172,11 +177,19 @@ def _module_graph():
                 continue
             if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "envpool":
                 for alias in node.names:  # `from pkg import module` names a module, else the package
-                    deps.add(resolve(f"{node.module}.{alias.name}") or resolve(node.module))
+                    module = resolve(f"{node.module}.{alias.name}")
+                    deps.add(module or resolve(node.module))
+                    if module is None and alias.name.startswith("_"):
+                        private.add(f"{node.module}.{alias.name}")
             elif isinstance(node, ast.Import):
-                deps |= {resolve(a.name) for a in node.names if a.name.startswith("envpool.")}
-        graph[name] = {d for d in deps if d and d != name}
-    return graph
+                deps |= {resolve(a.name) for a in node.names if a.name.split(".")[0] == "envpool"}
+        found[name] = ({d for d in deps if d and d != name}, private)
+    return found
+
+
+def _module_graph(root=None):
+    """envpool's modules and the envpool modules each one imports (see _module_imports)."""
+    return {name: deps for name, (deps, _) in _module_imports(root).items()}
 
 
 def test_python_modules_import_each_other_without_cycles():
@@ -205,35 +218,128 @@ def test_python_modules_import_each_other_without_cycles():
     assert "envpool.tasks" in graph["envpool.frontends.pool"]
 
 
-def test_subsystems_depend_only_on_lower_layers():
-    """The subpackages are layers: front ends know nothing of where envs run (process, external),
-    those know nothing of the runner, and nothing below knows the integrations."""
-    layers = ["frontends", "multiagent", "process", "external", "runner", "integrations"]
-    below = {
-        "frontends": [],
-        "multiagent": ["frontends"],
-        "process": ["frontends", "multiagent"],
-        "external": ["frontends", "process"],
-        "runner": ["frontends", "process", "external"],
-        "integrations": layers[:-1],
-    }
-    crossings = set()
-    for name, deps in _module_graph().items():
-        parts = name.split(".")
-        if len(parts) < 3 or parts[1] not in below:
+# The package's layers, lowest first (docs/architecture.md, "The Python package"). A module may
+# import the modules of its own group and those of groups in lower layers; the groups of one
+# layer are siblings that do not import each other. Every module of python/envpool is in one
+# group (the longest prefix of its name listed here), so a new module must be placed here.
+LAYERS = [
+    {"core": ["envpool._core"]},  # the C++ binding
+    {
+        "shared": [  # what every layer above uses; none knows tasks or front ends
+            "envpool._distribution",
+            "envpool.errors",
+            "envpool.lifecycle",
+            "envpool.payloads",
+            "envpool.leaves",
+            "envpool.spaces",
+            "envpool.protocol",
+            "envpool.plugin_families",
+            "envpool.result_names",
+        ]
+    },
+    {"agents": ["envpool.agents"]},  # a multi-agent task's agents (cpp/core/agents.h)
+    {"tasks": ["envpool.tasks"]},  # the registry: list_all_envs, make_spec
+    {"xla": ["envpool.xla"]},  # a native pool's calls inside jit, for PoolFrontEnd.xla()
+    {"frontends": ["envpool.frontends"]},
+    {"multiagent": ["envpool.multiagent"]},  # the multi-agent front ends, over frontends' pool
+    {"front-end table": ["envpool.frontends.classes"]},  # picks any front end, multi-agent ones too
+    {  # where envs run (a Python process, an outside program) and make's entry points
+        "process": ["envpool.process"],
+        "external": ["envpool.external"],
+        "registration": ["envpool.registration"],
+    },
+    {"runner": ["envpool.runner"]},
+    {"package": ["envpool.__init__", "envpool.plugins"]},  # `import envpool`
+    {
+        "users": [  # what `import envpool` never imports
+            "envpool.integrations",
+            "envpool.ray",
+            "envpool.rllib",
+            "envpool.sb3",
+            "envpool.cli",
+            "envpool.__main__",
+            "envpool.testing",
+        ]
+    },
+]
+
+
+def _layer_of(module):
+    """(layer index, group) of ``module``; None if no group holds it."""
+    best = None
+    for index, groups in enumerate(LAYERS):
+        for group, prefixes in groups.items():
+            for prefix in prefixes:
+                if module == prefix or module.startswith(prefix + "."):
+                    if best is None or len(prefix) > best[0]:
+                        best = (len(prefix), index, group)
+    return None if best is None else best[1:]
+
+
+def layer_violations(root=None):
+    """What breaks the layering in the package at ``root``: modules in no group, imports of a
+    group in the same or a higher layer, and private names (``_x``) imported from another
+    module (a name others need gets a public one)."""
+    problems = []
+    for name, (deps, private) in sorted(_module_imports(root).items()):
+        problems += [f"{name} imports the private name {p}" for p in sorted(private)]
+        mine = _layer_of(name)
+        if mine is None:
+            problems.append(f"{name} is in no layer: add it to LAYERS in tests/test_front_ends.py")
             continue
-        for dep in deps:
-            dep_layer = dep.split(".")[1]
-            if dep_layer in layers and dep_layer != parts[1]:
-                assert dep_layer in below[parts[1]], f"{name} imports {dep}: {parts[1]} must not depend on {dep_layer}"
-                crossings.add((parts[1], dep_layer))
-    assert {
-        ("process", "frontends"),
+        for dep in sorted(deps):
+            theirs = _layer_of(dep)
+            if theirs is None or theirs[1] == mine[1] or theirs[0] < mine[0]:
+                continue
+            problems.append(f"{name} ({mine[1]}) imports {dep} ({theirs[1]}): a group imports only lower layers")
+    return problems
+
+
+def test_every_module_imports_only_lower_layers():
+    """The layers hold for every module, the top-level ones included: front ends know nothing of
+    where envs run (process, external), the registry nothing of front ends, nothing below knows
+    the runner or the integrations, and no private name crosses a module."""
+    assert layer_violations() == []
+    graph = _module_graph()
+    crossings = {(_layer_of(n)[1], _layer_of(d)[1]) for n, deps in graph.items() for d in deps}
+    assert {  # the walk saw the edges between layers
+        ("tasks", "agents"),
+        ("tasks", "core"),
         ("multiagent", "frontends"),
-        ("process", "multiagent"),
-        ("external", "frontends"),
-        ("integrations", "runner"),
+        ("process", "front-end table"),
+        ("registration", "front-end table"),
+        ("users", "runner"),
+        ("users", "package"),
     } <= crossings
+
+
+def test_the_layer_check_finds_a_planted_violation(tmp_path):
+    """The check above fails for each kind of import against the layers, planted in a copy."""
+    import pathlib
+    import shutil
+
+    copy = tmp_path / "envpool"
+    shutil.copytree(pathlib.Path(envpool.__file__).parent, copy, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    assert layer_violations(copy) == []
+    plant = {
+        "tasks.py": "from envpool.frontends.pool import PoolFrontEnd",  # upward
+        "process/results.py": "from envpool.external import wire",  # sideways, between siblings
+        "frontends/dm.py": "def later():\n    from envpool.multiagent.rows import AgentRowsVectorEnv",  # lazy
+        "cli.py": "from envpool.tasks import _task",  # a private name
+    }
+    for path, line in plant.items():
+        with open(copy / path, "a") as f:
+            f.write("\n" + line + "\n")
+    (copy / "newmodule.py").write_text("")
+    found = layer_violations(copy)
+    assert len(found) == 5, found
+    assert any(f.startswith("envpool.tasks (tasks) imports envpool.frontends.pool (frontends)") for f in found)
+    assert any(
+        f.startswith("envpool.process.results (process) imports envpool.external.wire (external)") for f in found
+    )
+    assert any(f.startswith("envpool.frontends.dm (frontends) imports envpool.multiagent.rows") for f in found)
+    assert "envpool.cli imports the private name envpool.tasks._task" in found
+    assert any(f.startswith("envpool.newmodule is in no layer") for f in found)
 
 
 def test_no_python_module_is_over_500_lines():

@@ -16,7 +16,7 @@ import pytest
 import envpool
 from envpool import registration
 from envpool.plugin_families import ATARI, ATARI_GAMES, unknown_task_hint
-from envpool.tasks import _tasks
+from envpool.tasks import registered_tasks
 
 ATARI_INSTALLED = "Pong-v5" in envpool.list_all_envs()
 
@@ -81,7 +81,7 @@ def test_hint_details():
 
 @pytest.mark.skipif(not ATARI_INSTALLED, reason="the Atari plugin (envpool-ng-atari) is not installed")
 def test_static_atari_list_matches_the_plugin():
-    plugin = {t for t, task in _tasks().items() if task["origin"].startswith("plugin atari")}
+    plugin = {t for t, task in registered_tasks().items() if task["origin"].startswith("plugin atari")}
     assert plugin == set(ATARI.task_ids)
     assert len(ATARI_GAMES) == len(set(ATARI_GAMES)) == 104
 
@@ -134,8 +134,11 @@ def test_a_plugin_task_of_a_builtin_name_gets_its_own_namespace(monkeypatch):
     """A fake plugin offering Blackjack-v5 (whether or not the Atari plugin is installed)."""
     registry = gymnasium.envs.registration.registry
     saved = dict(registry)
-    tasks = {**_tasks(), "Blackjack-v5": {**_tasks()["Blackjack-v1"], "origin": "plugin fakeatari (/x/fake.so)"}}
-    monkeypatch.setattr(registration, "_tasks", lambda: tasks)
+    tasks = {
+        **registered_tasks(),
+        "Blackjack-v5": {**registered_tasks()["Blackjack-v1"], "origin": "plugin fakeatari (/x/fake.so)"},
+    }
+    monkeypatch.setattr(registration, "registered_tasks", lambda: tasks)
     try:
         for key in [k for k in registry if k.endswith("/Blackjack-v5")]:
             del registry[key]

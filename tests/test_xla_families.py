@@ -9,7 +9,7 @@ float32, int64 as int32 without x64). Families: classic control, toy text, MuJoC
 in tests/test_xla_atari.py (its plugin is installed only in scripts/ci_atari.sh).
 
 Also here: the checks that no info array silently takes the place of another result name
-(envpool/frontends/result_names.py).
+(envpool/result_names.py).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pytest
 import envpool
 from envpool import tasks
 from envpool.frontends.gym_env import EnvPoolGymEnv
-from envpool.frontends.result_names import check_field_names, check_front_end_names, check_spec_names
+from envpool.result_names import check_field_names, check_front_end_names, check_spec_names
 
 pytestmark = pytest.mark.integration
 

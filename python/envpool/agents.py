@@ -1,5 +1,7 @@
-"""A multi-agent task's agents and spaces, read from its spec (cpp/core/agents.h), and the
-reshaping of pool results (``(envs, slots, ...)`` per array) into agent rows.
+"""A multi-agent task's agents and spaces, read from its spec: the Python side of the core's
+agents (cpp/core/agents.h), beside ``tasks`` (whose ``make_spec`` gives a task's
+:class:`AgentLayout`) and below every front end; and the reshaping of pool results
+(``(envs, slots, ...)`` per array) into agent rows.
 
 Every obs and action array of a multi-agent env leads with its agent slots, so a pool's result
 of ``n`` envs holds ``(n, slots, ...)`` per array: ``reshape(n * slots, ...)`` is the

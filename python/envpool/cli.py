@@ -35,10 +35,10 @@ def _parse_kwarg(text: str) -> tuple[str, Any]:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from envpool.tasks import _tasks
+    from envpool.tasks import registered_tasks
 
     print(f"{'task':<28} {'max steps':>9}  kwargs")
-    for task_id, task in _tasks().items():
+    for task_id, task in registered_tasks().items():
         kwargs = ", ".join(f"{k}={v!r}" for k, v in task["defaults"].items())
         origin = "" if task["origin"] == "built-in" else f"  [{task['origin']}]"
         print(f"{task_id:<28} {task['max_episode_steps'] or '-':>9}  {kwargs}{origin}")

@@ -32,7 +32,7 @@ from typing import Any
 
 from envpool import _core
 from envpool.registration import register_envs
-from envpool.tasks import _tasks
+from envpool.tasks import refresh_tasks
 
 ENTRY_POINT_GROUP = "envpool.envs"
 
@@ -57,7 +57,7 @@ def load_plugin(path: str | os.PathLike) -> list[str]:
     if not os.path.exists(path):
         raise FileNotFoundError(f"envpool plugin {path!r} not found")
     info = _core.load_plugin(os.path.abspath(path))
-    _tasks.cache_clear()
+    refresh_tasks()
     register_envs()
     return list(info["task_ids"])
 

@@ -12,51 +12,11 @@ from typing import Any
 
 from gymnasium.vector import AutoresetMode
 
-from envpool.frontends.installed_gym import gym_front_end
+from envpool.frontends.classes import front_end_class
 from envpool.frontends.pool import parse_autoreset_mode
 from envpool.frontends.single_env import SingleEnvEntryPoint
-from envpool.frontends.vector_env import EnvPoolVectorEnv
 from envpool.protocol import DMEnvPool, GymnasiumEnvPool
-from envpool.tasks import _tasks
-
-ENV_TYPES = ("gymnasium", "gym", "dm", "pettingzoo")
-
-
-def front_end_class(env_type: str, multi_agent: bool = False) -> type:
-    """The front end for ``env_type`` (``"dm"`` needs the ``dm-env`` package: imported only then;
-    ``"gym"``'s depends on the installed ``gym`` package, see envpool.frontends.installed_gym).
-    Multi-agent tasks have two: ``"gymnasium"`` (agents as rows) and ``"pettingzoo"``."""
-    if env_type not in ENV_TYPES:
-        raise ValueError(f"env_type must be one of {ENV_TYPES}, got {env_type!r}")
-    if env_type == "pettingzoo" or multi_agent:
-        if not multi_agent:
-            raise ValueError("env_type='pettingzoo' needs a multi-agent task; this is a single-agent task")
-        if env_type == "gymnasium":
-            from envpool.multiagent.rows import AgentRowsVectorEnv
-
-            return AgentRowsVectorEnv
-        if env_type == "pettingzoo":
-            from envpool.multiagent.parallel import ParallelEnvs
-
-            return ParallelEnvs
-        raise ValueError(
-            "this is a multi-agent task: env_type must be 'gymnasium' (agents as rows) or 'pettingzoo', "
-            f"got {env_type!r}"
-        )
-    if env_type == "dm":
-        from envpool.frontends.dm import EnvPoolDmEnv
-
-        return EnvPoolDmEnv
-    return gym_front_end() if env_type == "gym" else EnvPoolVectorEnv
-
-
-@functools.cache
-def _is_multi_agent(task_id: str) -> bool:
-    """Whether ``task_id`` has agents (its spec with default kwargs says; kwargs change how
-    many, never whether). Unknown ids: False (make then refuses them, naming close matches)."""
-    from envpool import _core
-
-    return task_id in _tasks() and "agents" in _core.env_spec(task_id, {})
+from envpool.tasks import is_multi_agent, registered_tasks
 
 
 def make(
@@ -110,7 +70,7 @@ def make(
     ((4, 4), (4,))
     >>> envs.close()
     """
-    front_end = front_end_class(env_type, isinstance(task_id, str) and _is_multi_agent(task_id))
+    front_end = front_end_class(env_type, isinstance(task_id, str) and is_multi_agent(task_id))
     # The reference EnvPool 1.x's make takes gym_reset_return_info for every env_type and refuses
     # False (its reset always returns (obs, info), as ours); the front end for gym < 0.26 takes
     # it (False by default: reset returns obs alone).
@@ -243,7 +203,7 @@ def gymnasium_ids(tasks: dict[str, dict[str, Any]] | None = None) -> dict[str, s
 
     first_origin: dict[str, str] = {}
     ids: dict[str, str] = {}
-    for task_id, task in (_tasks() if tasks is None else tasks).items():
+    for task_id, task in (registered_tasks() if tasks is None else tasks).items():
         origin = task["origin"]
         name = parse_env_id(task_id)[1]
         if first_origin.setdefault(name, origin) == origin:
@@ -268,7 +228,7 @@ def register_envs() -> None:
     it, ``"envpool:envpool/<task>"`` (gymnasium's ``module:id`` form) imports envpool first."""
     import gymnasium
 
-    tasks = _tasks()
+    tasks = registered_tasks()
     for task_id, env_id in gymnasium_ids(tasks).items():
         task = tasks[task_id]
         if env_id in gymnasium.registry:

@@ -15,22 +15,37 @@ import numpy as np
 from gymnasium import spaces
 
 from envpool import _core
+from envpool.agents import AgentLayout
 from envpool.errors import UnexpectedKwargError
-from envpool.frontends.result_names import check_spec_names
-from envpool.multiagent.layout import AgentLayout
 from envpool.plugin_families import unknown_task_hint
 from envpool.protocol import ArraySpec, Config, EnvSpec, action_array_spec, state_array_spec
+from envpool.result_names import check_spec_names
 from envpool.spaces import specs_to_space
 
 
 @functools.cache
-def _tasks() -> dict[str, dict[str, Any]]:
+def registered_tasks() -> dict[str, dict[str, Any]]:
+    """Every task's record in the core's registry, by id (``defaults``, ``max_episode_steps``,
+    ``reward_threshold``, ``origin``); read once, until :func:`refresh_tasks`. The caller must
+    not change it: it is the cached one."""
     return {t["id"]: t for t in _core.tasks()}
+
+
+def refresh_tasks() -> None:
+    """Read the registry again on the next call (a plugin added tasks to it)."""
+    registered_tasks.cache_clear()
 
 
 def list_all_envs() -> list[str]:
     """All task ids, e.g. ``['CartPole-v0', 'CartPole-v1', ...]``."""
-    return list(_tasks())
+    return list(registered_tasks())
+
+
+@functools.cache
+def is_multi_agent(task_id: str) -> bool:
+    """Whether ``task_id`` has agents (its spec with default kwargs says; kwargs change how
+    many, never whether). Unknown ids: False (make then refuses them, naming close matches)."""
+    return task_id in registered_tasks() and "agents" in _core.env_spec(task_id, {})
 
 
 def _is_sequence(value: Any) -> bool:
@@ -67,7 +82,7 @@ def pack_env_kwargs(task_id: str, kwargs: dict[str, Any], num_envs: int) -> dict
 def _task(task_id: str) -> dict[str, Any]:
     if not isinstance(task_id, str):
         raise TypeError(f"task_id must be a str, got {type(task_id).__name__}")
-    tasks = _tasks()
+    tasks = registered_tasks()
     if task_id not in tasks:
         hint = unknown_task_hint(task_id, tasks)  # a plugin's task, or gymnasium's Atari id
         if hint is not None:

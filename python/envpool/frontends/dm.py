@@ -26,7 +26,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from envpool.frontends.pool import PoolFrontEnd, parse_autoreset_mode
-from envpool.frontends.result_names import check_front_end
+from envpool.result_names import check_front_end
 
 
 def _space_to_spec(space: spaces.Space, name: str):

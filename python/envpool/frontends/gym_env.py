@@ -20,9 +20,9 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from envpool.frontends.result_names import check_front_end
 from envpool.frontends.seeding import is_int
 from envpool.frontends.vector_env import EnvPoolVectorEnv
+from envpool.result_names import check_front_end
 
 
 class EnvPoolGymEnv(EnvPoolVectorEnv, gymnasium.Env):

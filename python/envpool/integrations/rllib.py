@@ -44,8 +44,8 @@ from collections.abc import Callable
 from typing import Any
 
 from envpool.process.pool import make_python
-from envpool.registration import _is_multi_agent, make, rllib_kwargs
-from envpool.tasks import list_all_envs
+from envpool.registration import make, rllib_kwargs
+from envpool.tasks import is_multi_agent, list_all_envs
 
 
 class PoolCreator:
@@ -100,7 +100,7 @@ class TaskCreator:
         self.name, self.task_id, self.make_kwargs = name, task_id, dict(make_kwargs)
 
     def __call__(self, env_config: dict[str, Any]):
-        if _is_multi_agent(self.task_id):
+        if is_multi_agent(self.task_id):
             from envpool.integrations.rllib_multiagent import MultiAgentCreator
 
             return MultiAgentCreator(self.name, self.task_id, self.make_kwargs)(env_config)

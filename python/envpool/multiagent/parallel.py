@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from envpool.agents import AgentLayout, truncated_agents
 from envpool.errors import EnvError
 from envpool.frontends.pool import PoolFrontEnd, check_int
-from envpool.multiagent.layout import AgentLayout, truncated_agents
 
 try:  # optional (the pettingzoo extra): where installed, views are pettingzoo.ParallelEnv instances
     from pettingzoo import ParallelEnv as _Base

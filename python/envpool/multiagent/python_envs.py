@@ -18,7 +18,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from envpool.multiagent.layout import AGENT_INFO
+from envpool.agents import AGENT_INFO
 from envpool.spaces import specs_to_space
 
 

@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 from gymnasium.vector.utils import batch_space
 
+from envpool.agents import AGENT_INFO, AgentLayout, to_rows, truncated_agents
 from envpool.errors import EnvError
-from envpool.frontends.result_names import check_front_end
 from envpool.frontends.vector_env import EnvPoolVectorEnv
-from envpool.multiagent.layout import AGENT_INFO, AgentLayout, to_rows, truncated_agents
+from envpool.result_names import check_front_end
 
 
 class AgentRowsVectorEnv(EnvPoolVectorEnv):

@@ -27,15 +27,15 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from envpool import _core, payloads
+from envpool.agents import AgentLayout
 from envpool.errors import EnvError
+from envpool.frontends.classes import front_end_class
 from envpool.frontends.pool import CORE_AUTORESET, OpenedPool, check_int, parse_autoreset_mode
 from envpool.leaves import SpaceLeaves
-from envpool.multiagent.layout import AgentLayout
 from envpool.multiagent.python_envs import ParallelEnvAdapter, is_parallel_env
 from envpool.process.env_calls import EnvCalls
 from envpool.process.results import ResultAssembler
 from envpool.process.supervisor import WorkerProcesses
-from envpool.registration import front_end_class
 from envpool.spaces import check_observation_mode, observation_spaces
 from envpool.tasks import TaskSpec
 

@@ -22,7 +22,7 @@ import jax
 import jax.numpy as jnp
 from jax import ffi
 
-from envpool.multiagent.layout import AGENT_INFO, truncated_agents
+from envpool.agents import AGENT_INFO, truncated_agents
 
 # The pool's info keys the rows do not pass on (envpool.multiagent.rows' _NOT_ROWS; not imported:
 # the front ends import this package): the per-agent values the rows' own fields hold, and masks.
@@ -40,7 +40,7 @@ def is_pettingzoo(envs: Any) -> bool:
 
 
 def _rows(value: Any, n: int, slots: int) -> Any:
-    """envpool.multiagent.layout.to_rows for jax arrays: per-agent arrays ``(n, slots, ...)``
+    """envpool.agents.to_rows for jax arrays: per-agent arrays ``(n, slots, ...)``
     reshaped to rows, per-env arrays repeated once per slot (same-step ``final_obs`` is dense
     inside jit, so it is reshaped like the observations)."""
     if isinstance(value, dict):
@@ -60,7 +60,7 @@ class AgentRows:
     def __init__(self, envs: Any, spec: dict):
         self.slots = int(envs.agents_per_env)
         # One agent row's shape per action array (the front end's single_action_space): the
-        # array's shape after its slots, () for one discrete action (envpool.multiagent.layout).
+        # array's shape after its slots, () for one discrete action (envpool.agents).
         self.row_shapes = {
             a["name"]: () if a["discrete"] and math.prod(a["shape"][1:]) == 1 else tuple(a["shape"][1:])
             for a in spec["action"]

@@ -342,6 +342,18 @@ def test_the_layer_check_finds_a_planted_violation(tmp_path):
     assert any(f.startswith("envpool.newmodule is in no layer") for f in found)
 
 
+def test_agent_layout_is_still_where_the_reference_named_it():
+    """docs/reference.md named envpool.multiagent.layout.AgentLayout before the layout moved
+    beside the core's agents (envpool.agents): code importing it from there gets the same objects."""
+    from envpool import agents
+    from envpool.multiagent import layout
+
+    assert {"AgentLayout", "AGENT_INFO", "truncated_agents"} <= set(layout.__all__)
+    for name in layout.__all__:
+        assert getattr(layout, name) is getattr(agents, name)
+    assert envpool.make_spec("SimpleSpread-v3").agents.__class__ is layout.AgentLayout
+
+
 def test_no_python_module_is_over_500_lines():
     """The package stays walkable: a module that grows past 500 lines is split by what it holds."""
     import pathlib

@@ -19,6 +19,8 @@
 namespace envpool {
 namespace {
 
+using classic_control::CartPole;
+
 // Steps `num_envs` CartPole envs for `seconds` on `num_threads` threads, each owning
 // num_envs / num_threads of them (made on that thread) and stepping them in turn, over and
 // over: random actions drawn ahead of time, each env's row of observation, reward and flags

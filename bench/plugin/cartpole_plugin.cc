@@ -3,4 +3,6 @@
 #include "core/plugin.h"
 #include "envs/classic_control/cartpole.h"
 
-ENVPOOL_PLUGIN("bench_cartpole") { registry.Add(envpool::Task<envpool::CartPole>("PluginCartPole-v1", 500, 475.0)); }
+ENVPOOL_PLUGIN("bench_cartpole") {
+  registry.Add(envpool::Task<envpool::classic_control::CartPole>("PluginCartPole-v1", 500, 475.0));
+}

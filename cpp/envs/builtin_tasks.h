@@ -1,5 +1,5 @@
-// The tasks compiled into the package: one family per folder of cpp/envs/, each listing its
-// tasks in its registration.cc.
+// The tasks compiled into the package: one family per folder of cpp/envs/, each in its own
+// namespace envpool::<family> and listing its tasks in its registration.cc.
 #pragma once
 
 #include <vector>
@@ -11,13 +11,24 @@ namespace envpool {
 // Adds every built-in task to the registry (core/registry.h). Idempotent.
 void RegisterBuiltinTasks();
 
-// Each family's tasks (envs/<family>/registration.cc).
-std::vector<TaskSpec> ClassicControlTasks();
-std::vector<TaskSpec> ToyTextTasks();
-std::vector<TaskSpec> MpeTasks();
-std::vector<TaskSpec> ClassicGameTasks();
-#ifdef ENVPOOL_WITH_MUJOCO
-std::vector<TaskSpec> MujocoTasks();
-#endif
-
 }  // namespace envpool
+
+// Each family's tasks (envs/<family>/registration.cc), in the family's own namespace
+// envpool::<family>, so that two families can name a class or helper alike.
+namespace envpool::classic_control {
+std::vector<TaskSpec> Tasks();
+}  // namespace envpool::classic_control
+namespace envpool::toy_text {
+std::vector<TaskSpec> Tasks();
+}  // namespace envpool::toy_text
+namespace envpool::mpe {
+std::vector<TaskSpec> Tasks();
+}  // namespace envpool::mpe
+namespace envpool::classic_games {
+std::vector<TaskSpec> Tasks();
+}  // namespace envpool::classic_games
+#ifdef ENVPOOL_WITH_MUJOCO
+namespace envpool::mujoco {
+std::vector<TaskSpec> Tasks();
+}  // namespace envpool::mujoco
+#endif

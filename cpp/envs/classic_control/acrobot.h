@@ -11,7 +11,7 @@
 #include "envs/classic_control/numpy_math.h"
 #include "render/canvas.h"
 
-namespace envpool {
+namespace envpool::classic_control {
 
 class Acrobot : public Env {
  public:
@@ -173,4 +173,4 @@ class Acrobot : public Env {
   double state_[4] = {0, 0, 0, 0};
 };
 
-}  // namespace envpool
+}  // namespace envpool::classic_control

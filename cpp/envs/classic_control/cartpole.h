@@ -7,7 +7,7 @@
 #include "core/env.h"
 #include "render/canvas.h"
 
-namespace envpool {
+namespace envpool::classic_control {
 
 class CartPole : public Env {
  public:
@@ -133,4 +133,4 @@ class CartPole : public Env {
   int steps_beyond_terminated_ = -1;  // gymnasium's steps_beyond_terminated (None -> -1)
 };
 
-}  // namespace envpool
+}  // namespace envpool::classic_control

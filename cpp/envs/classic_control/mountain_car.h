@@ -9,7 +9,7 @@
 #include "core/env.h"
 #include "envs/classic_control/mountain_car_render.h"
 
-namespace envpool {
+namespace envpool::classic_control {
 
 class MountainCar : public Env {
  public:
@@ -21,8 +21,8 @@ class MountainCar : public Env {
     const std::vector<double> lo = {static_cast<float>(kMinPosition), static_cast<float>(-kMaxSpeed)};
     const std::vector<double> hi = {static_cast<float>(kMaxPosition), static_cast<float>(kMaxSpeed)};
     EnvSpec spec{{ArraySpec::Box("obs", DType::kFloat32, {2}, lo, hi)}, {ArraySpec::Discrete("action", 3)}, {}};
-    spec.render_height = render::kMountainCarHeight;
-    spec.render_width = render::kMountainCarWidth;
+    spec.render_height = kMountainCarHeight;
+    spec.render_width = kMountainCarWidth;
     return spec;
   }
 
@@ -53,7 +53,7 @@ class MountainCar : public Env {
   }
 
   // gymnasium's MountainCarEnv.render(): see envs/classic_control/mountain_car_render.h.
-  void Render(uint8_t* rgb) const override { render::DrawMountainCar(rgb, state_[0], kGoalPosition); }
+  void Render(uint8_t* rgb) const override { DrawMountainCar(rgb, state_[0], kGoalPosition); }
 
   // The state is gymnasium's env.unwrapped.state: [position, velocity] (float64).
   std::vector<double> GetState() const override { return {state_, state_ + 2}; }
@@ -81,4 +81,4 @@ class MountainCar : public Env {
   double state_[2] = {0, 0};
 };
 
-}  // namespace envpool
+}  // namespace envpool::classic_control

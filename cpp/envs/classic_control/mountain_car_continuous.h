@@ -20,7 +20,7 @@
 #include "envs/classic_control/mountain_car_render.h"
 #include "envs/classic_control/numpy_math.h"
 
-namespace envpool {
+namespace envpool::classic_control {
 
 class MountainCarContinuous : public Env {
  public:
@@ -35,8 +35,8 @@ class MountainCarContinuous : public Env {
                  {ArraySpec::Box("action", DType::kFloat32, {1}, {static_cast<float>(kMinAction)},
                                  {static_cast<float>(kMaxAction)})},
                  {}};
-    spec.render_height = render::kMountainCarHeight;
-    spec.render_width = render::kMountainCarWidth;
+    spec.render_height = kMountainCarHeight;
+    spec.render_width = kMountainCarWidth;
     return spec;
   }
 
@@ -111,7 +111,7 @@ class MountainCarContinuous : public Env {
   }
 
   // gymnasium's Continuous_MountainCarEnv.render(): see envs/classic_control/mountain_car_render.h.
-  void Render(uint8_t* rgb) const override { render::DrawMountainCar(rgb, state_[0], kGoalPosition); }
+  void Render(uint8_t* rgb) const override { DrawMountainCar(rgb, state_[0], kGoalPosition); }
 
   // The state is gymnasium's env.unwrapped.state: [position, velocity]. SetState takes it as a
   // float64 array (what reset() leaves, or `env.unwrapped.state = np.array(s)`); after a step
@@ -159,4 +159,4 @@ class MountainCarContinuous : public Env {
   bool state_is_float32_ = false;  // gymnasium's state array dtype: float64 after reset, float32 after a step
 };
 
-}  // namespace envpool
+}  // namespace envpool::classic_control

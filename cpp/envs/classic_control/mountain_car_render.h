@@ -10,12 +10,13 @@
 
 #include "render/canvas.h"
 
-namespace envpool::render {
+namespace envpool::classic_control {
 
 inline constexpr int kMountainCarWidth = 600;
 inline constexpr int kMountainCarHeight = 400;
 
 inline void DrawMountainCar(uint8_t* rgb, double pos, double goal_position) {
+  using namespace render;
   constexpr double kMinPosition = -1.2, kMaxPosition = 0.6;
   auto height = [](double x) { return std::sin(3 * x) * 0.45 + 0.55; };
   Canvas canvas(rgb, kMountainCarWidth, kMountainCarHeight);
@@ -61,4 +62,4 @@ inline void DrawMountainCar(uint8_t* rgb, double pos, double goal_position) {
   canvas.FlipVertical();
 }
 
-}  // namespace envpool::render
+}  // namespace envpool::classic_control

@@ -9,7 +9,7 @@
 
 #include <cmath>
 
-namespace envpool::numpy_math {
+namespace envpool::classic_control::numpy_math {
 
 // x ** 2 for a float64 scalar (libm pow).
 inline double Pow2(double x) {
@@ -29,4 +29,4 @@ inline double RoundToFloat32(double x) {
   return f;
 }
 
-}  // namespace envpool::numpy_math
+}  // namespace envpool::classic_control::numpy_math

@@ -12,7 +12,7 @@
 #include "envs/classic_control/numpy_math.h"
 #include "render/canvas.h"
 
-namespace envpool {
+namespace envpool::classic_control {
 
 class Pendulum : public Env {
  public:
@@ -172,4 +172,4 @@ class Pendulum : public Env {
   bool has_last_u_ = false;  // gymnasium's last_u is None after reset
 };
 
-}  // namespace envpool
+}  // namespace envpool::classic_control

@@ -8,9 +8,9 @@
 #include "envs/classic_control/mountain_car_continuous.h"
 #include "envs/classic_control/pendulum.h"
 
-namespace envpool {
+namespace envpool::classic_control {
 
-std::vector<TaskSpec> ClassicControlTasks() {
+std::vector<TaskSpec> Tasks() {
   return {
       Task<CartPole>("CartPole-v0", 200, 195.0),
       Task<CartPole>("CartPole-v1", 500, 475.0),
@@ -21,4 +21,4 @@ std::vector<TaskSpec> ClassicControlTasks() {
   };
 }
 
-}  // namespace envpool
+}  // namespace envpool::classic_control

@@ -46,7 +46,7 @@
 #include "core/agents.h"
 #include "core/env.h"
 
-namespace envpool {
+namespace envpool::classic_games {
 
 // How a move ended: the game goes on, or it is over with these rewards for slots 0 and 1.
 struct MoveOutcome {
@@ -177,4 +177,4 @@ class BoardGame : public Env {
   bool over_ = false;
 };
 
-}  // namespace envpool
+}  // namespace envpool::classic_games

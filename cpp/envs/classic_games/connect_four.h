@@ -19,7 +19,7 @@
 
 #include "envs/classic_games/board_game.h"
 
-namespace envpool {
+namespace envpool::classic_games {
 
 struct ConnectFourRules {
   static constexpr int kRows = 6;
@@ -72,4 +72,4 @@ struct ConnectFourRules {
 
 using ConnectFour = BoardGame<ConnectFourRules>;
 
-}  // namespace envpool
+}  // namespace envpool::classic_games

@@ -6,13 +6,13 @@
 #include "envs/classic_games/connect_four.h"
 #include "envs/classic_games/tictactoe.h"
 
-namespace envpool {
+namespace envpool::classic_games {
 
-std::vector<TaskSpec> ClassicGameTasks() {
+std::vector<TaskSpec> Tasks() {
   return {
       Task<TicTacToe>("TicTacToe-v3", 0),
       Task<ConnectFour>("ConnectFour-v3", 0),
   };
 }
 
-}  // namespace envpool
+}  // namespace envpool::classic_games

@@ -20,7 +20,7 @@
 
 #include "envs/classic_games/board_game.h"
 
-namespace envpool {
+namespace envpool::classic_games {
 
 struct TicTacToeRules {
   static constexpr int kRows = 3;
@@ -55,4 +55,4 @@ struct TicTacToeRules {
 
 using TicTacToe = BoardGame<TicTacToeRules>;
 
-}  // namespace envpool
+}  // namespace envpool::classic_games

@@ -8,14 +8,14 @@
 #include "envs/mpe/simple_spread.h"
 #include "envs/mpe/simple_tag.h"
 
-namespace envpool {
+namespace envpool::mpe {
 
-std::vector<TaskSpec> MpeTasks() {
+std::vector<TaskSpec> Tasks() {
   return {
-      Task<mpe::SimpleSpread>("SimpleSpread-v3", 0),
-      Task<mpe::SimpleTag>("SimpleTag-v3", 0),
-      Task<mpe::SimpleAdversary>("SimpleAdversary-v3", 0),
+      Task<SimpleSpread>("SimpleSpread-v3", 0),
+      Task<SimpleTag>("SimpleTag-v3", 0),
+      Task<SimpleAdversary>("SimpleAdversary-v3", 0),
   };
 }
 
-}  // namespace envpool
+}  // namespace envpool::mpe

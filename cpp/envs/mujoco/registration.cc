@@ -16,22 +16,22 @@
 #include "envs/mujoco/swimmer.h"
 #include "envs/mujoco/walker2d.h"
 
-namespace envpool {
+namespace envpool::mujoco {
 
-std::vector<TaskSpec> MujocoTasks() {
+std::vector<TaskSpec> Tasks() {
   return {
-      Task<mujoco::FrameStacked<mujoco::Reacher>>("Reacher-v5", 50, -3.75),
-      Task<mujoco::FrameStacked<mujoco::Pusher>>("Pusher-v5", 100, 0.0),
-      Task<mujoco::FrameStacked<mujoco::InvertedPendulum>>("InvertedPendulum-v5", 1000, 950.0),
-      Task<mujoco::FrameStacked<mujoco::InvertedDoublePendulum>>("InvertedDoublePendulum-v5", 1000, 9100.0),
-      Task<mujoco::FrameStacked<mujoco::HalfCheetah>>("HalfCheetah-v5", 1000, 4800.0),
-      Task<mujoco::FrameStacked<mujoco::Hopper>>("Hopper-v5", 1000, 3800.0),
-      Task<mujoco::FrameStacked<mujoco::Swimmer>>("Swimmer-v5", 1000, 360.0),
-      Task<mujoco::FrameStacked<mujoco::Walker2d>>("Walker2d-v5", 1000),
-      Task<mujoco::FrameStacked<mujoco::Ant>>("Ant-v5", 1000, 6000.0),
-      Task<mujoco::FrameStacked<mujoco::Humanoid>>("Humanoid-v5", 1000),
-      Task<mujoco::FrameStacked<mujoco::HumanoidStandup>>("HumanoidStandup-v5", 1000),
+      Task<FrameStacked<Reacher>>("Reacher-v5", 50, -3.75),
+      Task<FrameStacked<Pusher>>("Pusher-v5", 100, 0.0),
+      Task<FrameStacked<InvertedPendulum>>("InvertedPendulum-v5", 1000, 950.0),
+      Task<FrameStacked<InvertedDoublePendulum>>("InvertedDoublePendulum-v5", 1000, 9100.0),
+      Task<FrameStacked<HalfCheetah>>("HalfCheetah-v5", 1000, 4800.0),
+      Task<FrameStacked<Hopper>>("Hopper-v5", 1000, 3800.0),
+      Task<FrameStacked<Swimmer>>("Swimmer-v5", 1000, 360.0),
+      Task<FrameStacked<Walker2d>>("Walker2d-v5", 1000),
+      Task<FrameStacked<Ant>>("Ant-v5", 1000, 6000.0),
+      Task<FrameStacked<Humanoid>>("Humanoid-v5", 1000),
+      Task<FrameStacked<HumanoidStandup>>("HumanoidStandup-v5", 1000),
   };
 }
 
-}  // namespace envpool
+}  // namespace envpool::mujoco

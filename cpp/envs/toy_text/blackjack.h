@@ -39,7 +39,7 @@
 #include "core/env.h"
 #include "envs/toy_text/render.h"
 
-namespace envpool {
+namespace envpool::toy_text {
 
 class Blackjack : public Env {
  public:
@@ -52,8 +52,8 @@ class Blackjack : public Env {
                  {ArraySpec::Discrete("action", 2)},
                  {}};
     spec.obs_is_tuple = true;
-    spec.render_height = render::toy_text::kBlackjackHeight;
-    spec.render_width = render::toy_text::kBlackjackWidth;
+    spec.render_height = render::kBlackjackHeight;
+    spec.render_width = render::kBlackjackWidth;
     return spec;
   }
 
@@ -101,7 +101,7 @@ class Blackjack : public Env {
   void Render(uint8_t* rgb) const override {
     const int shown = dealer_.cards[0];
     const char rank = shown == 1 ? 'A' : shown == 10 ? face_ : static_cast<char>('0' + shown);
-    render::toy_text::DrawBlackjack(rgb, player_.Sum(), shown, player_.UsableAce(), rank, suit_);
+    render::DrawBlackjack(rgb, player_.Sum(), shown, player_.UsableAce(), rank, suit_);
   }
 
   std::vector<double> GetState() const override {
@@ -182,4 +182,4 @@ class Blackjack : public Env {
   char suit_ = 'C', face_ = 'J';  // the showing card's picture (Render)
 };
 
-}  // namespace envpool
+}  // namespace envpool::toy_text

@@ -15,7 +15,7 @@
 
 #include "core/rng.h"
 
-namespace envpool {
+namespace envpool::toy_text {
 
 inline std::size_t CategoricalSample(Rng& rng, const double* probs, std::size_t n) {
   const double u = rng.Uniform();
@@ -43,4 +43,4 @@ inline std::size_t CategoricalSampleCdf(Rng& rng, const std::vector<double>& run
   return it == running_sums.end() ? 0 : static_cast<std::size_t>(it - running_sums.begin());
 }
 
-}  // namespace envpool
+}  // namespace envpool::toy_text

@@ -27,7 +27,7 @@
 #include "envs/toy_text/categorical_sample.h"
 #include "envs/toy_text/render.h"
 
-namespace envpool {
+namespace envpool::toy_text {
 
 class CliffWalking : public Env {
  public:
@@ -37,8 +37,8 @@ class CliffWalking : public Env {
     EnvSpec spec{{ArraySpec::Discrete("obs", kRows * kCols)},
                  {ArraySpec::Discrete("action", 4)},
                  {ArraySpec::Box("prob", DType::kFloat64, {}, {0.0}, {1.0})}};
-    spec.render_height = render::toy_text::kCliffWalkingHeight;
-    spec.render_width = render::toy_text::kCliffWalkingWidth;
+    spec.render_height = render::kCliffWalkingHeight;
+    spec.render_width = render::kCliffWalkingWidth;
     return spec;
   }
 
@@ -84,7 +84,7 @@ class CliffWalking : public Env {
   }
 
   // gymnasium's CliffWalkingEnv.render() (rgb_array): see envs/toy_text/render.h.
-  void Render(uint8_t* rgb) const override { render::toy_text::DrawCliffWalking(rgb, s_); }
+  void Render(uint8_t* rgb) const override { render::DrawCliffWalking(rgb, s_); }
 
   std::vector<double> GetState() const override { return {static_cast<double>(s_)}; }
   void SetState(const std::vector<double>& state) override {
@@ -107,4 +107,4 @@ class CliffWalking : public Env {
   int64_t s_ = kStart;
 };
 
-}  // namespace envpool
+}  // namespace envpool::toy_text

@@ -48,7 +48,7 @@
 #include "envs/toy_text/categorical_sample.h"
 #include "envs/toy_text/render.h"
 
-namespace envpool {
+namespace envpool::toy_text {
 
 class FrozenLake : public Env {
  public:
@@ -66,8 +66,8 @@ class FrozenLake : public Env {
     EnvSpec spec{{ArraySpec::Discrete("obs", static_cast<int64_t>(map.nrow) * map.ncol)},
                  {ArraySpec::Discrete("action", 4)},
                  {ArraySpec::Box("prob", DType::kFloat64, {}, {0.0}, {1.0})}};
-    spec.render_height = render::toy_text::FrozenLakeHeight(map.nrow);
-    spec.render_width = render::toy_text::FrozenLakeWidth(map.ncol);
+    spec.render_height = render::FrozenLakeHeight(map.nrow);
+    spec.render_width = render::FrozenLakeWidth(map.ncol);
     return spec;
   }
 
@@ -121,9 +121,7 @@ class FrozenLake : public Env {
   }
 
   // gymnasium's FrozenLakeEnv.render() (rgb_array): see envs/toy_text/render.h.
-  void Render(uint8_t* rgb) const override {
-    render::toy_text::DrawFrozenLake(rgb, map_.nrow, map_.ncol, map_.tiles, s_);
-  }
+  void Render(uint8_t* rgb) const override { render::DrawFrozenLake(rgb, map_.nrow, map_.ncol, map_.tiles, s_); }
 
   std::vector<double> GetState() const override { return {static_cast<double>(s_)}; }
   void SetState(const std::vector<double>& state) override {
@@ -276,4 +274,4 @@ class FrozenLake : public Env {
   int64_t s_ = 0;
 };
 
-}  // namespace envpool
+}  // namespace envpool::toy_text

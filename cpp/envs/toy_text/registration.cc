@@ -10,9 +10,9 @@
 #include "envs/toy_text/frozen_lake.h"
 #include "envs/toy_text/taxi.h"
 
-namespace envpool {
+namespace envpool::toy_text {
 
-std::vector<TaskSpec> ToyTextTasks() {
+std::vector<TaskSpec> Tasks() {
   return {
       Task<FrozenLake>("FrozenLake-v1", 100, 0.70),
       Task<FrozenLake>("FrozenLake8x8-v1", 200, 0.85, {{"map_name", std::string("8x8")}}),
@@ -23,4 +23,4 @@ std::vector<TaskSpec> ToyTextTasks() {
   };
 }
 
-}  // namespace envpool
+}  // namespace envpool::toy_text

@@ -22,7 +22,11 @@
 
 #include "render/canvas.h"
 
-namespace envpool::render::toy_text {
+namespace envpool::toy_text::render {
+
+// The shared drawing primitives (Canvas, Color, Vec2, ...) by their plain names, as in the
+// scenes of every family.
+using namespace envpool::render;
 
 inline constexpr Color kInk{56, 58, 70};
 inline constexpr Color kRed{202, 102, 92};
@@ -467,4 +471,4 @@ inline void DrawBlackjack(uint8_t* rgb, int player_sum, int dealer_value, bool u
   if (usable_ace) DrawText(canvas, centred_x(TextWidth("USABLE ACE", kArt)), 328, "USABLE ACE", kArt, kInk);
 }
 
-}  // namespace envpool::render::toy_text
+}  // namespace envpool::toy_text::render

@@ -41,7 +41,7 @@
 #include "envs/toy_text/categorical_sample.h"
 #include "envs/toy_text/render.h"
 
-namespace envpool {
+namespace envpool::toy_text {
 
 class Taxi : public Env {
  public:
@@ -55,8 +55,8 @@ class Taxi : public Env {
                  {ArraySpec::Discrete("action", 6)},
                  {ArraySpec::Box("prob", DType::kFloat64, {}, {0.0}, {1.0}),
                   ArraySpec::Box("action_mask", DType::kInt8, {6}, {0.0}, {1.0})}};
-    spec.render_height = render::toy_text::kTaxiHeight;
-    spec.render_width = render::toy_text::kTaxiWidth;
+    spec.render_height = render::kTaxiHeight;
+    spec.render_width = render::kTaxiWidth;
     return spec;
   }
 
@@ -156,7 +156,7 @@ class Taxi : public Env {
   // to the last move action when it renders; here it turns at every move (the same frames when
   // every step is rendered).
   void Render(uint8_t* rgb) const override {
-    render::toy_text::DrawTaxi(rgb, Row(s_), Col(s_), Pass(s_), Dest(s_), orientation_);
+    render::DrawTaxi(rgb, Row(s_), Col(s_), Pass(s_), Dest(s_), orientation_);
   }
 
   std::vector<double> GetState() const override { return {static_cast<double>(s_), fickle_step_ ? 1.0 : 0.0}; }
@@ -273,4 +273,4 @@ class Taxi : public Env {
   int orientation_ = 0;  // rendering only: 0 south, 1 north, 2 east, 3 west
 };
 
-}  // namespace envpool
+}  // namespace envpool::toy_text

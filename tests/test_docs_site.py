@@ -43,7 +43,9 @@ def test_docs_state_the_real_sdk_abi_version():
 
 
 def _build_dirs() -> list[pathlib.Path]:
-    return sorted(p.parent for p in (ROOT / "build").glob("cp*/build.ninja"))
+    return sorted(
+        p.parent for p in (ROOT / "build").glob("cp3*-*/build.ninja")
+    )  # pip's build folders (build/<wheel tag>), not build/cpp-tests
 
 
 @pytest.mark.skipif(not _build_dirs() or shutil.which("ninja") is None, reason="no pip build tree here")

@@ -11,13 +11,14 @@
 #                                test_rllib.py must skip (ray.rllib unimportable), test_ray.py
 #                                and test_ray_cluster.py run for real (the newest gymnasium, where
 #                                the ray step has RLlib's pin, 1.2.2)
-# EXTRAS_FULL=1 runs the whole suite instead of the three modules (the README's command as is).
+# By default the whole suite runs (the README's command as is: issue 36 asks for it with [ray]
+# only); EXTRAS_FULL=0 runs the collection and the three modules instead, for a quick local check.
 # tests/test_optional_deps.py checks the other partial installs at collection (packages present
 # but broken). Time, measured on the shared 2-core machine at load average ~12 (2026-11-27):
 # 144 s in all (install 91 s with pip's cache warm, 375 s cold with another venv installing
 # beside it; collection 5 s; the three modules 46 s). EXTRAS_FULL=1: the whole suite took 886 s
 # there (1273 passed, 15 skipped).
-# Usage: [EXTRAS_FULL=1] scripts/ci_extras.sh [--wheel PATH] [--keep]
+# Usage: [EXTRAS_FULL=0] scripts/ci_extras.sh [--wheel PATH] [--keep]
 set -euo pipefail
 source "$(dirname "$0")/lib/ci_common.sh"
 ci_setup ci_extras "$@"
@@ -37,7 +38,7 @@ echo "installed ($((SECONDS - t0)) s)"
 log=$work/pytest.log
 rc=0
 t=$SECONDS
-if [[ ${EXTRAS_FULL:-0} == 1 ]]; then
+if [[ ${EXTRAS_FULL:-1} == 1 ]]; then
   "$py" -m pytest -q -p no:cacheprovider -rs >"$log" 2>&1 || rc=$?
 else
   # The README's pytest collects the whole suite: that must succeed with no error.

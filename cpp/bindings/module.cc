@@ -8,6 +8,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "bindings/convert.h"
@@ -109,11 +111,27 @@ PYBIND11_MODULE(_core, m) {
       "Arrays of one env of `task_id` built with `kwargs` ({key: [value]}), and the full config.");
 
   py::class_<PyPool>(m, "Pool", "A pool of a registered native task (envpool.make).")
-      .def(py::init<const std::string&, int, int, int, uint64_t, int, const py::dict&, const std::string&, double,
-                    int>(),
-           py::arg("task_id"), py::arg("num_envs"), py::arg("batch_size"), py::arg("num_threads"), py::arg("seed"),
-           py::arg("max_episode_steps"), py::arg("kwargs"), py::arg("autoreset_mode") = "next_step",
-           py::arg("spin_us") = 50.0, py::arg("thread_affinity_offset") = -1)
+      // make()'s options by name, None (the default for each) meaning the core's default:
+      // ResolveNativeOptions (core/pool_factories.cc) gives each its default and its check.
+      .def(py::init([](const std::string& task_id, const py::dict& kwargs, std::optional<int> num_envs,
+                       std::optional<int> batch_size, std::optional<int> num_threads, std::optional<uint64_t> seed,
+                       std::optional<int> max_episode_steps, std::optional<std::string> autoreset_mode,
+                       std::optional<double> spin_us, std::optional<int> thread_affinity_offset) {
+             NativePoolArgs args;
+             args.num_envs = num_envs;
+             args.batch_size = batch_size;
+             args.num_threads = num_threads;
+             args.seed = seed;
+             args.max_episode_steps = max_episode_steps;
+             if (autoreset_mode) args.autoreset = ParseAutoreset(*autoreset_mode);
+             args.spin_us = spin_us;
+             args.thread_affinity_offset = thread_affinity_offset;
+             return std::make_unique<PyPool>(task_id, kwargs, args);
+           }),
+           py::arg("task_id"), py::arg("kwargs") = py::dict(), py::kw_only(), py::arg("num_envs") = py::none(),
+           py::arg("batch_size") = py::none(), py::arg("num_threads") = py::none(), py::arg("seed") = py::none(),
+           py::arg("max_episode_steps") = py::none(), py::arg("autoreset_mode") = py::none(),
+           py::arg("spin_us") = py::none(), py::arg("thread_affinity_offset") = py::none())
       .def("send_reset", &PyPool::SendReset, py::arg("env_id") = py::none(), py::arg("seeds") = py::none(),
            py::arg("keep") = py::none(), py::arg("wait_follows") = false)
       .def("send", &PyPool::Send, py::arg("actions"), py::arg("env_id") = py::none())
@@ -129,6 +147,7 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("num_envs", [](const PyPool& p) { return p.core().num_envs(); })
       .def_property_readonly("batch_size", [](const PyPool& p) { return p.core().batch_size(); })
       .def_property_readonly("num_threads", [](PyPool& p) { return p.pool().executor().parallelism(); })
+      .def_property_readonly("thread_affinity_offset", &PyPool::thread_affinity_offset)
       .def_property_readonly("max_episode_steps", [](const PyPool& p) { return p.core().max_episode_steps(); })
       .def_property_readonly("spec", [](const PyPool& p) { return EnvSpecToDict(p.core().spec()); })
       .def("xla_id", &PyPool::XlaId, "This pool's id for the XLA handlers (envs.xla()), registered at the first call.")

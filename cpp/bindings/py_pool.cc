@@ -16,22 +16,10 @@ namespace envpool::bindings {
 
 namespace {
 
-// A native pool of `task_id` with Python's arguments.
-std::unique_ptr<EnvPool> NativePool(const std::string& task_id, int num_envs, int batch_size, int num_threads,
-                                    uint64_t seed, int max_episode_steps, const py::dict& kwargs,
-                                    const std::string& autoreset_mode, double spin_us, int thread_affinity_offset) {
-  const TaskSpec& task = FindTask(task_id);
-  PoolOptions options = Options(num_envs, batch_size, max_episode_steps, autoreset_mode);
-  options.num_threads = num_threads;
-  options.seed = seed;
-  if (num_envs < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(num_envs));
-  options.configs = MakeConfigs(task, num_envs, ToKwargs(kwargs));
-  options.spin = std::chrono::nanoseconds(static_cast<int64_t>(spin_us * 1000));
-  if (thread_affinity_offset < -1) {
-    throw std::invalid_argument("thread_affinity_offset must be -1 (no pinning) or >= 0, got " +
-                                std::to_string(thread_affinity_offset));
-  }
-  options.thread_affinity_offset = thread_affinity_offset;
+// A native pool of `task_id` with make()'s options, resolved (defaults and checks) in the core.
+std::unique_ptr<EnvPool> NativePool(const TaskSpec& task, const py::dict& kwargs, const PoolOptions& resolved) {
+  PoolOptions options = resolved;
+  options.configs = MakeConfigs(task, options.num_envs, ToKwargs(kwargs));
   return MakeNativePool(task, std::move(options)).pool;
 }
 
@@ -44,13 +32,13 @@ std::chrono::nanoseconds WaitOf(double wait_ms) {
 
 // -- PyPool ------------------------------------------------------------------------------------
 
-PyPool::PyPool(const std::string& task_id, int num_envs, int batch_size, int num_threads, uint64_t seed,
-               int max_episode_steps, const py::dict& kwargs, const std::string& autoreset_mode, double spin_us,
-               int thread_affinity_offset)
-    : PyPool(NativePool(task_id, num_envs, batch_size, num_threads, seed, max_episode_steps, kwargs, autoreset_mode,
-                        spin_us, thread_affinity_offset),
-             nullptr) {
+PyPool::PyPool(const std::string& task_id, const py::dict& kwargs, const NativePoolArgs& args)
+    : PyPool(ResolveNativeOptions(FindTask(task_id), args), task_id, kwargs) {}
+
+PyPool::PyPool(const PoolOptions& resolved, const std::string& task_id, const py::dict& kwargs)
+    : PyPool(NativePool(FindTask(task_id), kwargs, resolved), nullptr) {
   final_obs_objects_ = true;
+  thread_affinity_offset_ = resolved.thread_affinity_offset;
 }
 
 PyPool::PyPool(std::unique_ptr<EnvPool> pool, const char* no_xla_reason)

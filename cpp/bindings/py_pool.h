@@ -28,10 +28,9 @@ namespace py = pybind11;
 
 class PyPool : public xla::Port {
  public:
-  // A pool of a registered native task (envpool.make).
-  PyPool(const std::string& task_id, int num_envs, int batch_size, int num_threads, uint64_t seed,
-         int max_episode_steps, const py::dict& kwargs, const std::string& autoreset_mode, double spin_us,
-         int thread_affinity_offset = -1);
+  // A pool of a registered native task (envpool.make): `kwargs` the env kwargs ({key: [value]}),
+  // `args` make()'s options, unset ones defaulted and all checked by ResolveNativeOptions.
+  PyPool(const std::string& task_id, const py::dict& kwargs, const NativePoolArgs& args);
   ~PyPool() override;
 
   void SendReset(const py::object& env_id, const py::object& seeds, const py::object& keep, bool wait_follows);
@@ -46,6 +45,7 @@ class PyPool : public xla::Port {
   bool closed() const { return !pool_ || pool_->closed(); }
   int in_flight() const { return pool_ ? pool_->in_flight() : 0; }
   const EnvPool& core() const { return *pool_; }
+  int thread_affinity_offset() const { return thread_affinity_offset_; }  // resolved; -1: unpinned
   // The batch's fields in the layout's order: what recv fills, [{name, dtype, shape}].
   py::list BatchFields() const;
 
@@ -60,6 +60,8 @@ class PyPool : public xla::Port {
 
  protected:
   explicit PyPool(std::unique_ptr<EnvPool> pool, const char* no_xla_reason);
+  // The native pool of `task_id` with options already resolved (the public constructor's step).
+  PyPool(const PoolOptions& resolved, const std::string& task_id, const py::dict& kwargs);
 
   // Rejects a second Python thread entering while the first waits without the GIL, and a
   // Python call while a jitted function's call (envs.xla()) is inside.
@@ -79,6 +81,7 @@ class PyPool : public xla::Port {
   static constexpr int kFree = 0, kPython = 1, kXla = 2;
   std::atomic<int> owner_{kFree};
   bool final_obs_objects_ = false;       // final_obs as gymnasium's object array (native pools)
+  int thread_affinity_offset_ = -1;      // native pools: as resolved from make()'s options
   const char* no_xla_reason_ = nullptr;  // why xla() refuses this pool (nullptr: it does not)
   // envs.xla(): the registry id (0: none yet), the set a taken batch lands in and the staged
   // actions (all kept past pool_, which reads them until it stops).

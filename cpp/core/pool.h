@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,11 +41,11 @@ namespace envpool {
 
 struct PoolOptions {
   int num_envs = 1;
-  int batch_size = 0;           // 0: num_envs (full batch)
-  int num_threads = 1;          // threads stepping envs (see ThreadExecutor)
-  uint64_t seed = 0;            // env i's RNG is seeded from seed + i
-  int max_episode_steps = -1;   // -1: the task's limit; 0: no limit
-  std::vector<Config> configs;  // per env, complete (see MakeConfigs); empty: task defaults
+  int batch_size = 0;              // 0: num_envs (full batch)
+  std::optional<int> num_threads;  // threads stepping native envs; none: DefaultNumThreads (pool_factories.h)
+  uint64_t seed = 0;               // env i's RNG is seeded from seed + i
+  int max_episode_steps = -1;      // < 0: a native pool's task's limit (MakeNativePool), else none; 0: none
+  std::vector<Config> configs;     // per env, complete (see MakeConfigs); empty: task defaults
   AutoresetMode autoreset = AutoresetMode::kNextStep;
   std::chrono::nanoseconds spin{std::chrono::microseconds(50)};  // worker spin before sleeping
   int thread_affinity_offset = -1;  // >= 0: native worker i pinned to CPU offset + i (core/thread_pool.h)

@@ -1,6 +1,9 @@
 #include "core/pool_factories.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -36,15 +39,53 @@ MadePool<ExecutorKind> Build(std::string name, EnvSpec spec, PoolOptions options
   return made;
 }
 
+void CheckAtLeast(const char* name, int value, int minimum) {
+  if (value < minimum) {
+    throw std::invalid_argument(std::string(name) + " must be >= " + std::to_string(minimum) + ", got " +
+                                std::to_string(value));
+  }
+}
+
 }  // namespace
 
+int DefaultNumThreads(int num_envs, int batch_size) {
+  // hardware_concurrency is the online CPU count, as Python's os.cpu_count() (make's former rule).
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  return std::max(1, std::min(batch_size, batch_size == num_envs ? cores : cores - 1));
+}
+
+PoolOptions ResolveNativeOptions(const TaskSpec& task, const NativePoolArgs& args) {
+  PoolOptions options;
+  options.num_envs = args.num_envs.value_or(1);
+  CheckAtLeast("num_envs", options.num_envs, 1);
+  const int batch_size = args.batch_size.value_or(options.num_envs);
+  CheckAtLeast("batch_size", batch_size, 1);
+  if (batch_size > options.num_envs) {
+    throw std::invalid_argument("batch_size (" + std::to_string(batch_size) + ") must not exceed num_envs (" +
+                                std::to_string(options.num_envs) + ")");
+  }
+  options.batch_size = batch_size;
+  options.num_threads = args.num_threads;  // defaulted and checked by MakeNativePool
+  options.seed = args.seed.value_or(0);
+  options.max_episode_steps = args.max_episode_steps.value_or(task.max_episode_steps);
+  CheckAtLeast("max_episode_steps", options.max_episode_steps, 0);
+  options.autoreset = args.autoreset.value_or(AutoresetMode::kNextStep);
+  const double spin_us = args.spin_us.value_or(50.0);
+  if (!(spin_us >= 0)) throw std::invalid_argument("spin_us must be >= 0, got " + std::to_string(spin_us));
+  options.spin = std::chrono::nanoseconds(static_cast<int64_t>(spin_us * 1000));
+  options.thread_affinity_offset = args.thread_affinity_offset.value_or(-1);
+  if (options.thread_affinity_offset < -1) {
+    throw std::invalid_argument("thread_affinity_offset must be -1 (no pinning) or >= 0, got " +
+                                std::to_string(options.thread_affinity_offset));
+  }
+  return options;
+}
+
 MadePool<ThreadExecutor> MakeNativePool(const TaskSpec& task, PoolOptions options) {
-  if (options.num_envs < 1) {
-    throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(options.num_envs));
-  }
-  if (options.num_threads < 1) {
-    throw std::invalid_argument("num_threads must be >= 1, got " + std::to_string(options.num_threads));
-  }
+  CheckAtLeast("num_envs", options.num_envs, 1);
+  const int threads = options.num_threads.value_or(
+      DefaultNumThreads(options.num_envs, options.batch_size == 0 ? options.num_envs : options.batch_size));
+  CheckAtLeast("num_threads", threads, 1);
   std::vector<Config> configs = options.configs.empty() ? MakeConfigs(task, options.num_envs, {}) : options.configs;
   if (static_cast<int>(configs.size()) != options.num_envs) throw std::invalid_argument("need one config per env");
   EnvSpec spec = task.spec(configs[0]);
@@ -58,7 +99,6 @@ MadePool<ThreadExecutor> MakeNativePool(const TaskSpec& task, PoolOptions option
   }
   if (options.max_episode_steps < 0) options.max_episode_steps = task.max_episode_steps;
   const uint64_t seed = options.seed;
-  const int threads = options.num_threads;
   const auto spin = options.spin;
   const int affinity = options.thread_affinity_offset;
   return Build<ThreadExecutor>(task.id, std::move(spec), std::move(options), [&](ExecutorContext ctx) {

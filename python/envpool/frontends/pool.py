@@ -8,14 +8,20 @@ Front ends (gymnasium, gym-style, dm_env) subclass their framework's base class 
 from __future__ import annotations
 
 import dataclasses
-import os
 from typing import Any, Protocol
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from envpool import _core
-from envpool.frontends.seeding import EnvSeeds, check_env_ids, check_env_index, check_env_seeds, check_int
+from envpool.frontends.seeding import (
+    EnvSeeds,
+    check_env_ids,
+    check_env_index,
+    check_env_seeds,
+    check_int,
+    is_int,
+)
 from envpool.protocol import ReferencePoolAPI
 from envpool.tasks import TaskSpec, make_spec, pack_env_kwargs
 
@@ -118,6 +124,16 @@ def check_reset_mask(mask: Any, num_envs: int) -> np.ndarray:
     return mask
 
 
+def _int_or_none(name: str, value: Any) -> int | None:
+    """An option given as an int (a bool is not), or None for the core's default. Types are
+    checked here, for Python's messages; values, and defaults, by the core (ResolveNativeOptions)."""
+    if value is None:
+        return None
+    if not is_int(value):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r:.40}")
+    return int(value)
+
+
 def open_native_pool(
     task_id: str,
     num_envs: int = 1,
@@ -127,32 +143,31 @@ def open_native_pool(
     max_episode_steps: int | None = None,
     autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
     render_mode: str | None = None,
-    thread_affinity_offset: int = -1,
+    thread_affinity_offset: int | None = None,
     **kwargs: Any,
 ) -> OpenedPool:
     """``make``'s arguments checked, then the ``_core.Pool`` of a native task.
 
+    The pool's options go to the core by name, None for each left out: their defaults (a full
+    batch; ``num_threads`` every core for a full batch, one fewer for an async one, at most
+    ``batch_size``; the task's ``max_episode_steps``; no pinning) and their value checks live in
+    one place, ``ResolveNativeOptions`` (cpp/core/pool_factories.cc).
+
     ``thread_affinity_offset`` (the reference EnvPool's): ``>= 0`` pins worker thread ``i`` to
     CPU ``(offset + i) % cpus``, counting only the CPUs this process may run on; ``-1`` (the
     default) leaves the threads to the OS (cpp/core/thread_pool.h)."""
-    num_envs = check_int("num_envs", num_envs, 1)
-    batch_size = num_envs if batch_size is None else check_int("batch_size", batch_size, 1)
-    if batch_size > num_envs:
-        raise ValueError(f"batch_size ({batch_size}) must not exceed num_envs ({num_envs})")
-    if num_threads is None:
-        # Full batch: the calling thread steps envs too, so use every core. Async: the
-        # caller runs the policy meanwhile, so leave it a core.
-        cores = os.cpu_count() or 1
-        num_threads = max(1, min(batch_size, cores if batch_size == num_envs else cores - 1))
-    num_threads = check_int("num_threads", num_threads, 1)
+    num_envs = check_int("num_envs", num_envs, 1)  # packing per-env kwargs and seeds needs it first
+    options = {
+        "batch_size": _int_or_none("batch_size", batch_size),
+        "num_threads": _int_or_none("num_threads", num_threads),
+        "max_episode_steps": _int_or_none("max_episode_steps", max_episode_steps),
+        "thread_affinity_offset": _int_or_none("thread_affinity_offset", thread_affinity_offset),
+    }
     seed = check_int("seed", seed, 0)
     check_env_seeds("seed", seed, num_envs)
-    if max_episode_steps is not None:
-        max_episode_steps = check_int("max_episode_steps", max_episode_steps, 0)
     autoreset_mode = parse_autoreset_mode(autoreset_mode)
     if render_mode not in (None, "rgb_array"):
         raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
-    thread_affinity_offset = check_int("thread_affinity_offset", thread_affinity_offset, -1)
     # Env kwargs are checked by make_spec (names and types, as the pool checks them) and the
     # spaces come from it; all before the pool, whose constructor starts the worker threads.
     packed = pack_env_kwargs(task_id, kwargs, num_envs)
@@ -161,15 +176,7 @@ def open_native_pool(
     if render_mode == "rgb_array" and task_spec.render_shape is None:
         raise ValueError(f"{task_id} does not render")
     pool = _core.Pool(
-        task_id,
-        num_envs,
-        batch_size,
-        num_threads,
-        seed,
-        -1 if max_episode_steps is None else max_episode_steps,
-        packed,
-        CORE_AUTORESET[autoreset_mode],
-        thread_affinity_offset=thread_affinity_offset,
+        task_id, packed, num_envs=num_envs, seed=seed, autoreset_mode=CORE_AUTORESET[autoreset_mode], **options
     )
     # The env kwargs (make_spec's config also holds max_episode_steps: the pool's is its own).
     config = {key: value for key, value in task_spec.config.items() if key != "max_episode_steps"}
@@ -178,14 +185,14 @@ def open_native_pool(
         pool=pool,
         task_spec=task_spec,
         num_envs=num_envs,
-        batch_size=batch_size,
-        num_threads=num_threads,
+        batch_size=pool.batch_size,
+        num_threads=pool.num_threads,
         max_episode_steps=pool.max_episode_steps or None,
         autoreset_mode=autoreset_mode,
         render_mode=render_mode,
         config=config,
         env_seeds=[seed + i for i in range(num_envs)],
-        thread_affinity_offset=thread_affinity_offset,
+        thread_affinity_offset=pool.thread_affinity_offset,
     )
 
 

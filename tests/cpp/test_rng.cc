@@ -5,7 +5,8 @@
 // The expected numbers were computed with numpy 2.4.6, each from a fresh
 // g = numpy.random.default_rng(seed) (doubles as float.hex()):
 //   g.random(3); g.uniform(-2.0, 3.0) twice; g.integers(6) eight times; g.integers(2**32),
-//   g.integers(2**40 + 3) three times each; g.standard_normal(6); g.normal(1.0, 2.0) twice;
+//   g.integers(2**40 + 3) three times each; g.integers(2**31 + 1), g.integers(2**62 + 1) six
+//   times each; g.standard_normal(6); g.normal(1.0, 2.0) twice;
 //   default_rng(23).standard_normal(200)[70] (the first draw of seeds 0.. beyond the ziggurat's
 //   last layer, |x| > 3.654, which only the tail branch returns).
 #include <cstdint>
@@ -49,6 +50,18 @@ void BelowLargeMatchesNumpy() {
   Rng rng(123);
   const uint64_t want[] = {750253807877, 59176835991, 242288242409};
   for (uint64_t w : want) CHECK_EQ(rng.Below((1ull << 40) + 3), w);
+}
+
+// Bounds just above a power of two reject about half (2**31 + 1) or a quarter (2**62 + 1) of
+// the draws: the rejected draws must be skipped as numpy skips them.
+void BelowRejectsAsNumpyDoes() {
+  Rng small(123);
+  const uint64_t want_small[] = {33158374, 115579757, 1952249163, 547800578, 395935448, 746900260};
+  for (uint64_t w : want_small) CHECK_EQ(small.Below((1ull << 31) + 1), w);
+  Rng large(123);
+  const uint64_t want_large[] = {3146792547389340275ull, 248205639907728200ull, 1016230544287890085ull,
+                                 850264901591196417ull,  811222784592705589ull, 4258177217586240484ull};
+  for (uint64_t w : want_large) CHECK_EQ(large.Below((1ull << 62) + 1), w);
 }
 
 // integers(1) is 0 and draws nothing (nor does 0, which numpy refuses): the stream is unmoved.
@@ -99,6 +112,7 @@ int main() {
       {"integers(n < 2**32) matches numpy", BelowSmallMatchesNumpy},
       {"integers(2**32) matches numpy", BelowTwoTo32MatchesNumpy},
       {"integers(n > 2**32) matches numpy", BelowLargeMatchesNumpy},
+      {"integers(n) rejects as numpy does", BelowRejectsAsNumpyDoes},
       {"integers(1) draws nothing", BelowOneDrawsNothing},
       {"standard_normal matches numpy", NormalMatchesNumpy},
       {"normal(mean, stddev) matches numpy", NormalWithMeanAndStddevMatchesNumpy},

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -18,6 +17,7 @@
 #include "check.h"
 #include "core/external_executor.h"
 #include "core/pool.h"
+#include "lent_batches.h"
 
 using envpool::ArraySpec;
 using envpool::BatchBuffers;
@@ -32,8 +32,6 @@ using Slot = envpool::ExternalExecutor::Slot;
 
 namespace {
 
-const std::function<bool()> kNeverInterrupted;
-
 class Harness {
  public:
   explicit Harness(std::chrono::nanoseconds wait = std::chrono::milliseconds(20)) {
@@ -47,24 +45,13 @@ class Harness {
       ex = e.get();
       return e;
     });
-    armed.resize(static_cast<std::size_t>(pool->ring_size()));
-    for (int pos = 0; pos < pool->ring_size(); ++pos) {
-      armed[static_cast<std::size_t>(pos)] = NewBuffers();
-      pool->ArmBuffers(pos, armed[static_cast<std::size_t>(pos)]);
-    }
+    batches = std::make_unique<LentBatches>(*pool);
   }
 
-  const BatchBuffers& Recv() {
-    CHECK(pool->WaitBatch(30, kNeverInterrupted) == WaitResult::kReady);
-    const BatchBuffers fresh = NewBuffers();
-    const auto pos = static_cast<std::size_t>(pool->TakeBatch(fresh));
-    taken.push_back(armed[pos]);
-    armed[pos] = fresh;
-    return taken.back();
-  }
+  const BatchBuffers& Recv() { return batches->Recv(); }
   template <typename T>
   T At(const BatchBuffers& b, std::size_t field, int row) const {
-    return *b.Row<T>(pool->layout(), field, static_cast<std::size_t>(row));
+    return batches->At<T>(b, field, row);
   }
 
   // The serving side: one episode row of `slot`.
@@ -87,21 +74,9 @@ class Harness {
     return poll(&p, 1, 0) == 1;
   }
 
+  std::unique_ptr<LentBatches> batches;  // destroyed after the pool
   std::unique_ptr<EnvPool> pool;
   ExternalExecutor* ex = nullptr;
-  std::vector<BatchBuffers> armed;
-  std::deque<BatchBuffers> taken;
-
- private:
-  BatchBuffers NewBuffers() {
-    BatchBuffers b;
-    for (const auto& f : pool->layout().fields) {
-      store_.emplace_back(f.row_bytes * static_cast<std::size_t>(pool->batch_size()), char{0});
-      b.data.push_back(store_.back().data());
-    }
-    return b;
-  }
-  std::deque<std::vector<char>> store_;  // every buffer lent, alive until the test ends
 };
 
 int64_t ActionOf(const std::vector<char>& rows, std::size_t i) {

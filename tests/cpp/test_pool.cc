@@ -6,7 +6,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -18,6 +17,7 @@
 #include "core/pool.h"
 #include "core/registry.h"
 #include "core/thread_executor.h"
+#include "lent_batches.h"
 
 using envpool::ArraySpec;
 using envpool::AutoresetMode;
@@ -86,8 +86,7 @@ const TaskSpec& CounterTask() {
 
 const std::function<bool()> kNeverInterrupted;
 
-// A pool with the memory the Python module would lend it: one allocation per armed position,
-// kept until the test ends (a taken batch stays readable, as the user's arrays do).
+// A pool of Counter envs on the thread executor, with lent result memory (lent_batches.h).
 class Harness {
  public:
   explicit Harness(int num_envs, int batch_size = 0, int threads = 2, uint64_t seed = 7) {
@@ -103,35 +102,18 @@ class Harness {
       return std::make_unique<envpool::ThreadExecutor>(ctx, task, configs, seed, threads,
                                                        std::chrono::microseconds(50));
     });
-    armed.resize(static_cast<std::size_t>(pool->ring_size()));
-    for (int pos = 0; pos < pool->ring_size(); ++pos) {
-      armed[static_cast<std::size_t>(pos)] = NewBuffers();
-      pool->ArmBuffers(pos, armed[static_cast<std::size_t>(pos)]);
-    }
+    batches = std::make_unique<LentBatches>(*pool);
   }
 
-  // Waits for the next batch and takes it; returns its memory (the buffers armed at the
-  // position TakeBatch names, which is re-armed with fresh ones).
-  const BatchBuffers& Recv(double timeout_s = 30) {
-    CHECK(pool->WaitBatch(timeout_s, kNeverInterrupted) == WaitResult::kReady);
-    const BatchBuffers fresh = NewBuffers();
-    const auto pos = static_cast<std::size_t>(pool->TakeBatch(fresh));
-    taken.push_back(armed[pos]);
-    armed[pos] = fresh;
-    return taken.back();
-  }
+  const BatchBuffers& Recv() { return batches->Recv(); }
 
   double Obs(const BatchBuffers& b, int row, int i) const {
     return b.Row<double>(pool->layout(), 0, static_cast<std::size_t>(row))[i];
   }
-  double Reward(const BatchBuffers& b, int row) const {
-    return *b.Row<double>(pool->layout(), pool->layout().reward, static_cast<std::size_t>(row));
-  }
-  int32_t EnvId(const BatchBuffers& b, int row) const {
-    return *b.Row<int32_t>(pool->layout(), pool->layout().env_id, static_cast<std::size_t>(row));
-  }
+  double Reward(const BatchBuffers& b, int row) const { return batches->At<double>(b, pool->layout().reward, row); }
+  int32_t EnvId(const BatchBuffers& b, int row) const { return batches->At<int32_t>(b, pool->layout().env_id, row); }
   int32_t Elapsed(const BatchBuffers& b, int row) const {
-    return *b.Row<int32_t>(pool->layout(), pool->layout().elapsed_step, static_cast<std::size_t>(row));
+    return batches->At<int32_t>(b, pool->layout().elapsed_step, row);
   }
 
   void ResetAll() {
@@ -142,21 +124,9 @@ class Harness {
     pool->SendStep(ids.empty() ? nullptr : ids.data(), static_cast<int>(actions.size()), {actions.data()});
   }
 
+  // Declared first, so destroyed last: the pool's workers stop before the memory goes.
+  std::unique_ptr<LentBatches> batches;
   std::unique_ptr<EnvPool> pool;
-  std::vector<BatchBuffers> armed;
-  std::deque<BatchBuffers> taken;
-
- private:
-  BatchBuffers NewBuffers() {
-    BatchBuffers b;
-    for (const auto& f : pool->layout().fields) {
-      store_.emplace_back(f.row_bytes * static_cast<std::size_t>(pool->batch_size()), char{0});
-      b.data.push_back(store_.back().data());
-    }
-    return b;
-  }
-
-  std::deque<std::vector<char>> store_;  // every buffer lent, alive until the test ends
 };
 
 void AFullBatchHoldsEveryEnvInIdOrder() {

@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -16,6 +15,7 @@
 #include "check.h"
 #include "core/pool.h"
 #include "core/process_executor.h"
+#include "lent_batches.h"
 
 using envpool::ArraySpec;
 using envpool::BatchBuffers;
@@ -33,7 +33,6 @@ namespace {
 
 constexpr int kEnvs = 4;  // envs 0-1 on worker 0, 2-3 on worker 1
 constexpr int64_t kFailAction = 4;
-const std::function<bool()> kNeverInterrupted;
 
 EnvSpec Spec() {
   EnvSpec spec;
@@ -52,11 +51,7 @@ class Harness {
       ex = e.get();
       return e;
     });
-    armed.resize(static_cast<std::size_t>(pool->ring_size()));
-    for (int pos = 0; pos < pool->ring_size(); ++pos) {
-      armed[static_cast<std::size_t>(pos)] = NewBuffers();
-      pool->ArmBuffers(pos, armed[static_cast<std::size_t>(pos)]);
-    }
+    batches = std::make_unique<LentBatches>(*pool);
   }
   ~Harness() {
     pool->Close();  // shuts the workers' loops down
@@ -99,34 +94,17 @@ class Harness {
     });
   }
 
-  const BatchBuffers& Recv() {
-    CHECK(pool->WaitBatch(30, kNeverInterrupted) == WaitResult::kReady);
-    const BatchBuffers fresh = NewBuffers();
-    const auto pos = static_cast<std::size_t>(pool->TakeBatch(fresh));
-    taken.push_back(armed[pos]);
-    armed[pos] = fresh;
-    return taken.back();
-  }
+  const BatchBuffers& Recv() { return batches->Recv(); }
   template <typename T>
   T At(const BatchBuffers& b, std::size_t field, int row) const {
-    return *b.Row<T>(pool->layout(), field, static_cast<std::size_t>(row));
+    return batches->At<T>(b, field, row);
   }
 
+  std::unique_ptr<LentBatches> batches;  // destroyed after the pool
   std::unique_ptr<EnvPool> pool;
   ProcessExecutor* ex = nullptr;
-  std::vector<BatchBuffers> armed;
-  std::deque<BatchBuffers> taken;
 
  private:
-  BatchBuffers NewBuffers() {
-    BatchBuffers b;
-    for (const auto& f : pool->layout().fields) {
-      store_.emplace_back(f.row_bytes * static_cast<std::size_t>(pool->batch_size()), char{0});
-      b.data.push_back(store_.back().data());
-    }
-    return b;
-  }
-  std::deque<std::vector<char>> store_;
   std::vector<std::thread> workers_;
 };
 

@@ -56,7 +56,8 @@ def test_the_plugin_is_found_through_its_entry_point():
     assert spec.observation_space == gymnasium.spaces.Box(0.0, 1.0, (10, 5), np.float32)
     assert spec.action_space == gymnasium.spaces.Discrete(3)
     assert spec.max_episode_steps == 200 and spec.render_shape == (160, 80, 3)
-    assert envpool.make_spec("CatchWide-v0").config == {"rows": 10, "cols": 9}
+    # the task's kwargs and, as the reference EnvPool's config has it, its time limit
+    assert envpool.make_spec("CatchWide-v0").config == {"rows": 10, "cols": 9, "max_episode_steps": 200}
 
 
 @pytest.mark.parametrize("mode", MODES, ids=lambda m: m.name)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Creates (once) a separate virtual environment holding the reference EnvPool release from the
 # package index, the peer of the side-by-side benches (bench/throughput.py, mujoco_throughput.py,
-# atari.py, bounds.py). It imports as `envpool` too, so it never shares an interpreter with this
-# project. Prints the path of that environment's python.
+# atari.py, async_gain.py, thread_scaling.py). It imports as `envpool` too, so it never shares an
+# interpreter with this project. Prints the path of that environment's python.
 #   usage: PY=$(bench/peers/envpool.sh) && python bench/throughput.py --peer-python "$PY"
 #   env: PEER_ENVPOOL_VENV (default ~/.cache/peer-envpool), PEER_ENVPOOL_VERSION (1.2.5)
 set -euo pipefail

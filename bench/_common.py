@@ -1,6 +1,8 @@
-"""What the bench scripts share: the line a measuring child process prints its result on, how
-results are summarized (medians with their spread, rates, load averages), side-by-side rounds,
-output files, and the build of the C++ loops some scripts compare against.
+"""What the bench scripts share: the line a measuring child process prints its result on and
+the head of every worker script (random action batches, package versions), how results are
+summarized (medians with their spread, rates, load averages), side-by-side rounds, the machine
+and command a result came from, list arguments, output files, and the build of the C++ loops
+some scripts compare against.
 
 A bench script runs each measurement in a fresh interpreter (``python -c WORKER``) so that
 the packages compared never share a process; the child prints one line
@@ -9,8 +11,11 @@ the packages compared never share a process; the child prints one line
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 import os
+import platform
+import shlex
 import statistics
 import subprocess
 import sys
@@ -19,6 +24,48 @@ from pathlib import Path
 from typing import Any
 
 RESULT_MARK = "@@BENCH_RESULT@@ "
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+# The head of a worker script that runs alone under ``python -c`` (WORKER_PRELUDE + the script's
+# own part), in our interpreter and in a peer's (the reference EnvPool's, PufferLib's), so the
+# standard library and numpy only: the result line, random action batches drawn before the
+# timing (so no RNG is timed) and the versions of the packages that interpreter imports.
+WORKER_PRELUDE = r'''
+import json, sys
+import numpy as np
+
+MARK = "@@BENCH_RESULT@@ "  # RESULT_MARK
+
+
+def emit(obj):
+    print(MARK + json.dumps(obj), flush=True)
+
+
+def random_action_block(space, batch, n_batches, seed):
+    """n_batches pre-generated batches of `batch` random actions of one env's `space`."""
+    rng = np.random.default_rng(seed)
+    if hasattr(space, "n"):  # Discrete
+        start = int(getattr(space, "start", 0))
+        acts = rng.integers(start, start + int(space.n), size=(n_batches, batch))
+    else:  # Box
+        low = np.broadcast_to(space.low, space.shape)
+        high = np.broadcast_to(space.high, space.shape)
+        acts = rng.uniform(low, high, size=(n_batches, batch) + tuple(space.shape))
+    return [np.ascontiguousarray(x, dtype=space.dtype) for x in acts]
+
+
+def versions(modules):
+    """python, numpy and each module's version and file (or why it does not import)."""
+    out = {"python": sys.version.split()[0], "numpy": np.__version__, "executable": sys.executable}
+    for mod in modules:
+        try:
+            m = __import__(mod)
+            out[mod] = str(getattr(m, "__version__", "?"))
+            out[mod + "_file"] = getattr(m, "__file__", "?")
+        except Exception as e:  # noqa: BLE001
+            out[mod] = "unavailable: %s" % e
+    return out
+'''
 
 # One pool, one mode, a timed loop, executed by ``python -c POOL_WORKER json(payload)`` in a fresh
 # child (async_gain.py, thread_scaling.py). payload: kind ("native", "python" for make_python,
@@ -105,6 +152,76 @@ def spread(xs: Sequence[float]) -> str:
 def fmt_rate(x: float) -> str:
     """Steps per second, short: 1.234M or 56.7k."""
     return f"{x / 1e6:.3f}M" if x >= 1e6 else f"{x / 1e3:.1f}k"
+
+
+def fmt_sig(x: float | None) -> str:
+    """A rate to three significant digits (25.8M, 398k, 6.5k), "-" for none."""
+    if x is None:
+        return "-"
+    for div, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if x >= div:
+            return f"{x / div:.3g}{suffix}"
+    return f"{x:.3g}"
+
+
+def half_range(xs: Sequence[float]) -> str:
+    """(max - min) / 2 as a percentage of the median, as a noise mark: "±7%"; "" for one sample."""
+    if len(xs) < 2:
+        return ""
+    return f"±{(max(xs) - min(xs)) / statistics.median(xs) / 2 * 100:.0f}%"
+
+
+def int_list(text: str) -> list[int]:
+    """A command-line list: "8,64,256" -> [8, 64, 256]."""
+    return [int(x) for x in text.split(",") if x]
+
+
+def cpu_model() -> str:
+    """The CPU's model name from /proc/cpuinfo, else what platform knows."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def git_revision() -> str:
+    """This checkout's short commit, "-dirty" when tracked files changed; "unknown" outside git."""
+    try:
+        git = ["git", "-C", str(REPO_ROOT)]
+        rev = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10)
+        dirty = subprocess.run(
+            [*git, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True, timeout=10
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    rev_text = rev.stdout.strip()
+    return rev_text + ("-dirty" if dirty.stdout.strip() else "") if rev_text else "unknown"
+
+
+def command_line() -> str:
+    """The command that ran this script, with its PYTHONPATH, as it can be pasted again."""
+    prefix = f"PYTHONPATH={shlex.quote(os.environ['PYTHONPATH'])} " if os.environ.get("PYTHONPATH") else ""
+    script = os.path.relpath(os.path.abspath(sys.argv[0]), os.getcwd())
+    return prefix + " ".join(["python3", shlex.quote(script)] + [shlex.quote(a) for a in sys.argv[1:]])
+
+
+def machine_info(**extra: Any) -> dict[str, Any]:
+    """Where and when a result was taken: platform, CPU, usable CPUs, load average, commit, date
+    (UTC), command; plus ``extra`` (each script's interpreters and package versions)."""
+    return {
+        "platform": platform.platform(),
+        "cpu_model": cpu_model(),
+        "nproc": os.cpu_count(),
+        "cpus_usable": len(os.sched_getaffinity(0)),
+        "loadavg_start": os.getloadavg(),
+        "git_revision": git_revision(),
+        "date": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "command": command_line(),
+        **extra,
+    }
 
 
 def load_span(loads: Sequence[Sequence[float]]) -> str:

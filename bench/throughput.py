@@ -23,36 +23,33 @@ only if matplotlib is importable).
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import json
 import os
-import platform
-import shlex
 import statistics
-import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from _common import parse_result  # bench/ is sys.path[0] when a script runs (or imports this)
+from _common import (  # bench/ is sys.path[0] when a script runs (or imports this)
+    WORKER_PRELUDE,
+    fmt_sig,
+    half_range,
+    int_list,
+    machine_info,
+    run_child,
+)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 # --------------------------------------------------------------------------------------
 # The timing script. It is executed verbatim (``python -c WORKER_SOURCE '<json args>'``)
 # by our interpreter and by the peer interpreter, so every peer is timed by the same loop.
-# It must stay self-contained: only the standard library, numpy and the env package.
+# It must stay self-contained: only the standard library, numpy and the env package
+# (_common.WORKER_PRELUDE: emit, random_action_block, versions).
 # --------------------------------------------------------------------------------------
-WORKER_SOURCE = r'''
-import json, os, sys, time
-import numpy as np
-
-MARK = "@@BENCH_RESULT@@ "  # _common.RESULT_MARK (this script runs alone, in the peer's interpreter too)
-
-
-def emit(obj):
-    print(MARK + json.dumps(obj), flush=True)
+_TIMING = r'''
+import os, time
 
 
 def make_env(a):
@@ -72,19 +69,6 @@ def make_env(a):
         raise SystemExit("unknown kind " + repr(kind))
     space = getattr(env, "single_action_space", None) or env.action_space
     return env, space
-
-
-def random_action_block(space, batch, n_batches, seed):
-    """Pre-generate n_batches batches of random actions (so RNG cost is not timed)."""
-    rng = np.random.default_rng(seed)
-    if hasattr(space, "n"):  # Discrete
-        start = int(getattr(space, "start", 0))
-        acts = rng.integers(start, start + int(space.n), size=(n_batches, batch))
-    else:  # Box
-        low = np.broadcast_to(space.low, space.shape)
-        high = np.broadcast_to(space.high, space.shape)
-        acts = rng.uniform(low, high, size=(n_batches, batch) + tuple(space.shape))
-    return [np.ascontiguousarray(x, dtype=space.dtype) for x in acts]
 
 
 def run_sync(env, actions, num_envs, seconds):
@@ -132,23 +116,10 @@ def step_latency_us(env, actions, seconds):
     return {"median": float(q[0]), "p90": float(q[1]), "p99": float(q[2]), "calls": len(lat)}
 
 
-def info_mode():
-    import numpy
-    out = {"python": sys.version.split()[0], "numpy": numpy.__version__}
-    for mod in ("envpool", "gymnasium"):
-        try:
-            m = __import__(mod)
-            out[mod] = getattr(m, "__version__", "?")
-            out[mod + "_file"] = getattr(m, "__file__", "?")
-        except Exception as e:  # noqa: BLE001
-            out[mod] = "unavailable: %s" % e
-    emit(out)
-
-
 def main():
     a = json.loads(sys.argv[1])
     if a.get("mode") == "info":
-        return info_mode()
+        return emit(versions(("envpool", "gymnasium")))
     try:
         env, space = make_env(a)
     except Exception as e:  # noqa: BLE001
@@ -179,6 +150,7 @@ def main():
 
 main()
 '''
+WORKER_SOURCE = WORKER_PRELUDE + _TIMING
 
 
 # --------------------------------------------------------------------------------------
@@ -254,31 +226,21 @@ def build_plan(args: argparse.Namespace, peers: list[str]) -> list[Group]:
 # --------------------------------------------------------------------------------------
 # Running workers
 # --------------------------------------------------------------------------------------
-def peer_command(peer: str, args: argparse.Namespace) -> tuple[list[str], dict[str, str]]:
-    """Interpreter command line and environment used for a peer's worker subprocess."""
+def peer_command(peer: str, args: argparse.Namespace) -> tuple[str, dict[str, str]]:
+    """Interpreter and environment used for a peer's worker subprocess."""
     env = dict(os.environ)
     if peer == REF:
         # The reference also imports as `envpool`: never let our dev build leak into it.
         env.pop("PYTHONPATH", None)
         env.pop("PYTHONHOME", None)
-        return [args.peer_python, "-c", WORKER_SOURCE], env
-    return [sys.executable, "-c", WORKER_SOURCE], env
+        return args.peer_python, env
+    return sys.executable, env
 
 
 def run_worker(peer: str, payload: dict[str, Any], args: argparse.Namespace, timeout: float) -> dict[str, Any]:
     """Run the timing script in a fresh subprocess; returns its JSON result or {'error'}."""
-    cmd, env = peer_command(peer, args)
-    try:
-        proc = subprocess.run(
-            cmd + [json.dumps(payload)], env=env, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout
-        )
-    except subprocess.TimeoutExpired:
-        return {"error": f"timed out after {timeout:.0f} s"}
-    found = parse_result(proc.stdout)
-    if found is not None:
-        return found
-    tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
-    return {"error": f"exit {proc.returncode}: " + " | ".join(tail)}
+    python, env = peer_command(peer, args)
+    return run_child(python, WORKER_SOURCE, payload, env, REPO_ROOT, timeout)
 
 
 def measure_once(m: Measurement, args: argparse.Namespace) -> None:
@@ -331,24 +293,13 @@ def run_group(g: Group, args: argparse.Namespace, unsupported: dict[tuple[str, s
 # --------------------------------------------------------------------------------------
 # Reporting
 # --------------------------------------------------------------------------------------
-def fmt_rate(x: float | None) -> str:
-    if x is None:
-        return "-"
-    for div, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if x >= div:
-            return f"{x / div:.3g}{suffix}"
-    return f"{x:.3g}"
-
-
 def fmt_ratio(a: float | None, b: float | None) -> str:
     return f"{a / b:.2f}x" if a and b else "-"
 
 
 def spread(m: Measurement | None) -> str:
-    """Relative spread (max-min)/median of the samples, as a noise indicator."""
-    if m is None or len(m.samples) < 2:
-        return ""
-    return f"±{(max(m.samples) - min(m.samples)) / m.median / 2 * 100:.0f}%"
+    """Half the samples' range over their median, as a noise indicator."""
+    return half_range(m.samples) if m else ""
 
 
 def table_rows(g: Group) -> list[dict[str, Any]]:
@@ -392,9 +343,9 @@ def print_group(g: Group) -> None:
             extra = ""
             if m.latency_median is not None:
                 extra = f"  latency {m.latency_median:.1f} µs/step"
-            samples = ", ".join(fmt_rate(s) for s in m.samples)
+            samples = ", ".join(fmt_sig(s) for s in m.samples)
             errs = f"  ERRORS: {m.errors}" if m.errors else ""
-            print(f"  {p:16s} {fmt_rate(m.median):>8s} steps/s {spread(m):>5s}  [{samples}]{extra}{errs}")
+            print(f"  {p:16s} {fmt_sig(m.median):>8s} steps/s {spread(m):>5s}  [{samples}]{extra}{errs}")
         print(
             f"  ours/envpool-ref = {fmt_ratio(r['median'][OURS], r['median'][REF])}   "
             f"ours/gym-sync = {fmt_ratio(r['median'][OURS], r['median'][SYNC])}   "
@@ -402,51 +353,16 @@ def print_group(g: Group) -> None:
         )
 
 
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def git_revision() -> str:
-    try:
-        rev = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=10
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=REPO_ROOT,
-            capture_output=True,
-            text=True,
-            timeout=10,
-        ).stdout.strip()
-        return rev + ("-dirty" if dirty else "") if rev else "unknown"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-
-
-def machine_info(args: argparse.Namespace, peers: list[str]) -> dict[str, Any]:
+def host_info(args: argparse.Namespace, peers: list[str]) -> dict[str, Any]:
     """Platform, CPU, versions of every interpreter involved, date and command."""
     ours = run_worker(OURS, {"mode": "info"}, args, 60)
-    info = {
-        "platform": platform.platform(),
-        "cpu_model": cpu_model(),
-        "nproc": os.cpu_count(),
-        "cpus_usable": len(os.sched_getaffinity(0)),
-        "loadavg_start": os.getloadavg(),
-        "python": ours.get("python"),
-        "numpy": ours.get("numpy"),
-        "gymnasium": ours.get("gymnasium"),
-        "envpool_ours": ours.get("envpool"),
-        "envpool_ours_file": ours.get("envpool_file"),
-        "git_revision": git_revision(),
-        "date": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-        "command": command_line(),
-    }
+    info = machine_info(
+        python=ours.get("python"),
+        numpy=ours.get("numpy"),
+        gymnasium=ours.get("gymnasium"),
+        envpool_ours=ours.get("envpool"),
+        envpool_ours_file=ours.get("envpool_file"),
+    )
     if REF in peers:
         ref = run_worker(REF, {"mode": "info"}, args, 60)
         info.update(
@@ -457,12 +373,6 @@ def machine_info(args: argparse.Namespace, peers: list[str]) -> dict[str, Any]:
             peer_python_version=ref.get("python"),
         )
     return info
-
-
-def command_line() -> str:
-    prefix = f"PYTHONPATH={shlex.quote(os.environ['PYTHONPATH'])} " if os.environ.get("PYTHONPATH") else ""
-    script = os.path.relpath(os.path.abspath(sys.argv[0]), os.getcwd())
-    return prefix + " ".join(["python3", shlex.quote(script)] + [shlex.quote(a) for a in sys.argv[1:]])
 
 
 def write_json(path: Path, groups: list[Group], info: dict[str, Any], args: argparse.Namespace) -> None:
@@ -520,8 +430,8 @@ def write_markdown(path: Path, groups: list[Group], info: dict[str, Any], args: 
                 lat_cell = " / ".join(f"{lat[p]:.1f}" if lat[p] else "-" for p in (OURS, REF, SYNC))
             lines.append(
                 f"| {r['task']} | {r['mode']} | {r['num_envs']} | {r['batch']} | "
-                f"{r['threads']} | {fmt_rate(med[OURS])} | {fmt_rate(med[REF])} | "
-                f"{fmt_rate(med[SYNC])} | {fmt_rate(med[ASYNC])} | "
+                f"{r['threads']} | {fmt_sig(med[OURS])} | {fmt_sig(med[REF])} | "
+                f"{fmt_sig(med[SYNC])} | {fmt_sig(med[ASYNC])} | "
                 f"{fmt_ratio(med[OURS], med[REF])} | {fmt_ratio(med[OURS], med[SYNC])} | "
                 f"{lat_cell} |"
             )
@@ -570,10 +480,6 @@ def write_plot(path: Path, groups: list[Group], info: dict[str, Any]) -> None:
 # --------------------------------------------------------------------------------------
 # CLI
 # --------------------------------------------------------------------------------------
-def int_list(text: str) -> list[int]:
-    return [int(x) for x in text.split(",") if x]
-
-
 def async_list(text: str) -> list[tuple[int, int]]:
     """'16:8,64:32' -> [(16, 8), (64, 32)]; an empty string disables the async rows."""
     out = []
@@ -652,7 +558,7 @@ def main(argv: list[str] | None = None) -> int:
         peers.remove(REF)
     args.out.mkdir(parents=True, exist_ok=True)
 
-    info = machine_info(args, peers)
+    info = host_info(args, peers)
     print(f"machine: {info['cpu_model']}, {info['cpus_usable']} CPUs, {info['platform']}")
     print(
         f"ours: envpool {info['envpool_ours']} ({info['envpool_ours_file']}); "

@@ -43,19 +43,23 @@ info), ``python_envs.md`` (tables) and ``python_envs.png`` (if matplotlib is imp
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import json
 import os
-import platform
 import statistics
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from _common import run_child  # bench/ is sys.path[0] when a script runs
+from _common import (  # bench/ is sys.path[0] when a script runs
+    WORKER_PRELUDE,
+    fmt_sig,
+    half_range,
+    int_list,
+    machine_info,
+    run_child,
+)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BENCH_DIR = REPO_ROOT / "bench"
@@ -64,32 +68,12 @@ BURN_TASK = "burn_env:BurnStep-v0"
 
 # --------------------------------------------------------------------------------------
 # The timing script, run verbatim (python -c WORKER_SOURCE '<json>') by our interpreter and by
-# PufferLib's. Self-contained: standard library, numpy, gymnasium and the package under test.
+# PufferLib's. Self-contained: standard library, numpy, gymnasium and the package under test
+# (_common.WORKER_PRELUDE: emit, random_action_block, versions).
 # --------------------------------------------------------------------------------------
-WORKER_SOURCE = r'''
-import functools, json, os, sys, time, warnings
+_TIMING = r'''
+import functools, os, time, warnings
 warnings.filterwarnings("ignore")
-import numpy as np
-
-MARK = "@@BENCH_RESULT@@ "  # _common.RESULT_MARK (this script runs alone, in PufferLib's interpreter too)
-
-
-def emit(obj):
-    print(MARK + json.dumps(obj), flush=True)
-
-
-def random_action_block(space, batch, n_batches, seed):
-    """n_batches pre-generated batches of random actions (RNG cost is not timed)."""
-    rng = np.random.default_rng(seed)
-    if hasattr(space, "n"):  # Discrete
-        start = int(getattr(space, "start", 0))
-        acts = rng.integers(start, start + int(space.n), size=(n_batches, batch))
-    else:  # Box
-        low = np.broadcast_to(space.low, space.shape)
-        high = np.broadcast_to(space.high, space.shape)
-        acts = rng.uniform(low, high, size=(n_batches, batch) + tuple(space.shape))
-    return [np.ascontiguousarray(x, dtype=space.dtype) for x in acts]
-
 
 def timed(loop, a):
     loop(a["warmup"])
@@ -254,17 +238,8 @@ def run_ours(a):
 
 
 def info_mode():
-    out = {"python": sys.version.split()[0], "numpy": np.__version__,
-           "executable": sys.executable}
-    for mod in ("envpool", "gymnasium", "pufferlib"):
-        try:
-            m = __import__(mod)
-            out[mod] = str(getattr(m, "__version__", "?"))
-            out[mod + "_file"] = getattr(m, "__file__", "?")
-            if mod == "envpool":
-                out["envpool_has_make_python"] = hasattr(m, "make_python")
-        except Exception as e:  # noqa: BLE001
-            out[mod] = "unavailable: %s" % e
+    out = versions(("envpool", "gymnasium", "pufferlib"))
+    out["envpool_has_make_python"] = "envpool" in sys.modules and hasattr(sys.modules["envpool"], "make_python")
     emit(out)
 
 
@@ -282,6 +257,7 @@ def main():
 
 main()
 '''
+WORKER_SOURCE = WORKER_PRELUDE + _TIMING
 
 # --------------------------------------------------------------------------------------
 # Plan
@@ -398,19 +374,8 @@ def run_group(g: Group, args: argparse.Namespace, skip: dict[str, str]) -> None:
 # --------------------------------------------------------------------------------------
 # Reporting
 # --------------------------------------------------------------------------------------
-def fmt_rate(x: float | None) -> str:
-    if x is None:
-        return "-"
-    for div, suffix in ((1e6, "M"), (1e3, "k")):
-        if x >= div:
-            return f"{x / div:.3g}{suffix}"
-    return f"{x:.3g}"
-
-
 def spread(m: Measurement | None) -> str:
-    if m is None or len(m.samples) < 2:
-        return ""
-    return f" ±{(max(m.samples) - min(m.samples)) / m.median / 2 * 100:.0f}%"
+    return f" {half_range(m.samples)}" if m and len(m.samples) > 1 else ""
 
 
 def own_us(groups: list[Group], task: str) -> float | None:
@@ -433,7 +398,7 @@ def cell(m: Measurement | None, own: float | None) -> str:
     if m.median is None:
         return "skipped" if m.skipped else ("error" if m.errors else "-")
     ov = overhead_us(m, own)
-    return f"{fmt_rate(m.median)}{spread(m)} ({ov:+.1f} µs)" if ov is not None else f"{fmt_rate(m.median)}{spread(m)}"
+    return f"{fmt_sig(m.median)}{spread(m)} ({ov:+.1f} µs)" if ov is not None else f"{fmt_sig(m.median)}{spread(m)}"
 
 
 def ratio(a: Measurement | None, b: Measurement | None) -> str:
@@ -480,7 +445,7 @@ def print_group(g: Group, groups: list[Group]) -> None:
             print(f"  {m.peer:13s} failed: {m.errors[-1] if m.errors else '?'}")
         else:
             b = f"batch={m.batch_size}" if m.batch_size else "full"
-            print(f"  {m.peer:13s} {b:10s} {cell(m, own):28s} samples " + " ".join(fmt_rate(s) for s in m.samples))
+            print(f"  {m.peer:13s} {b:10s} {cell(m, own):28s} samples " + " ".join(fmt_sig(s) for s in m.samples))
 
 
 def write_markdown(path: Path, groups: list[Group], info: dict[str, Any], args: argparse.Namespace) -> None:
@@ -587,30 +552,8 @@ def write_plot(path: Path, groups: list[Group], info: dict[str, Any]) -> None:
     plt.close(fig)
 
 
-def machine_info(args: argparse.Namespace) -> dict[str, Any]:
-    cpu = platform.processor() or "?"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    info: dict[str, Any] = {
-        "date": _dt.datetime.now().isoformat(timespec="seconds"),
-        "platform": platform.platform(),
-        "cpu_model": cpu,
-        "cpus_usable": len(os.sched_getaffinity(0)),
-        "loadavg_start": os.getloadavg(),
-        "command": " ".join(sys.argv),
-    }
-    try:
-        info["git_rev"] = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True
-        ).stdout.strip()
-    except OSError:
-        pass
-    info["ours"] = run_worker(sys.executable, {"mode": "info"}, 60, False, REPO_ROOT)
+def host_info(args: argparse.Namespace) -> dict[str, Any]:
+    info = machine_info(ours=run_worker(sys.executable, {"mode": "info"}, 60, False, REPO_ROOT))
     if args.puffer_python:
         info["puffer"] = run_worker(args.puffer_python, {"mode": "info"}, 60, True, args.tmpdir)
     return info
@@ -619,10 +562,6 @@ def machine_info(args: argparse.Namespace) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------
 # CLI
 # --------------------------------------------------------------------------------------
-def int_list(text: str) -> list[int]:
-    return [int(x) for x in text.split(",") if x]
-
-
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
@@ -718,7 +657,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="pybench-") as tmp:
         args.tmpdir = Path(tmp)
-        info = machine_info(args)
+        info = host_info(args)
         ours = info["ours"]
         print(f"machine: {info['cpu_model']}, {info['cpus_usable']} CPUs, load {info['loadavg_start'][0]:.2f}")
         print(

@@ -53,19 +53,24 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import json
 import os
-import platform
 import statistics
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from _common import fmt_rate, load_span, run_child, spread  # bench/ is sys.path[0]
+from _common import (  # bench/ is sys.path[0]
+    WORKER_PRELUDE,
+    fmt_rate,
+    int_list,
+    load_span,
+    machine_info,
+    run_child,
+    spread,
+)
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_ROOT = BENCH_DIR.parent
@@ -73,25 +78,16 @@ AGENTS = 3  # simple_spread_v3's default N
 
 # --------------------------------------------------------------------------------------
 # The timing script, run verbatim by this interpreter and by PufferLib's (standard library and
-# numpy, plus what the peer needs).
+# numpy, plus what the peer needs; _common.WORKER_PRELUDE: emit, random_action_block).
 # --------------------------------------------------------------------------------------
-WORKER_SOURCE = r'''
-import functools, json, math, sys, time, warnings
+_TIMING = r'''
+import functools, math, time, warnings
 warnings.filterwarnings("ignore")
-import numpy as np
-
-MARK = "@@BENCH_RESULT@@ "  # _common.RESULT_MARK
-
-
-def emit(obj):
-    print(MARK + json.dumps(obj), flush=True)
 
 
 def action_pool(space, rows, a):
     """a["action_batches"] pre-generated batches of `rows` random actions of `space`."""
-    rng = np.random.default_rng(a["seed"])
-    acts = rng.integers(0, int(space.n), size=(a["action_batches"], rows))
-    return [np.ascontiguousarray(x, dtype=space.dtype) for x in acts]
+    return random_action_block(space, rows, a["action_batches"], a["seed"])
 
 
 def cycler(items):
@@ -244,6 +240,7 @@ def main():
 
 main()
 '''
+WORKER_SOURCE = WORKER_PRELUDE + _TIMING
 
 # --------------------------------------------------------------------------------------
 # Plan and measurement
@@ -414,8 +411,8 @@ def report(plan: dict[int, list[Cell]], info: dict[str, Any], args: argparse.Nam
     ours, puf = info["ours"], info.get("puffer", {})
     lines = [
         f"SimpleSpread-v3 / simple_spread_v3 (N={AGENTS}), env steps/s, median over {args.rounds} rounds "
-        f"(spread: min..max vs. median); {info['date']}, git {info['git_rev']}, {info['cpu_model']}, "
-        f"{info['cpus']} CPUs, 1-min load {load_span(loads) if loads else '?'}",
+        f"(spread: min..max vs. median); {info['date']}, git {info['git_revision']}, {info['cpu_model']}, "
+        f"{info['cpus_usable']} CPUs, 1-min load {load_span(loads) if loads else '?'}",
         f"ours: python {ours.get('python')} numpy {ours.get('numpy')} pettingzoo {ours.get('pettingzoo')} "
         f"mpe2 {ours.get('mpe2')} supersuit {ours.get('supersuit')} envpool {ours.get('envpool')}; "
         f"envpool num_threads={args.threads}",
@@ -429,23 +426,8 @@ def report(plan: dict[int, list[Cell]], info: dict[str, Any], args: argparse.Nam
     return "\n".join(lines)
 
 
-def machine_info(args: argparse.Namespace) -> dict[str, Any]:
-    cpu = platform.processor() or "?"
-    for line in Path("/proc/cpuinfo").read_text().splitlines() if Path("/proc/cpuinfo").exists() else []:
-        if line.startswith("model name"):
-            cpu = line.split(":", 1)[1].strip()
-            break
-    info: dict[str, Any] = {
-        "date": _dt.datetime.now().isoformat(timespec="seconds"),
-        "platform": platform.platform(),
-        "cpu_model": cpu,
-        "cpus": len(os.sched_getaffinity(0)),
-        "command": " ".join(sys.argv),
-        "git_rev": subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True
-        ).stdout.strip(),
-        "ours": run_worker(sys.executable, {"kind": "info"}, 120, args.tmpdir),
-    }
+def host_info(args: argparse.Namespace) -> dict[str, Any]:
+    info = machine_info(ours=run_worker(sys.executable, {"kind": "info"}, 120, args.tmpdir))
     if args.puffer_python:
         info["puffer"] = run_worker(args.puffer_python, {"kind": "info", "puffer": True}, 120, args.tmpdir)
     return info
@@ -454,10 +436,6 @@ def machine_info(args: argparse.Namespace) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------
 # CLI
 # --------------------------------------------------------------------------------------
-def int_list(text: str) -> list[int]:
-    return [int(x) for x in text.split(",") if x]
-
-
 def peer_list(text: str) -> list[str]:
     names = [x.strip() for x in text.split(",") if x.strip()]
     unknown = [x for x in names if x not in PEERS and x not in GROUPS]
@@ -504,8 +482,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="mabench-") as tmp:
         args.tmpdir = Path(tmp)
-        info = machine_info(args)
-        print(f"machine: {info['cpu_model']}, {info['cpus']} CPUs, load {os.getloadavg()[0]:.2f}")
+        info = host_info(args)
+        print(f"machine: {info['cpu_model']}, {info['cpus_usable']} CPUs, load {os.getloadavg()[0]:.2f}")
         print(f"ours: {info['ours']}\npuffer: {info.get('puffer', 'not run (no --puffer-python)')}", flush=True)
         plan = build_plan(args)
         for n, cells in plan.items():

@@ -9,8 +9,8 @@
 # Then, in the same venv, CleanRL's two Atari scripts, vendored unmodified in tests/peers/cleanrl/
 # (SOURCES.md), written for the reference EnvPool 0.6 and gym 0.23.1: gym==0.23.1 (CleanRL's pin;
 # it installs and imports with numpy 2), torch==2.13.0 (the CPU build from local disk),
-# tensorboard, tyro, jax/jaxlib 0.10.2, flax, optax; tests/test_legacy_gym.py (env_type="gym" with
-# that gym) and tests/test_xla_atari.py (envs.xla() on Breakout and SpaceInvaders with CleanRL's
+# tensorboard, tyro, jax/jaxlib 0.10.2, flax, optax; tests/frontends/test_legacy_gym.py (env_type="gym" with
+# that gym) and tests/xla/test_atari.py (envs.xla() on Breakout and SpaceInvaders with CleanRL's
 # episodic_life and reward_clip, jitted results against the Python front ends field for field;
 # no skip allowed in either); then short runs of ppo_atari_envpool.py and, through
 # tests/peers/run_cleanrl_jax.py (one flax incompatibility of CleanRL's own, see there),
@@ -20,7 +20,7 @@
 # negative: the xla script's average must be below 0, so the episode statistics it builds from
 # info["reward"], info["terminated"] and info["TimeLimit.truncated"] inside jit were non-empty).
 # Measured (2026-11-23, the shared 2-core machine, load average 1.3-4.1, warm ALE and xla caches,
-# with --wheel): this CleanRL part 186 s, installs included (test_legacy_gym.py: 15 passed in 3 s;
+# with --wheel): this CleanRL part 186 s, installs included (tests/frontends/test_legacy_gym.py: 15 passed in 3 s;
 # in separate runs the installs took 67 s, ppo_atari_envpool.py ~35 s and
 # ppo_atari_envpool_xla_jax.py ~80 s, most of that jit compilation); the whole step 387 s
 # (plugin tests then: 75 passed in 84 s; there are 104 now: 104 passed in 99 s, run in place on
@@ -71,13 +71,13 @@ echo "== CleanRL's Atari scripts on env_type='gym' with gym 0.23.1 ($((SECONDS -
 t_cleanrl=$SECONDS
 "$vpy" -m pip install -q "gym==0.23.1" "torch==2.13.0" tensorboard tyro "jax==0.10.2" "jaxlib==0.10.2" flax optax
 "$vpy" -m pip check
-# test_xla_atari.py needs the plugin and jax, both here only; it imports tests/support/xla_compare.py.
+# tests/xla/test_atari.py needs the plugin and jax, both here only; it imports tests/support/xla_compare.py.
 mkdir -p "$work/legacy_gym/support"
-cp "$repo/tests/test_legacy_gym.py" "$repo/tests/test_xla_atari.py" "$work/legacy_gym/"
+cp "$repo/tests/frontends/test_legacy_gym.py" "$repo/tests/xla/test_atari.py" "$work/legacy_gym/"
 cp "$repo/tests/support/__init__.py" "$repo/tests/support/xla_compare.py" "$work/legacy_gym/support/"
 "$vpy" -m pytest -q -rs -p no:cacheprovider "$work/legacy_gym" | tee "$work/legacy_gym.log"
 if grep -qiE "[0-9]+ skipped" "$work/legacy_gym.log"; then
-  echo "ci_atari: tests/test_legacy_gym.py or test_xla_atari.py skipped tests (see above); with gym, jax and the plugin installed all must run" >&2
+  echo "ci_atari: tests/frontends/test_legacy_gym.py or tests/xla/test_atari.py skipped tests (see above); with gym, jax and the plugin installed all must run" >&2
   exit 1
 fi
 peers=$repo/tests/peers

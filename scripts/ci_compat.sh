@@ -9,7 +9,7 @@
 #                             n_episode, random) on its EnvPoolFactory and on env_type="gym",
 #                             TorchRL's GymWrapper rollouts (same-step and disabled autoreset)
 #                             and its GymEnv("envpool/CartPole-v1", num_envs=2); no skip allowed.
-# SB3's PPO/SAC run in scripts/ci_train.sh (tests/test_sb3.py).
+# SB3's PPO/SAC run in scripts/ci_train.sh (tests/integrations/test_sb3.py).
 # Time, on the 2-core dev machine shared with other builds (not idle): one full run at load
 # average 14-18 took 1025 s to build the wheel and install, 333 s for the reference tests and
 # 223 s for the peers; separately at load 14 the two took 178 s and 91 s wall, 78 s and 38 s of

@@ -2,7 +2,7 @@
 # C++ env plugins as users build them: in a fresh venv (no system site-packages), install the
 # freshly built envpool wheel, then `pip install --no-build-isolation examples/custom_env` (the
 # plugin is built against the envpool of that venv), then run the example's tests and
-# tests/test_plugins.py (which build the test plugins with CMake against the installed SDK).
+# tests/registry/test_plugins.py (which build the test plugins with CMake against the installed SDK).
 # Any failure or skipped test fails the step; `pip check` must pass.
 #
 # Time budget: ~8 minutes on a 2-core machine (measured 477 s with load average ~8: 296 s of it
@@ -29,7 +29,7 @@ cd "$work"  # envpool must come from the venv, not from the checkout's python/
 "$vpy" -c "import envpool, mysim; assert 'Catch-v0' in envpool.list_all_envs(); print(envpool.make_spec('Catch-v0').origin)"
 info=$("$work/venv/bin/envpool" info Catch-v0)  # whole, then grep: `| grep -q` may leave the writer a broken pipe
 grep -q "origin:  *plugin mysim" <<<"$info"
-"$vpy" -m pytest -q -rs -p no:cacheprovider "$work/custom_env/tests" "$repo/tests/test_plugins.py" | tee "$work/pytest.log"
+"$vpy" -m pytest -q -rs -p no:cacheprovider "$work/custom_env/tests" "$repo/tests/registry/test_plugins.py" | tee "$work/pytest.log"
 if grep -qiE "[0-9]+ skipped" "$work/pytest.log"; then
   echo "ci_custom_env: tests were skipped (see above); every test must run here" >&2
   exit 1

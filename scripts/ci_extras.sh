@@ -6,14 +6,14 @@
 #   pip install "<wheel>[test,ray]"
 #   pytest -q --collect-only     from the repository root, as the README runs pytest: every test
 #                                module of the suite imports (a partial install fails here first)
-#   pytest -q -rs tests/test_rllib.py tests/test_ray.py tests/test_ray_cluster.py
+#   pytest -q -rs tests/integrations/test_rllib.py tests/integrations/test_ray.py tests/integrations/test_ray_cluster.py
 #                                the modules whose outcome depends on Ray being installed:
-#                                test_rllib.py must skip (ray.rllib unimportable), test_ray.py
-#                                and test_ray_cluster.py run for real (the newest gymnasium, where
+#                                tests/integrations/test_rllib.py must skip (ray.rllib unimportable), tests/integrations/test_ray.py
+#                                and tests/integrations/test_ray_cluster.py run for real (the newest gymnasium, where
 #                                the ray step has RLlib's pin, 1.2.2)
 # By default the whole suite runs (the README's command as is: issue 36 asks for it with [ray]
 # only); EXTRAS_FULL=0 runs the collection and the three modules instead, for a quick local check.
-# tests/test_optional_deps.py checks the other partial installs at collection (packages present
+# tests/install/test_optional_deps.py checks the other partial installs at collection (packages present
 # but broken). Time, measured on the shared 2-core machine at load average ~12 (2026-11-27):
 # 144 s in all (install 91 s with pip's cache warm, 375 s cold with another venv installing
 # beside it; collection 5 s; the three modules 46 s). EXTRAS_FULL=1: the whole suite took 886 s
@@ -49,7 +49,7 @@ else
     echo "ci_extras: FAILED: collecting the suite with [ray] (rc=$rc)" >&2
     exit 1
   fi
-  "$py" -m pytest -q -p no:cacheprovider -rs tests/test_rllib.py tests/test_ray.py tests/test_ray_cluster.py >"$log" 2>&1 || rc=$?
+  "$py" -m pytest -q -p no:cacheprovider -rs tests/integrations/test_rllib.py tests/integrations/test_ray.py tests/integrations/test_ray_cluster.py >"$log" 2>&1 || rc=$?
 fi
 grep -E '^(FAILED|ERROR)|^E ' "$log" | head -60 || true
 tail -1 "$log"
@@ -60,7 +60,7 @@ if [[ $rc != 0 ]] || tail -1 "$log" | grep -Eq 'failed|error'; then
 fi
 if ! grep -Eq '^SKIPPED .*test_rllib\.py.*ray\[rllib\]' "$log" || grep -Eq '^SKIPPED .*test_ray(_cluster)?\.py' "$log"; then
   grep -E '^SKIPPED' "$log" | head -40
-  echo "ci_extras: FAILED: expected test_rllib.py skipped for ray[rllib], test_ray.py and test_ray_cluster.py run" >&2
+  echo "ci_extras: FAILED: expected tests/integrations/test_rllib.py skipped for ray[rllib], tests/integrations/test_ray.py and tests/integrations/test_ray_cluster.py run" >&2
   exit 1
 fi
 echo "ci_extras: ok ($((SECONDS - t0)) s)"

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # envs.xla() as users get it: in a fresh venv (no system site-packages), install the envpool
 # wheel with the `jax-train` extra (jax, jaxlib, optax, matplotlib) and `mujoco`, then
-#   tests/test_xla.py        every test must run (a skip fails the step): jitted rollouts equal
+#   tests/xla/test_xla.py        every test must run (a skip fails the step): jitted rollouts equal
 #                            the Python API step for step, async, ordering, errors inside jit;
 #                            the XLA handler library is built at first use into an empty cache
 #                            (ENVPOOL_XLA_CACHE), from the sources the wheel ships;
-#   tests/test_xla_families.py  (no skip either) jitted results against the Python front ends
+#   tests/xla/test_families.py  (no skip either) jitted results against the Python front ends
 #                            field for field for every family (classic control, toy text,
 #                            MuJoCo, multi-agent rows, the gym and dm front ends): 2-3 minutes
 #                            on the shared 2-core machine;
@@ -38,10 +38,10 @@ t1=$SECONDS
 (cd "$work" && "$vpy" -m envpool.xla.build)
 echo "built in $((SECONDS - t1)) s"
 
-echo "== tests/test_xla.py, tests/test_xla_families.py ($((SECONDS - t0)) s)"
+echo "== tests/xla/test_xla.py, tests/xla/test_families.py ($((SECONDS - t0)) s)"
 log=$work/pytest.log
 # From outside the checkout, so the installed envpool is the one tested.
-(cd "$work" && "$vpy" -m pytest -q -rs -p no:cacheprovider "$repo/tests/test_xla.py" "$repo/tests/test_xla_families.py") |
+(cd "$work" && "$vpy" -m pytest -q -rs -p no:cacheprovider "$repo/tests/xla/test_xla.py" "$repo/tests/xla/test_families.py") |
   tee "$log"
 if grep -q "skipped" "$log"; then
   echo "ci_jax: tests were skipped (see above)" >&2

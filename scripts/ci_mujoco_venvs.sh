@@ -4,7 +4,7 @@
 # In two fresh venvs, each order of
 #   pip install "envpool-ng[mujoco]"   (this checkout)
 #   pip install "gymnasium[mujoco]"    (pulls the `mujoco` package, which pins its own mujoco-core)
-# then: `pip check`, make / reset / step every MuJoCo task, and tests/test_mujoco.py (our envs
+# then: `pip check`, make / reset / step every MuJoCo task, and tests/envs/mujoco/test_mujoco.py (our envs
 # against gymnasium's own v5 envs, on whichever libmujoco pip left installed). Any failure,
 # a skipped test or a missing task fails the step.
 #
@@ -51,11 +51,11 @@ check() {  # venv: runs every check, returns non-zero if any failed
   "$py" -c "$SMOKE" || { echo "FAIL: make / step" >&2; rc=1; }
   "$py" -m pip install -q pytest
   local log=$1/pytest.log
-  "$py" -m pytest -q -p no:cacheprovider tests/test_mujoco.py >"$log" 2>&1 || true
+  "$py" -m pytest -q -p no:cacheprovider tests/envs/mujoco/test_mujoco.py >"$log" 2>&1 || true
   tail -3 "$log"
   # A module-level skip (mujoco or gymnasium's MujocoEnv not importable) exits 0: not a pass.
   if ! tail -1 "$log" | grep -Eq '^[0-9]+ passed' || tail -1 "$log" | grep -Eq 'failed|skipped|error'; then
-    echo "FAIL: tests/test_mujoco.py did not pass in full" >&2
+    echo "FAIL: tests/envs/mujoco/test_mujoco.py did not pass in full" >&2
     rc=1
   fi
   return $rc

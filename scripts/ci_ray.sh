@@ -5,11 +5,11 @@
 #                                        pulled in later as a dependency would be the CUDA build
 #   pip install "<wheel>[rllib,mujoco]" pytest
 # then, and all must pass with nothing skipped:
-#   tests/test_rllib.py        RLlib builds envpool envs (checks, seeds), PPO on envpool/CartPole-v1
+#   tests/integrations/test_rllib.py        RLlib builds envpool envs (checks, seeds), PPO on envpool/CartPole-v1
 #                              with local and 2 remote env runners must beat a random policy's
 #                              return clearly (> 2.5 x 22), PPO on InvertedPendulum-v5
-#   tests/test_ray.py          envpool.ray.RunnerGroup on a local 2-CPU Ray, a runner killed mid-sample
-#   tests/test_ray_cluster.py  3 Ray nodes on loopback, a node killed mid-sample
+#   tests/integrations/test_ray.py          envpool.ray.RunnerGroup on a local 2-CPU Ray, a runner killed mid-sample
+#   tests/integrations/test_ray_cluster.py  3 Ray nodes on loopback, a node killed mid-sample
 # Time: measured 1135 s on this 2-core machine while three other jobs loaded it (load ~10):
 # wheel ~240 s (skipped with --wheel, as .ci/run does), installs ~370 s, tests 515 s. Budget: 20 min.
 # Usage: scripts/ci_ray.sh [--wheel PATH] [--keep]
@@ -30,7 +30,7 @@ log=$work/pytest.log
 rc=0
 # From a folder outside the checkout: `import envpool` must be the installed wheel.
 tests=$(realpath tests)
-(cd "$work" && "$py" -m pytest -q -p no:cacheprovider -rs "$tests/test_rllib.py" "$tests/test_ray.py" "$tests/test_ray_cluster.py") >"$log" 2>&1 || rc=$?
+(cd "$work" && "$py" -m pytest -q -p no:cacheprovider -rs "$tests/integrations/test_rllib.py" "$tests/integrations/test_ray.py" "$tests/integrations/test_ray_cluster.py") >"$log" 2>&1 || rc=$?
 grep -E '^(FAILED|ERROR|SKIPPED)|^E ' "$log" | head -60 || true
 tail -1 "$log"
 if [[ $rc != 0 ]] || ! tail -1 "$log" | grep -Eq '^[0-9]+ passed' || tail -1 "$log" | grep -Eq 'failed|skipped|error'; then

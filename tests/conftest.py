@@ -15,7 +15,7 @@ envpool.testing.load_step_counter()
 # `import ray.rllib`. Since pytest 9.1, importorskip skips only on ModuleNotFoundError unless
 # given exc_type, so such a test module would error at collection and fail the README's test
 # command. Here every importorskip of the suite (module level or in a test) skips on any
-# ImportError, a partial install's usual symptom (tests/test_optional_deps.py checks).
+# ImportError, a partial install's usual symptom (tests/install/test_optional_deps.py checks).
 @functools.wraps(pytest.importorskip)
 def _importorskip(modname, minversion=None, reason=None, *, exc_type=ImportError):
     __tracebackhide__ = True  # skips are reported at the caller's line, as pytest's own are

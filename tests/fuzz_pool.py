@@ -1,4 +1,4 @@
-"""Stateful fuzzing of the pool's Python API (run by tests/test_fuzz.py in a subprocess, so a
+"""Stateful fuzzing of the pool's Python API (run by tests/core/test_fuzz.py in a subprocess, so a
 crash shows up as a failed test rather than a dead test runner).
 
 Random sequences of make / reset / step / send / recv / async_reset / close / state access,

@@ -1,7 +1,7 @@
 // envpool's version and the version of its C++ env interface (the SDK headers).
 //
 // Part of the installed SDK (see cpp/core/plugin.h). ENVPOOL_VERSION must equal the package
-// version in pyproject.toml and envpool.__version__ (tests/test_plugins.py checks); the CMake
+// version in pyproject.toml and envpool.__version__ (tests/registry/test_plugins.py checks); the CMake
 // package config reads it from here too.
 //
 // ENVPOOL_ABI_VERSION is bumped whenever an installed header changes in a way that changes the

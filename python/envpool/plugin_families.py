@@ -5,7 +5,7 @@ package provides it and how to install it, rather than reading as a typo; and gy
 
 Kept here as a static list (not read from the plugin, which is what is missing): the Atari
 games are ale-py 0.12.1's v5 games, as plugins/atari/cmake/gen_games.py lists them
-(tests/test_known_tasks.py checks the two agree where the plugin is installed).
+(tests/registry/test_known_tasks.py checks the two agree where the plugin is installed).
 """
 
 from __future__ import annotations

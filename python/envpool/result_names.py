@@ -9,7 +9,7 @@ them unseen with no error. Two checks refuse such names before anything runs:
 
 An info array may share a name with a result field outside the info mapping: Atari's info
 ``reward`` (unclipped) and ``terminated`` (game over) are not the pool's ``reward`` and
-``terminated``, and each front end keeps both (tests/test_xla_families.py checks it inside jit).
+``terminated``, and each front end keeps both (tests/xla/test_families.py checks it inside jit).
 """
 
 from __future__ import annotations

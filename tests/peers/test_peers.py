@@ -1,7 +1,7 @@
 """Users of the reference EnvPool's ecosystem, run on this envpool with at most the line that
 builds the env changed: CleanRL's ppo.py and ppo_continuous_action.py (vendored unmodified in
 cleanrl/, MIT), Tianshou 2.0's Collector and EnvPoolFactory, TorchRL's GymWrapper and GymEnv.
-SB3's PPO/SAC: tests/test_sb3.py (scripts/ci_train.sh).
+SB3's PPO/SAC: tests/integrations/test_sb3.py (scripts/ci_train.sh).
 
 These need torch, tianshou, torchrl, tyro and tensorboard: scripts/ci_compat.sh makes a venv with
 them; elsewhere the tests skip. Short runs: they check that the libraries run on envpool and

@@ -1,4 +1,4 @@
-// A test plugin (tests/test_plugins.py builds it with CMake against envpool's SDK): one small
+// A test plugin (tests/registry/test_plugins.py builds it with CMake against envpool's SDK): one small
 // env that fails on request, registered under ids chosen at compile time so the tests can also
 // build refused variants (a taken id, an invalid id, a registration that throws).
 //

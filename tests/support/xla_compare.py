@@ -1,5 +1,5 @@
 """envs.xla() against the Python API: one rollout inside jit, the same pool made again and stepped
-in Python, compared leaf for leaf (tests/test_xla_families.py, tests/test_xla_atari.py).
+in Python, compared leaf for leaf (tests/xla/test_families.py, tests/xla/test_atari.py).
 Imports jax: import it only where jax is installed."""
 
 from __future__ import annotations

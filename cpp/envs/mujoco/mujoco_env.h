@@ -65,7 +65,7 @@ inline double Clip(double x, double lo, double hi) { return std::min(std::max(x,
 // np.linalg.norm of a short vector: sqrt(x.dot(x)), where numpy's dot goes to BLAS. OpenBLAS'
 // ddot adds the products of fewer than 16 elements one by one, each product rounded: measured
 // bit for bit against numpy 2.4 (scipy-openblas 0.3.31) on x86-64 for 2..7 elements (a BLAS
-// built to fuse the multiply-adds would differ in the last bit; tests/test_seeding.py checks).
+// built to fuse the multiply-adds would differ in the last bit; tests/frontends/test_seeding.py checks).
 inline double Norm(const double* x, int n) {
   double s = x[0] * x[0];
   for (int i = 1; i < n; ++i) s += x[i] * x[i];

@@ -8,7 +8,7 @@ object is at once a ``gymnasium.vector.VectorEnv`` and a ``gymnasium.Env`` (so
 single env's, ``reset(env_id=None)`` returns ``(obs, info)``, ``step(action, env_id=None)`` five
 values, a step before any reset starts the episodes, and ``info`` holds ``env_id``,
 ``players.env_id`` and ``elapsed_step`` besides the env's own keys. :class:`EnvPoolGymEnv` copies
-that (checked against the reference 1.2.5 in tests/test_gym_front_end.py); docs/compat.md lists
+that (checked against the reference 1.2.5 in tests/frontends/test_gym.py); docs/compat.md lists
 what it deliberately does not copy.
 """
 

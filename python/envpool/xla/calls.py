@@ -74,7 +74,7 @@ def _jax_dtype(name: str) -> np.dtype:
 
 def _check_action(spec: dict, value: Any, rows: int) -> None:
     """While tracing, the checks the core makes of NumPy actions (core/protocol.h: ActionKindFits,
-    CheckActionShape), with the same messages; tests/test_xla.py checks that both agree."""
+    CheckActionShape), with the same messages; tests/xla/test_xla.py checks that both agree."""
     name, dtype = spec["name"], np.dtype(spec["dtype"])
     integers = jnp.issubdtype(value.dtype, jnp.integer)
     if dtype == np.bool_:

@@ -10,7 +10,7 @@ array. The front end's rows are agents (row = env * slots + slot). So, as its Py
   per-row ids are turned into per-env ids by the ``envpool_ng_agent_env_ids`` call, which fails
   at run time when one env's rows name different envs (cpp/xla_ffi/handlers.cc);
 - results are the front end's ``_to_rows`` of the pool's batch, written with jax operations
-  (tests/test_xla_families.py compares them with the Python front end field for field).
+  (tests/xla/test_families.py compares them with the Python front end field for field).
 """
 
 from __future__ import annotations

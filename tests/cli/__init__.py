@@ -1,0 +1,1 @@
+"""The envpool command line (envpool.cli)."""

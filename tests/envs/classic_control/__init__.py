@@ -1,0 +1,1 @@
+"""cpp/envs/classic_control against gymnasium's classic-control envs."""

@@ -1,0 +1,1 @@
+"""cpp/envs/classic_games against PettingZoo's classic games."""

@@ -1,0 +1,1 @@
+"""cpp/envs/mpe against mpe2."""

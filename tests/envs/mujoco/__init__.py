@@ -1,0 +1,1 @@
+"""cpp/envs/mujoco against gymnasium's MuJoCo envs."""

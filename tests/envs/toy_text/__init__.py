@@ -1,0 +1,1 @@
+"""cpp/envs/toy_text against gymnasium's toy-text envs."""

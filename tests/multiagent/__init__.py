@@ -1,0 +1,1 @@
+"""Multi-agent tasks (envpool.multiagent): agent rows, PettingZoo views and collections."""

@@ -1,0 +1,1 @@
+"""envpool.EnvRunner and envpool.Episode (envpool.runner)."""

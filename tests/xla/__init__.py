@@ -1,0 +1,1 @@
+"""envs.xla() (envpool.xla): the pool stepped inside jax.jit."""

@@ -134,6 +134,27 @@ print("@@BENCH_RESULT@@ " + json.dumps({"sps": sps}), flush=True)
 """
 
 
+# A plain C++ loop over the package's own env class (bench/cpp/<family>_raw.cc, built by
+# build_bench_extension): T threads each stepping N / T envs, no pool and no Python per step; the
+# limit that classic_limit.py and thread_scaling.py hold the pool to. payload: task, num_envs,
+# threads, seconds, warmup. Prints {"sps": env steps per second}.
+RAW_WORKER = r"""
+import json, sys
+
+a = json.loads(sys.argv[1])
+task, N, T = a["task"], a["num_envs"], a["threads"]
+if task.startswith("CartPole"):
+    import envpool_classic_raw
+    run = lambda s: envpool_classic_raw.cartpole_steps_per_second(N, T, s)
+else:
+    import envpool, envpool_mujoco_raw
+    cfg = envpool._core.env_spec(task, {})["config"]
+    run = lambda s: envpool_mujoco_raw.steps_per_second(cfg["xml_file"], N, T, s, cfg["frame_skip"], True)
+run(a["warmup"])
+print("@@BENCH_RESULT@@ " + json.dumps({"sps": run(a["seconds"])}), flush=True)
+"""
+
+
 def parse_result(stdout: str) -> Any:
     """The JSON of the last result line in a child's stdout, or None when it printed none."""
     found = None
@@ -228,6 +249,23 @@ def load_span(loads: Sequence[Sequence[float]]) -> str:
     """The 1-minute load averages seen during a run (os.getloadavg() samples), as min..max."""
     ones = [load[0] for load in loads]
     return f"{min(ones):.2f}..{max(ones):.2f}"
+
+
+def child_env(*paths: str, peer: bool = False) -> dict[str, str]:
+    """The environment of a measuring child process. Ours (``peer=False``): this process's, with
+    ``paths`` (bench/ for burn_env, a built C++ loop) before its PYTHONPATH, so the child imports
+    the envpool this interpreter imports (choose a build with PYTHONPATH). A peer's interpreter
+    (``peer=True``): without this process's PYTHONPATH and PYTHONHOME, only ``paths``, so that a
+    release that also imports as ``envpool`` never sees ours."""
+    env = dict(os.environ)
+    if peer:
+        env.pop("PYTHONPATH", None)
+        env.pop("PYTHONHOME", None)
+    # Absolute: the children run elsewhere (cwd /tmp), where a relative --raw-dir means nothing.
+    joined = os.pathsep.join([*map(os.path.abspath, paths), *filter(None, [env.get("PYTHONPATH")])])
+    if joined:
+        env["PYTHONPATH"] = joined
+    return env
 
 
 def run_child(python: str, source: str, payload: dict[str, Any], env: dict[str, str], cwd: Any, timeout: float) -> dict:

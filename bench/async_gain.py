@@ -40,6 +40,7 @@ from pathlib import Path
 
 from _common import (  # bench/ is sys.path[0] when a script runs
     POOL_WORKER,
+    child_env,
     fmt_rate,
     load_span,
     paired_ratios,
@@ -50,7 +51,6 @@ from _common import (  # bench/ is sys.path[0] when a script runs
 )
 
 BENCH = Path(__file__).resolve().parent
-ROOT = BENCH.parent
 CORES = os.cpu_count() or 1
 
 
@@ -99,12 +99,9 @@ def sample(cfg: dict, batch: int, opts: argparse.Namespace) -> float:
         warmup=opts.warmup,
     )
     if cfg["kind"] == "ref":
-        python, env = opts.peer_python, dict(os.environ)
-        env.pop("PYTHONPATH", None)
-    else:
-        python = sys.executable
-        path = [str(ROOT / "python"), str(BENCH)]  # bench/: burn_env for the worker processes
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(path + [os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
+        python, env = opts.peer_python, child_env(peer=True)
+    else:  # bench/ on the path: burn_env for make_python's worker processes
+        python, env = sys.executable, child_env(str(BENCH))
     result = run_child(python, POOL_WORKER, payload, env, cwd="/tmp", timeout=120 + 4 * opts.seconds)
     if "error" in result:
         raise RuntimeError(f"{cfg['label']} batch {batch}: {result['error']}")

@@ -6,8 +6,9 @@ that this script builds with ``cmake -DENVPOOL_CLASSIC_BENCH=ON``) steps the pac
 CartPole class in a plain loop on T threads, each owning N / T envs, rows written into
 batch-shaped arrays, no pool, no Python per step and no thread waiting for another. The
 pool rows are ``envpool.make("CartPole-v1", num_envs=N, num_threads=T)`` full-batch ``step()``
-loops with random actions. Each sample runs in a fresh process; the rows of one size
-alternate within each round (raw, ours, ours, raw, ...). Issue 25 row 2 asks for the
+loops with random actions (``_common.POOL_WORKER``, the envpool this interpreter imports). Each
+sample runs in a fresh process; the rows of one size alternate within each round (raw, ours,
+ours, raw, ...). Issue 25 row 2 asks for the
 256-env full batch at >= 60% of the 2-thread limit.
 
     python bench/classic_limit.py [--num-envs 64,256,1024] [--threads 1,2] [--rounds 5]
@@ -26,7 +27,10 @@ import time
 from pathlib import Path
 
 from _common import (  # bench/ is sys.path[0] when a script runs
+    POOL_WORKER,
+    RAW_WORKER,
     build_bench_extension,
+    child_env,
     fmt_rate,
     load_span,
     paired_ratios,
@@ -37,40 +41,6 @@ from _common import (  # bench/ is sys.path[0] when a script runs
 )
 
 BENCH = Path(__file__).resolve().parent
-ROOT = BENCH.parent
-
-WORKER = r"""
-import json, sys, time
-import numpy as np
-
-a = json.loads(sys.argv[1])
-N, T = a["num_envs"], a["threads"]
-if a["kind"] == "raw":
-    import envpool_classic_raw
-    envpool_classic_raw.cartpole_steps_per_second(N, T, a["warmup"])
-    sps = envpool_classic_raw.cartpole_steps_per_second(N, T, a["seconds"])
-else:
-    import envpool
-    env = envpool.make("CartPole-v1", num_envs=N, num_threads=T, seed=1)
-    env.reset()
-    rng = np.random.default_rng(0)
-    acts = [rng.integers(0, 2, N) for _ in range(16)]
-
-    def loop(seconds):
-        k = steps = 0
-        t0 = now = time.perf_counter()
-        while now < t0 + seconds:
-            env.step(acts[k & 15])
-            k += 1
-            steps += N
-            now = time.perf_counter()
-        return steps / (now - t0)
-
-    loop(a["warmup"])
-    sps = loop(a["seconds"])
-    env.close()
-print("@@BENCH_RESULT@@ " + json.dumps({"sps": sps}), flush=True)
-"""
 
 
 def main() -> None:
@@ -84,14 +54,17 @@ def main() -> None:
     ap.add_argument("--build-dir", default=str(BENCH / "results" / "classic_raw_build"))
     opts = ap.parse_args()
     raw_dir = build_bench_extension(Path(opts.build_dir), "ENVPOOL_CLASSIC_BENCH", "envpool_classic_raw")
-    paths = {"raw": raw_dir, "ours": str(ROOT / "python")}
     configs = [(n, t) for n in map(int, opts.num_envs.split(",")) for t in map(int, opts.threads.split(","))]
 
     def measure(config: tuple[int, int], kind: str) -> float:
         n, t = config
-        payload = dict(kind=kind, num_envs=n, threads=t, seconds=opts.seconds, warmup=opts.warmup)
-        env = dict(os.environ, PYTHONPATH=paths[kind])
-        res = run_child(sys.executable, WORKER, payload, env, cwd="/tmp", timeout=60 + 4 * opts.seconds)
+        payload = dict(task="CartPole-v1", num_envs=n, threads=t, seconds=opts.seconds, warmup=opts.warmup)
+        if kind == "raw":
+            worker, env = RAW_WORKER, child_env(raw_dir)
+        else:
+            worker, env = POOL_WORKER, child_env()
+            payload.update(kind="native", batch_size=n, make_kwargs={"num_threads": t})
+        res = run_child(sys.executable, worker, payload, env, cwd="/tmp", timeout=60 + 4 * opts.seconds)
         if "error" in res:
             sys.exit(f"{kind} {n} envs {t}T: {res['error']}")
         return res["sps"]

@@ -36,27 +36,19 @@ import sys
 import time
 from pathlib import Path
 
-from _common import POOL_WORKER, build_bench_extension, fmt_rate, load_span, run_child, spread, write_outputs
+from _common import (  # bench/ is sys.path[0] when a script runs
+    POOL_WORKER,
+    RAW_WORKER,
+    build_bench_extension,
+    child_env,
+    fmt_rate,
+    load_span,
+    run_child,
+    spread,
+    write_outputs,
+)
 
 BENCH = Path(__file__).resolve().parent
-ROOT = BENCH.parent
-
-# The C++ loop rows; the pool rows run _common.POOL_WORKER.
-RAW_WORKER = r"""
-import json, sys
-
-a = json.loads(sys.argv[1])
-task, N, T = a["task"], a["num_envs"], a["threads"]
-if task.startswith("CartPole"):
-    import envpool_classic_raw
-    run = lambda s: envpool_classic_raw.cartpole_steps_per_second(N, T, s)
-else:
-    import envpool, envpool_mujoco_raw
-    cfg = envpool._core.env_spec(task, {})["config"]
-    run = lambda s: envpool_mujoco_raw.steps_per_second(cfg["xml_file"], N, T, s, cfg["frame_skip"], True)
-run(a["warmup"])
-print("@@BENCH_RESULT@@ " + json.dumps({"sps": run(a["seconds"])}), flush=True)
-"""
 
 ROWS = ("ours full", "ref full", "ours async", "ref async", "C++ loop")
 
@@ -99,13 +91,13 @@ def main() -> None:
         raw_dir = build_bench_extension(Path(opts.build_dir), "ENVPOOL_CLASSIC_BENCH", "envpool_classic_raw")
         build_bench_extension(Path(opts.build_dir), "ENVPOOL_MUJOCO_BENCH", "envpool_mujoco_raw")
     rows = [r for r in ROWS if opts.peer_python or not r.startswith("ref")]
-    # Ours and the loops see this checkout's package first, then whatever PYTHONPATH already held.
-    ours_path = os.pathsep.join(p for p in (str(ROOT / "python"), raw_dir, os.environ.get("PYTHONPATH")) if p)
+    # Ours and the loops import the envpool this interpreter imports (PYTHONPATH picks a build).
+    ours_env = child_env(raw_dir)
     host = machine()
 
     def measure(task: str, n: int, t: int, row: str) -> float | None:
         payload = dict(task=task, num_envs=n, seconds=opts.seconds, warmup=opts.warmup)
-        env = dict(os.environ, PYTHONPATH=ours_path)
+        env = ours_env
         if row == "C++ loop":
             python, worker = sys.executable, RAW_WORKER
             payload.update(threads=t)
@@ -113,8 +105,8 @@ def main() -> None:
             kind = "ref" if row.startswith("ref") else "native"
             python, worker = (opts.peer_python if kind == "ref" else sys.executable), POOL_WORKER
             payload.update(kind=kind, batch_size=n // 2 if row.endswith("async") else n, make_kwargs={"num_threads": t})
-            if kind == "ref":  # never this checkout's package (both import as envpool)
-                del env["PYTHONPATH"]
+            if kind == "ref":  # never our package (both import as envpool)
+                env = child_env(peer=True)
         res = run_child(python, worker, payload, env, cwd="/tmp", timeout=60 + 4 * opts.seconds)
         if "error" in res:  # reported and left out: one failing row must not cost the others
             print(f"{task} {n} envs {t}T {row}: {res['error']}", file=sys.stderr, flush=True)

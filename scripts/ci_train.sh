@@ -7,10 +7,12 @@
 # would pull the multi-GB CUDA build) and then the requirements of the `train` and `sb3` extras,
 # read from pyproject.toml (not `pip install ".[train]"`, which would rebuild the extension).
 # The script fails if that changed the numpy or gymnasium the main tests ran with. Then:
-#   tests/integrations/test_train.py   seeded PPO (examples/ppo.py) on CartPole-v1 must reach an evaluation
-#                         return >= 200 within 100k env steps (a test of learning, not speed)
-#   tests/integrations/test_sb3.py     SB3's PPO/SAC through envpool.sb3, DummyVecEnv equivalence, VecCheckNan
-#   tests/runner/test_runner.py  the runner tests again, here with torch importable
+#   tests/integrations/test_train.py  seeded PPO (examples/ppo.py) on CartPole-v1 must reach an
+#                                     evaluation return >= 200 within 100k env steps (a test of
+#                                     learning, not speed)
+#   tests/integrations/test_sb3.py    SB3's PPO/SAC through envpool.sb3, DummyVecEnv equivalence,
+#                                     VecCheckNan
+#   tests/runner/                     the runner tests again, here with torch importable
 # A skipped test fails the step. Measured on the 2-core dev machine while other jobs loaded it
 # (load average 8-9): 203 s and 286 s wall in two runs (venv + torch + SB3 79-116 s, tests
 # 65-110 s, removing the venv the rest); budget 10 minutes.
@@ -44,7 +46,7 @@ echo "ci_train: venv ready in $((SECONDS - t0)) s (numpy gymnasium: $after)"
 repo=$PWD
 log=$work/pytest.log
 (cd "$work" && "$VPY" -m pytest -q -rs -p no:cacheprovider \
-  "$repo/tests/integrations/test_train.py" "$repo/tests/integrations/test_sb3.py" "$repo/tests/runner/test_runner.py") | tee "$log"
+  "$repo/tests/integrations/test_train.py" "$repo/tests/integrations/test_sb3.py" "$repo/tests/runner") | tee "$log"
 if grep -q "skipped" "$log"; then
   echo "ci_train: tests were skipped (see above)" >&2
   exit 1

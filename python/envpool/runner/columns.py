@@ -4,7 +4,7 @@ the log is cut into :class:`Episode` objects once per ``sample()`` call (Python 
 episode, not per env step). The runner uses it where nothing needs an episode while it grows:
 no episode callbacks, no kept infos, autoreset ``next_step`` or ``same_step``, one agent per
 env. Elsewhere :class:`~envpool.runner.recorder.EpisodeRecorder` takes rows one by one; both
-give the same episodes (``tests/runner/test_runner.py`` holds them to each other).
+give the same episodes (``tests/runner/test_recorder.py`` holds them to each other).
 
 The log holds *records*, in the order the rows were taken: a *start* record (an episode's first
 observation: a reset row, the reset observation a same-step row brings, or the carried last

@@ -20,6 +20,7 @@ import statistics
 import subprocess
 import sys
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -162,6 +163,21 @@ def parse_result(stdout: str) -> Any:
         if line.startswith(RESULT_MARK):
             found = json.loads(line[len(RESULT_MARK) :])
     return found
+
+
+@dataclass(kw_only=True)
+class Samples:
+    """One peer's samples in one configuration (one per round), the 1-minute load average after
+    each, and why there are none: a peer that lacks the task (skipped) or failed (errors)."""
+
+    samples: list[float] = field(default_factory=list)
+    loadavg: list[float] = field(default_factory=list)
+    skipped: str | None = None
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def median(self) -> float | None:
+        return statistics.median(self.samples) if self.samples else None
 
 
 def spread(xs: Sequence[float]) -> str:

@@ -54,6 +54,7 @@ from typing import Any
 
 from _common import (  # bench/ is sys.path[0] when a script runs
     WORKER_PRELUDE,
+    Samples,
     fmt_sig,
     half_range,
     int_list,
@@ -267,20 +268,12 @@ PUFFER_PEERS = ("puffer-w1", "puffer", "puffer-async")
 
 
 @dataclass
-class Measurement:
+class Measurement(Samples):
     peer: str
     task: str
     num_envs: int
     batch_size: int | None  # None = full batch
-    samples: list[float] = field(default_factory=list)
     details: list[dict[str, Any]] = field(default_factory=list)
-    loadavg: list[float] = field(default_factory=list)
-    skipped: str | None = None
-    errors: list[str] = field(default_factory=list)
-
-    @property
-    def median(self) -> float | None:
-        return statistics.median(self.samples) if self.samples else None
 
 
 @dataclass

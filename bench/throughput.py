@@ -33,6 +33,7 @@ from typing import Any
 
 from _common import (  # bench/ is sys.path[0] when a script runs (or imports this)
     WORKER_PRELUDE,
+    Samples,
     fmt_sig,
     half_range,
     int_list,
@@ -162,7 +163,7 @@ PEER_ALIASES = {"ours": OURS, "ref": REF, "sync": SYNC, "async": ASYNC}
 
 
 @dataclass
-class Measurement:
+class Measurement(Samples):
     """One peer at one setting; collects one sample per round."""
 
     peer: str
@@ -171,15 +172,7 @@ class Measurement:
     num_envs: int
     batch_size: int
     threads: int | None  # None for gymnasium peers (no thread pool)
-    samples: list[float] = field(default_factory=list)
     latency_us: list[dict[str, float]] = field(default_factory=list)  # per round: µs/call stats
-    loadavg: list[float] = field(default_factory=list)
-    skipped: str | None = None
-    errors: list[str] = field(default_factory=list)
-
-    @property
-    def median(self) -> float | None:
-        return statistics.median(self.samples) if self.samples else None
 
     @property
     def latency_median(self) -> float | None:

@@ -240,6 +240,7 @@ ProcessLayout LayoutFromDict(const py::dict& d) {
   l.error = d["error"].cast<std::size_t>();
   l.total_bytes = d["total_bytes"].cast<std::size_t>();
   if (l.worker_start.size() != l.num_workers + 1) throw std::invalid_argument("bad process layout");
+  l.ring_start = ProcessLayout::RingStarts(l.worker_start);  // derived, as in ProcessLayout::For
   return l;
 }
 

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <bit>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -47,7 +48,8 @@ ProcessLayout ProcessLayout::For(const EnvSpec& spec, int num_envs, const std::v
   l.error_capacity = error_capacity;
   l.workers = kHeaderBytes;
   l.commands = l.workers + l.num_workers * kWorkerBytes;
-  l.envs = Align(l.commands + 4 * l.num_envs, 64);
+  l.ring_start = RingStarts(worker_start);
+  l.envs = Align(l.commands + 4 * l.ring_start.back(), 64);
   std::size_t off = kEnvFixedBytes;
   for (const auto& a : spec.action) {
     l.action.push_back(off);
@@ -67,6 +69,14 @@ ProcessLayout ProcessLayout::For(const EnvSpec& spec, int num_envs, const std::v
   l.env_stride = Align(l.error + error_capacity, 64);
   l.total_bytes = l.envs + l.num_envs * l.env_stride;
   return l;
+}
+
+std::vector<std::size_t> ProcessLayout::RingStarts(const std::vector<int>& worker_start) {
+  std::vector<std::size_t> starts{0};
+  for (std::size_t w = 0; w + 1 < worker_start.size(); ++w) {
+    starts.push_back(starts.back() + std::bit_ceil(static_cast<std::size_t>(worker_start[w + 1] - worker_start[w])));
+  }
+  return starts;
 }
 
 int ProcessLayout::WorkerOf(int env_id) const {

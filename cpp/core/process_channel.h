@@ -10,8 +10,10 @@
 //                   busy_since_ns / busy_env (what it runs now, for step timeouts),
 //                   fork_pid / fork_env (a fork of the worker that tried to go on with its
 //                   loop, see WorkerChannel::ReportFork);
-//   command lists   per worker, a ring of env ids with one slot per env it hosts (an env is in
-//                   flight at most once, so a ring never overflows);
+//   command lists   per worker, a ring of env ids with at least one slot per env it hosts (an
+//                   env is in flight at most once, so a ring never overflows), a power of two
+//                   in size so that a position's slot stays continuous when the uint32
+//                   position wraps at 2^32 (2^32 is a multiple of the size);
 //   one block per env
 //                   its order (op, reseed, time_limit, seed), its action rows, and what the
 //                   worker staged: reward and flags, the observation after a step and after a
@@ -53,7 +55,10 @@ struct ProcessLayout {
   static constexpr std::size_t kWakeSeq = 0, kSleeping = 4, kCmdTail = 8, kDone = 64, kDead = 68, kBusySince = 72,
                                kBusyEnv = 80, kForkPid = 84, kForkEnv = 88, kWorkerBytes = 128;
   std::size_t workers = 0;   // first worker block
-  std::size_t commands = 0;  // int32 ring slots, worker w's at commands + 4 * worker_start[w]
+  std::size_t commands = 0;  // int32 ring slots, worker w's at commands + 4 * ring_start[w]
+  // Worker w's command ring is slots [ring_start[w], ring_start[w + 1]): the smallest power of two
+  // that holds one slot per env it hosts (RingStarts).
+  std::vector<std::size_t> ring_start;
   // Per env block: env e's is at envs + e * env_stride.
   static constexpr std::size_t kOp = 0, kReseed = 1, kTimeLimit = 2, kFailed = 3, kInfoStepLen = 4, kInfoResetLen = 8,
                                kErrorLen = 12, kSeed = 16, kReward = 24, kTerminated = 32, kTruncated = 33,
@@ -73,12 +78,14 @@ struct ProcessLayout {
   std::size_t Worker(int w) const { return workers + static_cast<std::size_t>(w) * kWorkerBytes; }
   // Index of command `pos` of worker `w` among all ring slots (its byte offset: CommandSlot).
   std::size_t CommandIndex(int w, uint32_t pos) const {
-    const auto cap = static_cast<uint32_t>(worker_start[static_cast<std::size_t>(w) + 1] -
-                                           worker_start[static_cast<std::size_t>(w)]);
-    return static_cast<std::size_t>(worker_start[static_cast<std::size_t>(w)]) + pos % cap;
+    const std::size_t first = ring_start[static_cast<std::size_t>(w)];
+    const std::size_t size = ring_start[static_cast<std::size_t>(w) + 1] - first;  // a power of two
+    return first + (pos & (size - 1));
   }
   std::size_t CommandSlot(int w, uint32_t pos) const { return commands + 4 * CommandIndex(w, pos); }
   int WorkerOf(int env_id) const;
+  // ring_start for a split of the envs among workers (worker_start).
+  static std::vector<std::size_t> RingStarts(const std::vector<int>& worker_start);
 };
 
 // A shared memory mapping; the pool creates it (an anonymous memfd), workers open it by path.

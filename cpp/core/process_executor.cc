@@ -14,7 +14,7 @@ ProcessExecutor::ProcessExecutor(ExecutorContext context, ProcessLayout layout)
       map_(SharedMapping::Create(layout_.total_bytes)),
       envs_(static_cast<std::size_t>(ctx_.num_envs)),
       workers_(layout_.num_workers),
-      sent_env_(layout_.num_envs, -1),
+      sent_env_(layout_.ring_start.back(), -1),
       death_reason_(layout_.num_workers),
       revive_done_(layout_.num_workers, 0) {
   if (layout_.num_envs != static_cast<std::size_t>(ctx_.num_envs)) throw std::invalid_argument("layout/env count");

@@ -74,7 +74,7 @@ void EnvBlocksHoldEachRegionApart() {
   }
   CHECK_EQ(l.env_stride % 64, 0u);
   CHECK_EQ(l.envs % 64, 0u);
-  CHECK(l.envs >= l.commands + 4 * 5);  // the command rings come before the env blocks
+  CHECK(l.envs >= l.commands + 4 * 6);  // the command rings come before the env blocks
   CHECK_EQ(l.commands, l.workers + 2 * ProcessLayout::kWorkerBytes);
   CHECK_EQ(l.Env(4), l.envs + 4 * l.env_stride);
   CHECK_EQ(l.total_bytes, l.Env(5));
@@ -84,12 +84,18 @@ void WorkerOfAndCommandRingsFollowTheSplit() {
   const ProcessLayout l = Layout();
   const int want[] = {0, 0, 0, 1, 1};
   for (int e = 0; e < 5; ++e) CHECK_EQ(l.WorkerOf(e), want[e]);
-  // Worker 1's ring has one slot per env it hosts (2), after worker 0's 3, and wraps.
-  CHECK_EQ(l.CommandIndex(1, 0), 3u);
-  CHECK_EQ(l.CommandIndex(1, 1), 4u);
-  CHECK_EQ(l.CommandIndex(1, 2), 3u);
-  CHECK_EQ(l.CommandIndex(0, 4), 1u);
-  CHECK_EQ(l.CommandSlot(1, 1), l.commands + 16);
+  // Each ring holds the envs its worker hosts, rounded up to a power of two: worker 0's 3 envs
+  // get slots 0-3, worker 1's 2 envs slots 4-5; a ring wraps.
+  CHECK(l.ring_start == (std::vector<std::size_t>{0, 4, 6}));
+  CHECK_EQ(l.CommandIndex(1, 0), 4u);
+  CHECK_EQ(l.CommandIndex(1, 1), 5u);
+  CHECK_EQ(l.CommandIndex(1, 2), 4u);
+  CHECK_EQ(l.CommandIndex(0, 4), 0u);
+  CHECK_EQ(l.CommandSlot(1, 1), l.commands + 20);
+  // Where the uint32 position wraps at 2^32 the slots go on in order (with one slot per env,
+  // 3 slots, positions 2^32 - 1 and 0 both took slot 0).
+  CHECK_EQ(l.CommandIndex(0, 0xFFFFFFFFu), 3u);
+  CHECK_EQ(l.CommandIndex(0, 0), 0u);
 }
 
 // The pool creates the mapping; a worker opens it by path and sees the same (zeroed) memory.
@@ -148,6 +154,23 @@ void CommandsAreTakenInOrderAndCountedDone() {
   CHECK_EQ(pool.Word(w + ProcessLayout::kDone), 3u);
   // Worker 0's counters were not touched.
   CHECK_EQ(pool.Word(pool.layout.Worker(0) + ProcessLayout::kDone), 0u);
+}
+
+// After 2^32 commands to a worker (a long run: hours of steps) its uint32 positions wrap; the
+// commands queued across the wrap still reach the worker in order, none overwriting another.
+void CommandsQueuedAcrossThePositionWrapArriveInOrder() {
+  PoolSide pool;
+  const std::size_t w = pool.layout.Worker(0);
+  pool.map.Atomic<uint32_t>(w + ProcessLayout::kCmdTail).store(0xFFFFFFFEu);
+  pool.map.Atomic<uint32_t>(w + ProcessLayout::kDone).store(0xFFFFFFFEu);
+  WorkerChannel worker(pool.path(), pool.layout, 0);
+  pool.Queue(0, {2, 0, 1});  // positions 2^32 - 2, 2^32 - 1 and 0
+  CHECK_EQ(worker.Wait(std::chrono::seconds(1), std::chrono::nanoseconds(0)), 3);
+  for (int want : {2, 0, 1}) {
+    CHECK_EQ(worker.Next(), want);
+    CHECK(worker.Done());
+  }
+  CHECK_EQ(pool.Word(w + ProcessLayout::kDone), 1u);
 }
 
 // A replacement worker starts after the commands its predecessor finished.
@@ -226,6 +249,7 @@ int main() {
       {"WorkerOf and the command rings follow the split", WorkerOfAndCommandRingsFollowTheSplit},
       {"a mapping opened by path is the same memory", AMappingOpenedByPathIsTheSameMemory},
       {"commands are taken in order and counted done", CommandsAreTakenInOrderAndCountedDone},
+      {"commands queued across the position wrap arrive in order", CommandsQueuedAcrossThePositionWrapArriveInOrder},
       {"a replacement worker resumes after the done commands", AReplacementWorkerResumesAfterTheDoneCommands},
       {"shutdown or a write-off ends the wait", ShutdownOrAWriteOffEndsTheWait},
       {"a sleeping worker wakes for new commands", ASleepingWorkerWakesForNewCommands},

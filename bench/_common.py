@@ -350,6 +350,49 @@ def write_outputs(out: Any, stem: str, text: str, data: Any) -> None:
     (out / f"{stem}.json").write_text(json.dumps(data, indent=1, default=str))
 
 
+def plot_rates(
+    path: Any,
+    panels: dict[str, dict[str, list[tuple[float, float]]]],
+    title: str,
+    hlines: dict[str, tuple[float, str]] | None = None,
+    log_y: bool = True,
+) -> None:
+    """Env steps/s against num_envs, log x, one panel per ``panels`` key, one line per label of
+    its ``{label: [(num_envs, steps/s)]}`` (dashed where the label says async), and a grey line
+    per panel in ``hlines`` (``(y, label)``). Written to ``path`` as PNG when matplotlib imports
+    (the ``bench`` extra); otherwise a note, and no stale plot is left."""
+    Path(path).unlink(missing_ok=True)
+    panels = {k: v for k, v in panels.items() if any(v.values())}
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("note: matplotlib not importable (pip install matplotlib); no plot")
+        return
+    if not panels:
+        return
+    fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4.5), squeeze=False)
+    for ax, (name, series) in zip(axes[0], panels.items()):
+        for label, pts in series.items():
+            if pts:
+                xs, ys = zip(*sorted(pts))
+                ax.plot(xs, ys, "--" if "async" in label else "-", marker="o", label=label)
+        if hlines and name in hlines:
+            ax.axhline(hlines[name][0], color="gray", linewidth=0.8, label=hlines[name][1])
+        ax.set_xscale("log", base=2)
+        if log_y:
+            ax.set_yscale("log")
+        ax.set(xlabel="num_envs", ylabel="env steps / s", title=name)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle(title, fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def build_bench_extension(build_dir: Path, option: str, target: str, missing: str = "") -> str:
     """Configures this repository with ``-D<option>=ON`` into ``build_dir`` and builds ``target``
     (a pybind11 module under bench/cpp, never part of the package) against this interpreter;

@@ -32,12 +32,11 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-from _common import parse_result  # bench/ is sys.path[0] when a script runs
+from _common import child_env, plot_rates, run_child  # bench/ is sys.path[0] when a script runs
 
 # Run verbatim by our interpreter and by the reference's (`python -c WORKER '<json>'`).
 WORKER = r"""
@@ -118,6 +117,9 @@ print("@@BENCH_RESULT@@ " + json.dumps({"sps": steps / sec}), flush=True)
 """
 
 
+KINDS = ["ours", "reference", "ale-vector", "gym-async", "emulator", "emulator-n"]
+
+
 def load_average() -> float:
     return os.getloadavg()[0]
 
@@ -125,16 +127,11 @@ def load_average() -> float:
 def sample(kind: str, num_envs: int, mode: str, args) -> float | None:
     python = args.peer_python if kind == "reference" else sys.executable
     spec = dict(kind=kind, num_envs=num_envs, mode=mode, threads=args.threads, seconds=args.seconds, warmup=args.warmup)
-    env = dict(os.environ, OMP_NUM_THREADS="1")
-    if kind == "reference":
-        env.pop("PYTHONPATH", None)
-    proc = subprocess.run(
-        [python, "-c", WORKER, json.dumps(spec)], capture_output=True, text=True, env=env, cwd="/", timeout=600
-    )
-    result = parse_result(proc.stdout)
-    if result is not None:
+    env = dict(child_env(peer=kind == "reference"), OMP_NUM_THREADS="1")
+    result = run_child(python, WORKER, spec, env, cwd="/", timeout=600)
+    if "error" not in result:
         return result["sps"]
-    print(f"  {kind} {mode} {num_envs}: failed\n{proc.stderr[-2000:]}", file=sys.stderr)
+    print(f"  {kind} {mode} {num_envs}: failed: {result['error']}", file=sys.stderr)
     return None
 
 
@@ -217,7 +214,7 @@ def main() -> None:
 
 
 def markdown(result) -> str:
-    kinds = ["ours", "reference", "ale-vector", "gym-async", "emulator", "emulator-n"]
+    kinds = KINDS
     lines = [
         f"Pong-v5, {result['threads']} threads, env steps/s (medians of {result['rounds']} rounds); "
         f"load average {result['load_before']:.1f} before, {result['load_after']:.1f} after",
@@ -236,29 +233,16 @@ def markdown(result) -> str:
 
 
 def plot(result, path: Path) -> None:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("(matplotlib not installed: no plot)")
-        return
-    modes = sorted({r["mode"] for r in result["rows"]}, reverse=True)
-    fig, axes = plt.subplots(1, len(modes), figsize=(6 * len(modes), 4), squeeze=False)
-    for ax, mode in zip(axes[0], modes):
-        rows = [r for r in result["rows"] if r["mode"] == mode]
-        for kind in ["ours", "reference", "ale-vector", "gym-async", "emulator", "emulator-n"]:
-            pts = [(r["num_envs"], r["median"][kind]) for r in rows if kind in r["median"]]
-            if pts:
-                ax.plot(*zip(*pts), marker="o", label=kind)
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("num_envs")
-        ax.set_ylabel("env steps / s")
-        ax.set_title(f"Pong-v5, {mode}, {result['threads']} threads (load {result['load_before']:.1f})")
-        ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    panels = {
+        f"Pong-v5, {mode}, {result['threads']} threads (load {result['load_before']:.1f})": {
+            kind: [
+                (r["num_envs"], r["median"][kind]) for r in result["rows"] if r["mode"] == mode and kind in r["median"]
+            ]
+            for kind in KINDS
+        }
+        for mode in sorted({r["mode"] for r in result["rows"]}, reverse=True)
+    }
+    plot_rates(path, panels, f"Atari throughput, {result['when']}", log_y=False)
 
 
 if __name__ == "__main__":

@@ -59,6 +59,7 @@ from _common import (  # bench/ is sys.path[0] when a script runs
     half_range,
     int_list,
     machine_info,
+    plot_rates,
     run_child,
 )
 
@@ -508,41 +509,17 @@ def write_json(path: Path, groups: list[Group], info: dict[str, Any], args: argp
 
 
 def write_plot(path: Path, groups: list[Group], info: dict[str, Any]) -> None:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("note: matplotlib not importable; no plot")
-        return
-    tasks = list(dict.fromkeys(g.task for g in groups if g.num_envs))
-    if not tasks:
-        return
-    fig, axes = plt.subplots(1, len(tasks), figsize=(5 * len(tasks), 4), squeeze=False)
-    for ax, task in zip(axes[0], tasks):
-        for p in PEERS:
-            pts = [
-                (g.num_envs, g.get(p).median)
-                for g in groups
-                if g.task == task and g.num_envs and g.get(p) and g.get(p).median
-            ]
-            if pts:
-                ax.plot(*zip(*pts), marker="o", linestyle="--" if "async" in p else "-", label=p)
-        own = own_us(groups, task)
+    """steps/s vs num_envs per task, one line per peer, the env's own cost as the grey line."""
+    panels: dict[str, dict[str, list[tuple[int, float]]]] = {}
+    hlines = {}
+    for g in (g for g in groups if g.num_envs):
+        for m in g.measurements:
+            if m.median:
+                panels.setdefault(g.task, {}).setdefault(m.peer, []).append((g.num_envs, m.median))
+        own = own_us(groups, g.task)
         if own:
-            ax.axhline(1e6 / own, color="gray", linewidth=0.8, label="own (1 core, no overhead)")
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_xlabel("num_envs")
-        ax.set_ylabel("env steps / s")
-        ax.set_title(task)
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7)
-    fig.suptitle(f"{info['cpu_model']} ({info['cpus_usable']} CPUs) — {info['date']}", fontsize=9)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+            hlines[g.task] = (1e6 / own, "own (1 core, no overhead)")
+    plot_rates(path, panels, f"{info['cpu_model']} ({info['cpus_usable']} CPUs) — {info['date']}", hlines)
 
 
 def host_info(args: argparse.Namespace) -> dict[str, Any]:
@@ -678,7 +655,6 @@ def main(argv: list[str] | None = None) -> int:
     info["loadavg_end"] = os.getloadavg()
     write_json(args.out / "python_envs.json", groups, info, args)
     write_markdown(args.out / "python_envs.md", groups, info, args)
-    (args.out / "python_envs.png").unlink(missing_ok=True)
     write_plot(args.out / "python_envs.png", groups, info)
     print("\n" + (args.out / "python_envs.md").read_text())
     return 0

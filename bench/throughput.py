@@ -38,6 +38,7 @@ from _common import (  # bench/ is sys.path[0] when a script runs (or imports th
     half_range,
     int_list,
     machine_info,
+    plot_rates,
     run_child,
 )
 
@@ -432,42 +433,17 @@ def write_markdown(path: Path, groups: list[Group], info: dict[str, Any], args: 
 
 
 def write_plot(path: Path, groups: list[Group], info: dict[str, Any]) -> None:
-    """steps/s vs num_envs (log-log), one subplot per task, one line per peer/threads."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("note: matplotlib not importable (pip install matplotlib); skipping the plot")
-        return
-    tasks = list(dict.fromkeys(g.task for g in groups))
-    fig, axes = plt.subplots(1, len(tasks), figsize=(6.5 * len(tasks), 4.8), squeeze=False)
-    for ax, task in zip(axes[0], tasks):
-        series: dict[str, list[tuple[int, float]]] = {}
-        for g in (g for g in groups if g.task == task):
-            for m in g.measurements:
-                if m.median is None:
-                    continue
-                label = m.peer if m.threads is None else f"{m.peer} t={m.threads}"
-                if g.mode == "async":
-                    label += " async (batch=N/2)" if g.batch_size * 2 == g.num_envs else " async"
-                series.setdefault(label, []).append((g.num_envs, m.median))
-        for label, pts in series.items():
-            pts.sort()
-            style = "--" if "async (" in label or label.endswith(" async") else "-"
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], style, marker="o", label=label)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("num_envs")
-        ax.set_ylabel("env steps / s")
-        ax.set_title(task)
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7)
-    fig.suptitle(f"{info['cpu_model']} ({info['cpus_usable']} CPUs) — {info['date']}", fontsize=9)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    """steps/s vs num_envs (log-log), one panel per task, one line per peer/threads."""
+    panels: dict[str, dict[str, list[tuple[int, float]]]] = {}
+    for g in groups:
+        for m in g.measurements:
+            if m.median is None:
+                continue
+            label = m.peer if m.threads is None else f"{m.peer} t={m.threads}"
+            if g.mode == "async":
+                label += " async (batch=N/2)" if g.batch_size * 2 == g.num_envs else " async"
+            panels.setdefault(g.task, {}).setdefault(label, []).append((g.num_envs, m.median))
+    plot_rates(path, panels, f"{info['cpu_model']} ({info['cpus_usable']} CPUs) — {info['date']}")
 
 
 # --------------------------------------------------------------------------------------
@@ -574,7 +550,6 @@ def main(argv: list[str] | None = None) -> int:
 
     write_json(args.out / "throughput.json", groups, info, args)
     write_markdown(args.out / "throughput.md", groups, info, args)
-    (args.out / "throughput.png").unlink(missing_ok=True)  # never leave a stale plot
     write_plot(args.out / "throughput.png", groups, info)
     print(
         f"\nwrote {args.out / 'throughput.json'}, {args.out / 'throughput.md'}"

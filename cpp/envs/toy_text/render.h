@@ -9,7 +9,7 @@
 // turned to its heading; the passenger a small figure; the house a wall under a roof; the
 // cards rounded rectangles with a rank in our own 3 x 5 pixel font and a suit built from
 // circles and polygons. The frames therefore resemble gymnasium's at a glance but differ
-// in the sprites; tests/envs/test_render.py measures and bounds how far.
+// in the sprites; tests/envs/toy_text/test_render.py measures and bounds how far.
 #pragma once
 
 #include <algorithm>

@@ -1,34 +1,13 @@
-"""render_mode="rgb_array": frames drawn in C++ against gymnasium's pygame renderers.
+"""render_mode="rgb_array" on the toy-text tasks (FrozenLake, CliffWalking, Taxi, Blackjack):
+frames drawn in C++ against gymnasium's pygame renderers.
 
-For each task that renders, random states are set both in envpool (``set_state``) and in
-gymnasium's env (``env.unwrapped.state``, ``.s``, the Blackjack hands) and the two frames are
-compared coarsely: same shape, then both are averaged over 10 x 10 pixel blocks and the mean
-absolute difference of the block means (0..255 scale, over all blocks and channels) must stay
-below ``THRESHOLD``.
-
-Choosing THRESHOLD (measured over 300 random states per task, gymnasium 1.4 / pygame 2.6):
-
-    task                        same state (max)   visibly different state (min)
-    CartPole-v0 / v1            0.001              0.76   (cart moved 0.1 = 12.5 px)
-    Pendulum-v1                 0.024              1.13   (rod turned 0.15 rad)
-    MountainCar-v0              0.012              0.43   (car moved 0.05 = 17 px)
-    MountainCarContinuous-v0    0.012              0.47   (car moved 0.05 = 17 px)
-    Acrobot-v1                  0.003              0.51   (second link turned 0.15 rad)
-
-What remains for the same state in classic control is anti-aliasing detail (gfxdraw's
-anti-aliased circle, pygame's aaline end points, Pendulum's arrow drawn as a shape instead of a
-scaled image). THRESHOLD is twice the largest same-state value, rounded up; each negative case
-(a visibly different state compared with gymnasium's frame) must exceed it, so the comparison
-can fail.
-
-The toy-text tasks (FrozenLake, CliffWalking, Taxi, Blackjack) draw their own sprites in
-gymnasium's layout and colours; they are compared in per-task views with per-task thresholds
-(TOY_THRESHOLD, see the "toy text" section below).
+Our scenes draw their own sprites in gymnasium's layout and colours; random states are set both
+in envpool (``set_state``) and in gymnasium's env (``.s``, the Blackjack hands) and the two
+frames are compared in per-task views with per-task thresholds (TOY_THRESHOLD, see below).
+The classic-control frames: tests/envs/classic_control/test_render.py.
 """
 
 from __future__ import annotations
-
-import os
 
 import gymnasium as gym
 import numpy as np
@@ -36,116 +15,9 @@ import pytest
 
 import envpool
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+from ..frames import pair
+
 pytest.importorskip("pygame", reason="gymnasium's renderers (the oracle) need pygame")
-
-THRESHOLD = 0.05  # mean |block mean difference|, 10 x 10 blocks, 0..255 scale
-BLOCK = 10
-NUM_STATES = 20
-PI = np.pi
-
-
-def block_mad(a: np.ndarray, b: np.ndarray, block: int = BLOCK) -> float:
-    """Mean absolute difference of two frames averaged over block x block pixel tiles."""
-    assert a.shape == b.shape, (a.shape, b.shape)
-    h, w = a.shape[0] // block * block, a.shape[1] // block * block
-
-    def tiles(f):
-        f = f[:h, :w].astype(np.float64)
-        return f.reshape(h // block, block, w // block, block, 3).mean(axis=(1, 3))
-
-    return float(np.abs(tiles(a) - tiles(b)).mean())
-
-
-# Per task: a random state, and the same state changed by a clearly visible amount.
-def _cartpole(rng):
-    return np.array([rng.uniform(-2.4, 2.4), rng.uniform(-1, 1), rng.uniform(-0.4, 0.4), rng.uniform(-1, 1)])
-
-
-def _cartpole_moved(s):
-    return s + [0.1 if s[0] < 0 else -0.1, 0, 0, 0]
-
-
-def _pendulum(rng):
-    return np.array([rng.uniform(-PI, PI), rng.uniform(-8, 8)])
-
-
-def _pendulum_moved(s):
-    return s + [0.15, 0]
-
-
-def _mountain_car(rng):
-    return np.array([rng.uniform(-1.2, 0.6), rng.uniform(-0.07, 0.07)])
-
-
-def _mountain_car_moved(s):
-    return s + [0.05 if s[0] < 0 else -0.05, 0]
-
-
-def _acrobot(rng):
-    return np.array([rng.uniform(-PI, PI), rng.uniform(-PI, PI), rng.uniform(-1, 1), rng.uniform(-1, 1)])
-
-
-def _acrobot_moved(s):
-    return s + [0, 0.15, 0, 0]
-
-
-CASES = {
-    "CartPole-v1": (_cartpole, _cartpole_moved),
-    "CartPole-v0": (_cartpole, _cartpole_moved),
-    "Pendulum-v1": (_pendulum, _pendulum_moved),
-    "MountainCar-v0": (_mountain_car, _mountain_car_moved),
-    "MountainCarContinuous-v0": (_mountain_car, _mountain_car_moved),
-    "Acrobot-v1": (_acrobot, _acrobot_moved),
-}
-
-
-def _pair(task):
-    ours = envpool.make(task, num_envs=1, seed=0, render_mode="rgb_array")
-    ours.reset()
-    ref = gym.make(task, render_mode="rgb_array")
-    ref.reset(seed=0)
-    return ours, ref
-
-
-@pytest.mark.parametrize("task", list(CASES))
-def test_frames_match_gymnasium(task):
-    sample, moved = CASES[task]
-    rng = np.random.default_rng(list(CASES).index(task))
-    ours, ref = _pair(task)
-    h, w, _ = ours.task_spec.render_shape
-    worst, closest_wrong = 0.0, np.inf
-    try:
-        for _ in range(NUM_STATES):
-            state = sample(rng)
-            ref.unwrapped.state = state.copy()
-            if task == "Pendulum-v1":
-                # The arrow shows the last torque: take one identical step on both sides (the
-                # dynamics agree bit for bit, see tests/envs/classic_control/test_classic_control.py).
-                u = np.array([rng.uniform(-2, 2)], dtype=np.float32)
-                ref.step(u)
-            expected = ref.render()
-            assert expected.shape == (h, w, 3)
-
-            ours.set_state(0, state)
-            if task == "Pendulum-v1":
-                ours.step(u[None])
-            frame = np.stack(ours.render())
-            assert frame.shape == (1, h, w, 3) and frame.dtype == np.uint8
-            worst = max(worst, block_mad(frame[0], expected))
-
-            # Negative case: a visibly different state must not pass.
-            ours.set_state(0, moved(state))
-            if task == "Pendulum-v1":
-                ours.step(u[None])
-            closest_wrong = min(closest_wrong, block_mad(ours.render()[0], expected))
-    finally:
-        ours.close()
-        ref.close()
-    assert worst < THRESHOLD, f"{task}: frame differs from gymnasium's by {worst:.4f} > {THRESHOLD}"
-    assert closest_wrong > THRESHOLD, f"{task}: a different state's frame passes ({closest_wrong:.4f})"
-
 
 # -- toy text ------------------------------------------------------------------------------------
 #
@@ -293,7 +165,7 @@ needs_gym_1_4_art = pytest.mark.skipif(
 def toy_text_distances(task: str, num_states: int, seed: int | None = None) -> tuple[float, float]:
     """(largest same-state distance, smallest different-state distance) over random states."""
     rng = np.random.default_rng(100 + TOY_TEXT.index(task) if seed is None else seed)
-    ours, ref = _pair(task)
+    ours, ref = pair(task)
     h, w, _ = ours.task_spec.render_shape
     tiles = "".join(row.decode() for row in ref.unwrapped.desc.flatten()) if task.startswith("FrozenLake") else ""
     worst, closest_wrong = 0.0, np.inf
@@ -386,132 +258,7 @@ def test_taxi_faces_last_move():
         ours.close()
 
 
-def test_pendulum_no_arrow_before_first_step():
-    """gymnasium's last_u is None after reset: no torque arrow until the first step."""
-    ours, ref = _pair("Pendulum-v1")
-    try:
-        state = np.array([0.7, 0.0])
-        ours.set_state(0, state)
-        ref.unwrapped.state = state.copy()
-        plain = ours.render()[0]
-        assert block_mad(plain, ref.render()) < THRESHOLD
-        ours.step(np.array([[2.0]], dtype=np.float32))
-        ours.set_state(0, state)
-        with_arrow = ours.render()[0]
-        assert block_mad(with_arrow, plain) > THRESHOLD
-        ours.reset()  # a new episode drops the arrow again
-        ours.set_state(0, state)
-        assert np.array_equal(ours.render()[0], plain)
-    finally:
-        ours.close()
-        ref.close()
-
-
-def test_render_subset_and_all():
-    envs = envpool.make("CartPole-v1", num_envs=4, seed=3, render_mode="rgb_array")
-    try:
-        assert "rgb_array" in envs.metadata["render_modes"]
-        envs.reset()
-        # As gymnasium's vector envs: one frame per env, in a tuple.
-        frames = envs.render()
-        assert isinstance(frames, tuple) and len(frames) == 4
-        all_frames = np.stack(frames)
-        assert all_frames.shape == (4, 400, 600, 3) and all_frames.dtype == np.uint8
-        subset = envs.render([2, 0])
-        assert len(subset) == 2 and subset[0].shape == (400, 600, 3)
-        assert np.array_equal(subset[0], all_frames[2]) and np.array_equal(subset[1], all_frames[0])
-        # Different start states draw different frames; a frame is not overwritten later.
-        assert not np.array_equal(all_frames[0], all_frames[1])
-        kept = all_frames.copy()
-        for _ in range(10):  # push right: the carts move by several pixels
-            envs.step(np.ones(4, dtype=np.int64))
-        assert np.array_equal(all_frames, kept)
-        assert not np.array_equal(np.stack(envs.render()), kept)
-    finally:
-        envs.close()
-
-
-def test_render_before_reset_raises():
-    envs = envpool.make("Acrobot-v1", num_envs=2, render_mode="rgb_array")
-    try:
-        with pytest.raises(RuntimeError, match="reset"):
-            envs.render()
-        envs.reset()
-        assert np.stack(envs.render()).shape == (2, 500, 500, 3)
-    finally:
-        envs.close()
-
-
-def test_render_needs_render_mode():
-    envs = envpool.make("CartPole-v1", num_envs=1)
-    try:
-        envs.reset()
-        with pytest.raises(RuntimeError, match="render_mode"):
-            envs.render()
-    finally:
-        envs.close()
-    with pytest.raises(ValueError, match="render_mode"):
-        envpool.make("CartPole-v1", render_mode="human")
-
-
-def test_task_without_rendering_raises():
-    silent = [t for t in envpool.list_all_envs() if envpool.make_spec(t).render_shape is None]
-    if not silent:
-        pytest.skip("every task renders")
-    task = silent[0]
-    with pytest.raises(ValueError, match="does not render"):
-        envpool.make(task, render_mode="rgb_array")
-    envs = envpool.make(task, num_envs=1)
-    try:
-        envs.reset()
-        with pytest.raises(RuntimeError):
-            envs.render()
-    finally:
-        envs.close()
-
-
-# -- envpool run --record ---------------------------------------------------------------------------
-
-
-def test_cli_record_gif(tmp_path, capsys):
-    iio = pytest.importorskip("imageio.v3")
-    from envpool import cli
-
-    out = tmp_path / "cartpole.gif"
-    rc = cli.main(
-        ["run", "CartPole-v1", "--num-envs", "2", "--steps", "40", "-q", "--record", str(out), "--record-steps", "10"]
-    )
-    assert rc == 0
-    assert "recorded 11 frames of env 0" in capsys.readouterr().out
-    frames = iio.imread(out)
-    assert frames.ndim == 4 and frames.shape[1:3] == (400, 600)
-
-
-def test_cli_record_without_imageio(tmp_path, monkeypatch, capsys):
-    import sys
-
-    from envpool import cli
-
-    monkeypatch.setitem(sys.modules, "imageio", None)  # makes `import imageio...` fail
-    monkeypatch.setitem(sys.modules, "imageio.v3", None)
-    rc = cli.main(["run", "CartPole-v1", "--steps", "10", "-q", "--record", str(tmp_path / "x.gif")])
-    assert rc == 2
-    assert "pip install 'envpool-ng[record]'" in capsys.readouterr().err
-
-
-def test_cli_record_task_without_rendering(tmp_path, capsys):
-    from envpool import cli
-
-    silent = [t for t in envpool.list_all_envs() if envpool.make_spec(t).render_shape is None]
-    if not silent:
-        pytest.skip("every task renders")
-    pytest.importorskip("imageio.v3")
-    rc = cli.main(["run", silent[0], "--steps", "10", "-q", "--record", str(tmp_path / "x.gif")])
-    assert rc == 2
-    assert "does not render" in capsys.readouterr().err
-
-
-if __name__ == "__main__":  # measure the toy-text thresholds: python3 tests/envs/test_render.py [N]
+if __name__ == "__main__":  # measure the toy-text thresholds: cd tests && python3 -m envs.toy_text.test_render [N]
     import sys
 
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 200

@@ -1,0 +1,46 @@
+"""`envpool run TASK --record out.gif`: the frames of env 0 written with imageio, and the errors
+without imageio or for a task that does not render."""
+
+from __future__ import annotations
+
+import pytest
+
+import envpool
+
+
+def test_cli_record_gif(tmp_path, capsys):
+    iio = pytest.importorskip("imageio.v3")
+    from envpool import cli
+
+    out = tmp_path / "cartpole.gif"
+    rc = cli.main(
+        ["run", "CartPole-v1", "--num-envs", "2", "--steps", "40", "-q", "--record", str(out), "--record-steps", "10"]
+    )
+    assert rc == 0
+    assert "recorded 11 frames of env 0" in capsys.readouterr().out
+    frames = iio.imread(out)
+    assert frames.ndim == 4 and frames.shape[1:3] == (400, 600)
+
+
+def test_cli_record_without_imageio(tmp_path, monkeypatch, capsys):
+    import sys
+
+    from envpool import cli
+
+    monkeypatch.setitem(sys.modules, "imageio", None)  # makes `import imageio...` fail
+    monkeypatch.setitem(sys.modules, "imageio.v3", None)
+    rc = cli.main(["run", "CartPole-v1", "--steps", "10", "-q", "--record", str(tmp_path / "x.gif")])
+    assert rc == 2
+    assert "pip install 'envpool-ng[record]'" in capsys.readouterr().err
+
+
+def test_cli_record_task_without_rendering(tmp_path, capsys):
+    from envpool import cli
+
+    silent = [t for t in envpool.list_all_envs() if envpool.make_spec(t).render_shape is None]
+    if not silent:
+        pytest.skip("every task renders")
+    pytest.importorskip("imageio.v3")
+    rc = cli.main(["run", silent[0], "--steps", "10", "-q", "--record", str(tmp_path / "x.gif")])
+    assert rc == 2
+    assert "does not render" in capsys.readouterr().err

@@ -1,7 +1,8 @@
 """The layout every env family follows (docs/architecture.md, "A new family"; issue 37 item 5):
 each folder of cpp/envs/ keeps its code in its own namespace envpool::<family>, defines its task
-list as <family>::Tasks() in its registration.cc, and builtin_tasks.cc registers that list. Read
-from the sources, so that a new family that skips a step fails here rather than in review."""
+list as <family>::Tasks() in its registration.cc, and builtin_tasks.cc registers that list; its
+tests are in tests/envs/<family>/, a package holding test_<family>.py. Read from the sources, so
+that a new family that skips a step fails here rather than in review."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import re
 import pytest
 
 ENVS = pathlib.Path(__file__).resolve().parents[2] / "cpp" / "envs"
+TESTS = pathlib.Path(__file__).resolve().parent  # tests/envs/
 FAMILIES = sorted(p.name for p in ENVS.iterdir() if p.is_dir())
 # A namespace opened at the start of a line: clang-format puts nested ones there too.
 OPENING = re.compile(r"^namespace\s+([\w:]+)\s*\{", re.M)
@@ -47,3 +49,12 @@ def test_family_registers_its_tasks(family):
     assert f"{family}::Tasks()" in (ENVS / "builtin_tasks.cc").read_text(), (
         f"cpp/envs/builtin_tasks.cc does not register {family}::Tasks()"
     )
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_family_has_its_test_folder(family):
+    folder = TESTS / family
+    assert (folder / "__init__.py").is_file(), (
+        f"tests/envs/{family}/__init__.py is missing: each family's tests are a package of their own"
+    )
+    assert (folder / f"test_{family}.py").is_file(), f"tests/envs/{family}/test_{family}.py is missing"

@@ -284,6 +284,18 @@ def child_env(*paths: str, peer: bool = False) -> dict[str, str]:
     return env
 
 
+def cpu_jiffies() -> tuple[int, int]:
+    """(busy, total) jiffies of all CPUs from /proc/stat, (0, 0) where there is none: what the
+    whole machine, other jobs included, spent while a sample ran."""
+    try:
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return 0, 0
+    idle = v[3] + (v[4] if len(v) > 4 else 0)  # idle + iowait; guest time is inside user already
+    return sum(v[:8]) - idle, sum(v[:8])
+
+
 def run_child(python: str, source: str, payload: dict[str, Any], env: dict[str, str], cwd: Any, timeout: float) -> dict:
     """Runs ``python -c source json(payload)`` and returns the result it printed after
     RESULT_MARK, or ``{"error": ...}`` (a timeout, or its exit status and last lines): one

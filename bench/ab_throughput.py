@@ -27,11 +27,9 @@ averages, commands) and ``ab_throughput.md`` (the table).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -41,7 +39,7 @@ from _common import (  # bench/ is sys.path[0] when a script runs
     load_span,
     paired_ratios,
     paired_rounds,
-    parse_result,
+    run_child,
     spread,
     write_outputs,
 )
@@ -146,14 +144,10 @@ def run_sample(pkg: str, cfg: tuple, seconds: float, warmup: float, autoreset_mo
         warmup=warmup,
         autoreset_mode=autoreset_mode,
     )
-    env = dict(os.environ, PYTHONPATH=pkg)
-    proc = subprocess.run(
-        [sys.executable, "-c", WORKER_SOURCE, json.dumps(args)], env=env, capture_output=True, text=True, timeout=120
-    )
-    result = parse_result(proc.stdout)
-    if result is not None:
+    result = run_child(sys.executable, WORKER_SOURCE, args, dict(os.environ, PYTHONPATH=pkg), None, 120)
+    if "error" not in result:
         return result["sps"]
-    raise RuntimeError(f"{cfg[0]} with {pkg} failed (rc {proc.returncode}):\n{proc.stderr[-2000:]}")
+    raise RuntimeError(f"{cfg[0]} with {pkg} failed: {result['error']}")
 
 
 def parse_args() -> argparse.Namespace:

@@ -41,7 +41,12 @@ import sys
 import time
 from pathlib import Path
 
-from _common import build_bench_extension, parse_result  # bench/ is sys.path[0] when a script runs
+from _common import (  # bench/ is sys.path[0] when a script runs
+    build_bench_extension,
+    child_env,
+    cpu_jiffies,
+    run_child,
+)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 TASKS = ["HalfCheetah-v5", "Hopper-v5", "Ant-v5", "Humanoid-v5"]
@@ -125,17 +130,6 @@ PEER = [
 ]
 
 
-def cpu_jiffies() -> tuple[int, int]:
-    """(busy, total) jiffies of all CPUs from /proc/stat ((0, 0) where there is none)."""
-    try:
-        with open("/proc/stat") as f:
-            v = [int(x) for x in f.readline().split()[1:]]
-    except (OSError, ValueError):
-        return 0, 0
-    idle = v[3] + (v[4] if len(v) > 4 else 0)
-    return sum(v[:8]) - idle, sum(v[:8])
-
-
 def children_cpu_s() -> float:
     import resource
 
@@ -161,24 +155,13 @@ def run(python: str, args: dict, env: dict) -> tuple[float | None, float]:
     hz = os.sysconf("SC_CLK_TCK")
     b0, _ = cpu_jiffies()
     c0, w0 = children_cpu_s(), time.monotonic()
-    try:
-        out = subprocess.run(
-            [python, "-c", WORKER, json.dumps(args)],
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=120 + 4 * args["seconds"],
-        )
-    except subprocess.TimeoutExpired:
-        sys.stderr.write(f"{args['kind']} {args['task']} timed out\n")
-        return None, 0.0
+    found = run_child(python, WORKER, args, env, None, 120 + 4 * args["seconds"])
     b1, _ = cpu_jiffies()
     wall = time.monotonic() - w0
     foreign = max(0.0, ((b1 - b0) / hz - (children_cpu_s() - c0)) / wall) if wall > 0 else 0.0
-    found = parse_result(out.stdout)
-    if found is not None:
+    if "error" not in found:
         return found["steps_per_s"], foreign
-    sys.stderr.write(f"{args['kind']} {args['task']} failed:\n{out.stderr[-2000:]}\n")
+    sys.stderr.write(f"{args['kind']} {args['task']} failed: {found['error']}\n")
     return None, foreign
 
 
@@ -242,8 +225,7 @@ def parse_args() -> argparse.Namespace:
 def measure(a, peers: list, raw_dir: str) -> tuple[dict, list, list]:
     """Per task and peer: a sample per round (the peers' order rotating); the load averages and
     the cores other processes used meanwhile."""
-    env = dict(os.environ)
-    peer_env = {k: v for k, v in env.items() if k != "PYTHONPATH"}  # keep our package off the peer's path
+    env, peer_env = child_env(), child_env(peer=True)  # keep our package off the peer's path
     foreign_all: list[float] = []
     loads = [loadavg()]
     samples: dict[str, dict[str, list[float]]] = {t: {name: [] for name, *_ in peers} for t in a.tasks}

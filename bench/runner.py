@@ -52,6 +52,8 @@ import subprocess
 import sys
 import time
 
+from _common import cpu_jiffies  # bench/ is sys.path[0] when a script runs
+
 RLLIB_SOURCE = r"""
 import json, sys, time, warnings
 warnings.filterwarnings("ignore")
@@ -229,24 +231,13 @@ def _gym_sampler(task: str, num_envs: int, policy, chunk: int, closers: list):
     return run_gym
 
 
-def _machine_cpu() -> tuple[float, float] | None:
-    """(busy, total) jiffies of all cores from /proc/stat (Linux), else None."""
-    try:
-        with open("/proc/stat") as f:
-            fields = [float(x) for x in f.readline().split()[1:]]
-    except OSError:
-        return None
-    idle = fields[3] + (fields[4] if len(fields) > 4 else 0.0)  # idle + iowait
-    return sum(fields) - idle, sum(fields)
-
-
 def measure(run, seconds: float) -> dict:
     """One sample of a row: env steps/s, this process's CPU use in cores (all its threads) and
     the whole machine's busy fraction over the same wall time (other jobs included)."""
-    cpu0, wall0, mach0 = time.process_time(), time.perf_counter(), _machine_cpu()
+    cpu0, wall0, mach0 = time.process_time(), time.perf_counter(), cpu_jiffies()
     steps_per_s = run(seconds)
-    cpu, wall, mach1 = time.process_time() - cpu0, time.perf_counter() - wall0, _machine_cpu()
-    busy = (mach1[0] - mach0[0]) / max(1e-9, mach1[1] - mach0[1]) if mach0 and mach1 else float("nan")
+    cpu, wall, mach1 = time.process_time() - cpu0, time.perf_counter() - wall0, cpu_jiffies()
+    busy = (mach1[0] - mach0[0]) / (mach1[1] - mach0[1]) if mach1[1] > mach0[1] else float("nan")
     return {"steps_per_s": steps_per_s, "process_cores": cpu / wall, "machine_busy": busy}
 
 

@@ -11,6 +11,7 @@ the packages compared never share a process; the child prints one line
 
 from __future__ import annotations
 
+import argparse
 import datetime as _dt
 import json
 import os
@@ -19,7 +20,7 @@ import shlex
 import statistics
 import subprocess
 import sys
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -189,6 +190,38 @@ def spread(xs: Sequence[float]) -> str:
 def fmt_rate(x: float) -> str:
     """Steps per second, short: 1.234M or 56.7k."""
     return f"{x / 1e6:.3f}M" if x >= 1e6 else f"{x / 1e3:.1f}k"
+
+
+def rate_cell(xs: Sequence[float]) -> str:
+    """A table cell of samples: their median rate and spread, "1.234M (-3..+2%)"; "-" for none."""
+    return f"{fmt_rate(statistics.median(xs))} ({spread(xs)})" if xs else "-"
+
+
+def md_table(head: Sequence[str], rows: Iterable[Sequence[Any]], align: str = "") -> list[str]:
+    """The lines of a Markdown table; ``align`` has an "l" or "r" per column (default: the first
+    column left, the others right)."""
+    align = align or "l" + "r" * (len(head) - 1)
+    lines = ["| " + " | ".join(head) + " |", "|" + "".join("---:|" if a == "r" else "---|" for a in align)]
+    return lines + ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+
+
+def run_args(
+    description: str, rounds: int, seconds: float, warmup: float, peer: bool = False
+) -> argparse.ArgumentParser:
+    """The parser with what every side-by-side script takes: --rounds, --seconds (timed wall time
+    per sample), --warmup (untimed before it), --out (the folder of the .md and .json, default
+    bench/results) and, with ``peer``, --peer-python (a reference EnvPool venv, default $PEER_PYTHON,
+    as bench/peers/envpool.sh makes it)."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--rounds", type=int, default=rounds)
+    ap.add_argument("--seconds", type=float, default=seconds, help="timed wall time per sample")
+    ap.add_argument("--warmup", type=float, default=warmup, help="untimed wall time before it")
+    ap.add_argument("--out", default=str(REPO_ROOT / "bench" / "results"))
+    if peer:
+        ap.add_argument(
+            "--peer-python", default=os.environ.get("PEER_PYTHON"), help="python of a reference EnvPool venv"
+        )
+    return ap
 
 
 def fmt_sig(x: float | None) -> str:

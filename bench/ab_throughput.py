@@ -37,8 +37,10 @@ from pathlib import Path
 from _common import (  # bench/ is sys.path[0] when a script runs
     fmt_rate,
     load_span,
+    md_table,
     paired_ratios,
     paired_rounds,
+    run_args,
     run_child,
     spread,
     write_outputs,
@@ -151,12 +153,9 @@ def run_sample(pkg: str, cfg: tuple, seconds: float, warmup: float, autoreset_mo
 
 
 def parse_args() -> argparse.Namespace:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = run_args(__doc__.split("\n\n")[0], rounds=7, seconds=0.8, warmup=0.3)
     ap.add_argument("--old", required=True, help="package folder A (holds envpool/)")
     ap.add_argument("--new", required=True, help="package folder B (holds envpool/)")
-    ap.add_argument("--rounds", type=int, default=7)
-    ap.add_argument("--seconds", type=float, default=0.8, help="timed wall time per sample")
-    ap.add_argument("--warmup", type=float, default=0.3, help="untimed wall time before it")
     ap.add_argument("--only", default="", help="comma-separated: keep configs whose label contains one of these")
     ap.add_argument(
         "--autoreset",
@@ -165,7 +164,6 @@ def parse_args() -> argparse.Namespace:
         help="the pools' autoreset_mode (same_step: results carry final_obs / final_info)",
     )
     ap.add_argument("--threads", type=int, default=None, help="num_threads of every config (a many-core machine)")
-    ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
     return ap.parse_args()
 
 
@@ -183,12 +181,7 @@ def measure(opts, configs: list, pkgs: dict) -> tuple[dict, list]:
 
 def summarize(configs: list, samples: dict) -> tuple[list[dict], list[str]]:
     """Per config: the JSON row and the table line."""
-    rows = []
-    lines = [
-        "| config | old median | old spread | new median | new spread | new/old "
-        "| per-round new/old (min..max) | rounds < 0.95 |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
-    ]
+    rows, cells = [], []
     for cfg in configs:
         o, n = samples[cfg[0]]["old"], samples[cfg[0]]["new"]
         ratio, per_round = paired_ratios(o, n)
@@ -209,11 +202,18 @@ def summarize(configs: list, samples: dict) -> tuple[list[dict], list[str]]:
                 rounds_below_095=slow,
             )
         )
-        lines.append(
-            f"| {cfg[0]} | {fmt_rate(statistics.median(o))} | {spread(o)} | {fmt_rate(statistics.median(n))} | "
-            f"{spread(n)} | {ratio:.3f} | {min(per_round):.3f}..{max(per_round):.3f} | "
-            f"{slow}/{len(per_round)} |"
+        medians = (fmt_rate(statistics.median(o)), spread(o), fmt_rate(statistics.median(n)), spread(n))
+        cells.append(
+            [
+                cfg[0],
+                *medians,
+                f"{ratio:.3f}",
+                f"{min(per_round):.3f}..{max(per_round):.3f}",
+                f"{slow}/{len(per_round)}",
+            ]
         )
+    head = ["config", "old median", "old spread", "new median", "new spread", "new/old"]
+    lines = md_table([*head, "per-round new/old (min..max)", "rounds < 0.95"], cells)
     return rows, lines
 
 

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -41,12 +40,13 @@ from pathlib import Path
 from _common import (  # bench/ is sys.path[0] when a script runs
     POOL_WORKER,
     child_env,
-    fmt_rate,
     load_span,
+    md_table,
     paired_ratios,
     paired_rounds,
+    rate_cell,
+    run_args,
     run_child,
-    spread,
     write_outputs,
 )
 
@@ -109,13 +109,8 @@ def sample(cfg: dict, batch: int, opts: argparse.Namespace) -> float:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--seconds", type=float, default=1.0, help="timed wall time per sample")
-    ap.add_argument("--warmup", type=float, default=0.3, help="untimed wall time before it")
+    ap = run_args(__doc__.split("\n\n")[0], rounds=5, seconds=1.0, warmup=0.3, peer=True)
     ap.add_argument("--only", default="", help="comma-separated: keep configs whose label contains one of these")
-    ap.add_argument("--peer-python", default=os.environ.get("PEER_PYTHON"), help="python of a reference EnvPool venv")
-    ap.add_argument("--out", default=str(BENCH / "results"))
     opts = ap.parse_args()
     keep = [k.strip() for k in opts.only.split(",")]
     cfgs = [c for c in configs(bool(opts.peer_python)) if any(k in c["label"] for k in keep)]
@@ -127,22 +122,20 @@ def main() -> None:
 
     started = time.time()
     samples, loads = paired_rounds(opts.rounds, list(by_label), ("full", "async"), measure, lambda k: f"{k:48s}")
-    lines = [
-        f"{len(cfgs)} configs, {opts.rounds} rounds x {opts.seconds} s, {CORES} cores, load {load_span(loads)}; "
-        "env steps/s, medians (spread):",
-        "",
-        "| config | full batch | async, batch N/2 | async / full | per round |",
-        "|---|---:|---:|---:|---|",
-    ]
-    rows = []
+    rows, cells = [], []
     for c in cfgs:
         f, a = samples[c["label"]]["full"], samples[c["label"]]["async"]
         ratio, per_round = paired_ratios(f, a)
         rows.append(dict(c, full=f, asynchronous=a, ratio=ratio, per_round=per_round))
-        lines.append(
-            f"| {c['label']} | {fmt_rate(statistics.median(f))} ({spread(f)}) | {fmt_rate(statistics.median(a))} "
-            f"({spread(a)}) | **{ratio:.2f}x** | {min(per_round):.2f}..{max(per_round):.2f} |"
+        cells.append(
+            [c["label"], rate_cell(f), rate_cell(a), f"**{ratio:.2f}x**", f"{min(per_round):.2f}..{max(per_round):.2f}"]
         )
+    lines = [
+        f"{len(cfgs)} configs, {opts.rounds} rounds x {opts.seconds} s, {CORES} cores, load {load_span(loads)}; "
+        "env steps/s, medians (spread):",
+        "",
+        *md_table(["config", "full batch", "async, batch N/2", "async / full", "per round"], cells, "lrrrl"),
+    ]
     table = "\n".join(lines)
     print(table)
     meta = dict(started=started, seconds=opts.seconds, rounds=opts.rounds, cores=CORES, loads=loads, argv=sys.argv)

@@ -19,9 +19,7 @@ the extension is built in ``--build-dir`` (default ``bench/results/classic_raw_b
 
 from __future__ import annotations
 
-import argparse
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -31,12 +29,13 @@ from _common import (  # bench/ is sys.path[0] when a script runs
     RAW_WORKER,
     build_bench_extension,
     child_env,
-    fmt_rate,
     load_span,
+    md_table,
     paired_ratios,
     paired_rounds,
+    rate_cell,
+    run_args,
     run_child,
-    spread,
     write_outputs,
 )
 
@@ -44,13 +43,9 @@ BENCH = Path(__file__).resolve().parent
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = run_args(__doc__.split("\n\n")[0], rounds=5, seconds=1.0, warmup=0.3)
     ap.add_argument("--num-envs", default="64,256,1024")
     ap.add_argument("--threads", default="1,2")
-    ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--seconds", type=float, default=1.0)
-    ap.add_argument("--warmup", type=float, default=0.3)
-    ap.add_argument("--out", default=str(BENCH / "results"))
     ap.add_argument("--build-dir", default=str(BENCH / "results" / "classic_raw_build"))
     opts = ap.parse_args()
     raw_dir = build_bench_extension(Path(opts.build_dir), "ENVPOOL_CLASSIC_BENCH", "envpool_classic_raw")
@@ -71,23 +66,21 @@ def main() -> None:
 
     started = time.time()
     samples, loads = paired_rounds(opts.rounds, configs, ("raw", "ours"), measure, lambda c: f"{c[0]:5d} envs {c[1]}T")
-    lines = [
-        f"CartPole-v1, {opts.rounds} rounds x {opts.seconds} s, {os.cpu_count()} cores, load {load_span(loads)}; "
-        "env steps/s, medians (spread):",
-        "",
-        "| envs | threads | C++ loop limit | ours, full batch | ours / limit | per round |",
-        "|---:|---:|---:|---:|---:|---|",
-    ]
-    rows = []
+    rows, cells = [], []
     for n, t in configs:
         raw, ours = samples[(n, t)]["raw"], samples[(n, t)]["ours"]
         ratio, per_round = paired_ratios(raw, ours)
         rows.append(dict(num_envs=n, threads=t, raw=raw, ours=ours, ratio=ratio))
-        lines.append(
-            f"| {n} | {t} | {fmt_rate(statistics.median(raw))} ({spread(raw)}) | "
-            f"{fmt_rate(statistics.median(ours))} ({spread(ours)}) | **{100 * ratio:.0f}%** | "
-            f"{100 * min(per_round):.0f}..{100 * max(per_round):.0f}% |"
-        )
+        spread_pct = f"{100 * min(per_round):.0f}..{100 * max(per_round):.0f}%"
+        cells.append([n, t, rate_cell(raw), rate_cell(ours), f"**{100 * ratio:.0f}%**", spread_pct])
+    lines = [
+        f"CartPole-v1, {opts.rounds} rounds x {opts.seconds} s, {os.cpu_count()} cores, load {load_span(loads)}; "
+        "env steps/s, medians (spread):",
+        "",
+        *md_table(
+            ["envs", "threads", "C++ loop limit", "ours, full batch", "ours / limit", "per round"], cells, "rrrrrl"
+        ),
+    ]
     table = "\n".join(lines)
     print(table)
     meta = dict(started=started, loads=loads, argv=sys.argv, rounds=opts.rounds, seconds=opts.seconds)

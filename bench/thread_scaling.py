@@ -28,7 +28,6 @@ after every round, so a run cut short keeps the rounds it finished.
 
 from __future__ import annotations
 
-import argparse
 import os
 import platform
 import statistics
@@ -43,8 +42,10 @@ from _common import (  # bench/ is sys.path[0] when a script runs
     child_env,
     fmt_rate,
     load_span,
+    md_table,
+    rate_cell,
+    run_args,
     run_child,
-    spread,
     write_outputs,
 )
 
@@ -71,18 +72,13 @@ def machine() -> dict:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = run_args(__doc__.split("\n\n")[0], rounds=3, seconds=0.7, warmup=0.2, peer=True)
     ap.add_argument(
         "--configs", default="CartPole-v1:1024,CartPole-v1:8192,HalfCheetah-v5:256", help="TASK:NUM_ENVS,..."
     )
     ap.add_argument("--threads", default="1,2,4,8,16")
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--seconds", type=float, default=0.7, help="timed wall time per sample")
-    ap.add_argument("--warmup", type=float, default=0.2, help="untimed wall time before it")
-    ap.add_argument("--peer-python", default=os.environ.get("PEER_PYTHON"), help="python of a reference EnvPool venv")
     ap.add_argument("--raw-dir", default=None, help="folder holding envpool_classic_raw and envpool_mujoco_raw, built")
     ap.add_argument("--build-dir", default=str(BENCH / "results" / "thread_scaling_build"))
-    ap.add_argument("--out", default=str(BENCH / "results"))
     opts = ap.parse_args()
     configs = [(task, int(n)) for task, n in (c.split(":") for c in opts.configs.split(","))]
     threads = [int(t) for t in opts.threads.split(",")]
@@ -151,7 +147,7 @@ def render(configs, threads, rows, samples, host, loads, opts, rounds_done) -> s
     for task, n in configs:
         lines += ["", f"**{task}, {n} envs**", ""]
         head = ["threads"] + list(rows) + ["ours/ref full", "ours/ref async", "ours full / loop"]
-        lines += ["| " + " | ".join(head) + " |", "|" + "---:|" * len(head)]
+        table = []
         for t in threads:
             k = (task, n, t)
             base = (task, n, threads[0])
@@ -159,11 +155,12 @@ def render(configs, threads, rows, samples, host, loads, opts, rounds_done) -> s
             for row in rows:
                 m, b = med(k, row), med(base, row)
                 speedup = f" {m / b:.1f}x" if m is not None and b else ""
-                cells.append("-" if m is None else f"{fmt_rate(m)} ({spread(samples[k][row])}){speedup}")
+                cells.append(rate_cell(samples[k][row]) + speedup)
             for a, b in (("ours full", "ref full"), ("ours async", "ref async"), ("ours full", "C++ loop")):
                 x, y = med(k, a), (med(k, b) if b in rows else None)
                 cells.append(f"{x / y:.2f}" if x and y else "-")
-            lines.append("| " + " | ".join(cells) + " |")
+            table.append(cells)
+        lines += md_table(head, table, "r" * len(head))
     return "\n".join(lines)
 
 

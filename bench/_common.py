@@ -12,6 +12,7 @@ the packages compared never share a process; the child prints one line
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as _dt
 import json
 import os
@@ -179,6 +180,23 @@ class Samples:
     @property
     def median(self) -> float | None:
         return statistics.median(self.samples) if self.samples else None
+
+    def add(self, result: dict[str, Any], key: str = "steps_per_s") -> bool:
+        """Records one child's result (run_child's dict): its rate under ``key``, its skip or its
+        error, and the load average after it. True when it was a sample."""
+        self.loadavg.append(os.getloadavg()[0])
+        if "skipped" in result:
+            self.skipped = result["skipped"]
+        elif "error" in result:
+            self.errors.append(result["error"])
+        else:
+            self.samples.append(result[key])
+            return True
+        return False
+
+    def as_json(self) -> dict[str, Any]:
+        """Every field, and the median."""
+        return {**dataclasses.asdict(self), "median": self.median}
 
 
 def spread(xs: Sequence[float]) -> str:

@@ -43,6 +43,7 @@ info), ``python_envs.md`` (tables) and ``python_envs.png`` (if matplotlib is imp
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import statistics
@@ -343,15 +344,10 @@ def measure_once(m: Measurement, args: argparse.Namespace) -> None:
     timeout = 120 + 3 * (args.warmup + args.seconds)
     # PufferLib's __init__ symlinks `resources` into the working directory: keep it out of the repo.
     res = run_worker(python, payload, timeout, puffer, args.tmpdir if puffer else REPO_ROOT)
-    m.loadavg.append(os.getloadavg()[0])
-    if "skipped" in res:
-        m.skipped = res["skipped"]
-    elif "error" in res:
-        m.errors.append(res["error"])
-        print(f"  error: {m.peer} {m.task} n={m.num_envs}: {res['error']}", flush=True)
-    else:
-        m.samples.append(res["steps_per_s"])
+    if m.add(res):
         m.details.append({k: v for k, v in res.items() if k != "steps_per_s"})
+    elif "error" in res:
+        print(f"  error: {m.peer} {m.task} n={m.num_envs}: {res['error']}", flush=True)
 
 
 def run_group(g: Group, args: argparse.Namespace, skip: dict[str, str]) -> None:
@@ -489,18 +485,7 @@ def write_json(path: Path, groups: list[Group], info: dict[str, Any], args: argp
                 "num_envs": g.num_envs,
                 "own_us": own_us(groups, g.task),
                 "measurements": [
-                    {
-                        "peer": m.peer,
-                        "num_envs": m.num_envs,
-                        "batch_size": m.batch_size,
-                        "samples": m.samples,
-                        "median": m.median,
-                        "details": m.details,
-                        "overhead_us": overhead_us(m, own_us(groups, g.task)) if g.num_envs else None,
-                        "loadavg": m.loadavg,
-                        "skipped": m.skipped,
-                        "errors": m.errors,
-                    }
+                    {**m.as_json(), "overhead_us": overhead_us(m, own_us(groups, g.task)) if g.num_envs else None}
                     for m in g.measurements
                 ],
             }
@@ -591,21 +576,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def load_groups(path: Path) -> tuple[list[Group], dict[str, Any]]:
     """Groups and machine info back from a python_envs.json (to redraw its plot)."""
     data = json.loads(Path(path).read_text())
+    names = {f.name for f in dataclasses.fields(Measurement)}
     groups = []
     for g in data["groups"]:
         ms = [
-            Measurement(
-                peer=m["peer"],
-                task=g["task"],
-                num_envs=m["num_envs"],
-                batch_size=m["batch_size"],
-                samples=m["samples"],
-                details=m.get("details", []),
-                loadavg=m.get("loadavg", []),
-                skipped=m.get("skipped"),
-                errors=m.get("errors", []),
-            )
-            for m in g["measurements"]
+            Measurement(**{"task": g["task"], **{k: v for k, v in m.items() if k in names}}) for m in g["measurements"]
         ]
         groups.append(Group(task=g["task"], num_envs=g["num_envs"], measurements=ms))
     return groups, data["info"]

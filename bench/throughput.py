@@ -259,15 +259,8 @@ def measure_once(m: Measurement, args: argparse.Namespace) -> None:
             payload["batch_size"] = m.num_envs  # reference wants an explicit batch size
     timeout = 120 + 3 * (args.warmup + args.seconds + args.latency_seconds)
     res = run_worker(m.peer, payload, args, timeout)
-    m.loadavg.append(os.getloadavg()[0])
-    if "skipped" in res:
-        m.skipped = res["skipped"]
-    elif "error" in res:
-        m.errors.append(res["error"])
-    else:
-        m.samples.append(res["steps_per_s"])
-        if "latency_us" in res:
-            m.latency_us.append(res["latency_us"])
+    if m.add(res) and "latency_us" in res:
+        m.latency_us.append(res["latency_us"])
 
 
 def run_group(g: Group, args: argparse.Namespace, unsupported: dict[tuple[str, str], str]) -> None:
@@ -374,25 +367,7 @@ def write_json(path: Path, groups: list[Group], info: dict[str, Any], args: argp
     for g in groups:
         for r in table_rows(g):
             rows.append({k: v for k, v in r.items() if k != "cells"})
-    raw = [
-        {
-            "peer": m.peer,
-            "task": m.task,
-            "mode": m.mode,
-            "num_envs": m.num_envs,
-            "batch_size": m.batch_size,
-            "threads": m.threads,
-            "samples": m.samples,
-            "median": m.median,
-            "latency_us_samples": m.latency_us,
-            "latency_us_median": m.latency_median,
-            "loadavg_1min": m.loadavg,
-            "skipped": m.skipped,
-            "errors": m.errors,
-        }
-        for g in groups
-        for m in g.measurements
-    ]
+    raw = [{**m.as_json(), "latency_us_median": m.latency_median} for g in groups for m in g.measurements]
     settings = {k: v for k, v in vars(args).items()}
     path.write_text(
         json.dumps({"machine": info, "settings": settings, "rows": rows, "measurements": raw}, indent=2, default=str)

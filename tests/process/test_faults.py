@@ -3,7 +3,6 @@ processes left behind (none may outlive close(), interpreter exit or a killed pa
 
 from __future__ import annotations
 
-import functools
 import os
 import signal
 import subprocess
@@ -12,15 +11,10 @@ import time
 import numpy as np
 import pytest
 from support import TESTS_DIR as TESTS
-from support.py_envs import FaultyEnv, SlowEnv
+from support.py_envs import SlowEnv, mixed
 from support.subprocs import alive, start_python
 
 import envpool
-
-
-def mixed(fault: str, n: int = 4, at: int = 3, bad: int = 1):
-    """n envs, env `bad` faulty at step `at`, the rest plain."""
-    return [functools.partial(FaultyEnv, fault, at) if i == bad else SlowEnv for i in range(n)]
 
 
 def step_until_error(envs, n, limit=10):

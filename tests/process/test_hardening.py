@@ -4,7 +4,6 @@ or alive at exit, envs that raise KeyboardInterrupt, and one worker fault = one 
 
 from __future__ import annotations
 
-import functools
 import os
 import signal
 import subprocess
@@ -16,17 +15,12 @@ import time
 import numpy as np
 import pytest
 from support import TESTS_DIR as TESTS
-from support.py_envs import FaultyEnv, SlowEnv
+from support.py_envs import FaultyEnv, SlowEnv, mixed
 from support.subprocs import _sigint_default, alive, start_python
 
 import envpool
 
 ZEROS4 = np.zeros(4, np.int64)
-
-
-def mixed(fault: str, n: int = 4, at: int = 3, bad: int = 1):
-    """n envs, env `bad` faulty at step `at`, the rest plain."""
-    return [functools.partial(FaultyEnv, fault, at) if i == bad else SlowEnv for i in range(n)]
 
 
 def wait_gone(pids, seconds: float) -> list[int]:

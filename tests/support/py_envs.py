@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ctypes
 import faulthandler
+import functools
 import os
 import subprocess
 import sys
@@ -158,3 +159,8 @@ class TypedActionsEnv(gymnasium.Env):
     def step(self, action):
         total = float(np.sum(action["f64"]) + np.sum(action["i32"]) + np.sum(action["md"]) + np.sum(action["mb"]))
         return np.array([total]), 0.0, False, False, {}
+
+
+def mixed(fault: str, n: int = 4, at: int = 3, bad: int = 1):
+    """n envs, env `bad` faulty at step `at`, the rest plain."""
+    return [functools.partial(FaultyEnv, fault, at) if i == bad else SlowEnv for i in range(n)]

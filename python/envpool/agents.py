@@ -184,15 +184,17 @@ def _narrow(arr: np.ndarray, size: int) -> np.ndarray:
     return arr if arr.ndim == 0 or size == arr.shape[-1] else arr[..., :size]
 
 
-def to_rows(value: Any, n: int, slots: int) -> Any:
+def to_rows(value: Any, n: int, slots: int, xp: Any = np) -> Any:
     """One result field in agent rows: per-agent arrays ``(n, slots, ...)`` are reshaped to
     ``(n * slots, ...)``, per-env arrays ``(n, ...)`` repeated once per slot, dicts field by
-    field, gymnasium's per-env object arrays (same-step ``final_obs``) split per agent."""
+    field, gymnasium's per-env object arrays (same-step ``final_obs``) split per agent. ``xp``:
+    the array module, numpy or jax.numpy (inside jit same-step ``final_obs`` is a dense array,
+    reshaped like the observations)."""
     if isinstance(value, dict):
-        return {k: to_rows(v, n, slots) for k, v in value.items()}
+        return {k: to_rows(v, n, slots, xp) for k, v in value.items()}
     if isinstance(value, tuple):
-        return tuple(to_rows(v, n, slots) for v in value)
-    if not isinstance(value, np.ndarray) or value.ndim == 0 or value.shape[0] != n:
+        return tuple(to_rows(v, n, slots, xp) for v in value)
+    if not hasattr(value, "shape") or value.ndim == 0 or value.shape[0] != n:
         return value
     if value.dtype == object:
         out = np.empty(n * slots, dtype=object)
@@ -203,7 +205,46 @@ def to_rows(value: Any, n: int, slots: int) -> Any:
         return out
     if value.ndim >= 2 and value.shape[1] == slots:
         return value.reshape(n * slots, *value.shape[2:])
-    return np.repeat(value, slots, axis=0)
+    return xp.repeat(value, slots, axis=0)
+
+
+# Info keys agent rows do not pass on: the per-agent values the rows' own fields hold, and the
+# masks gymnasium's stacking gives a Python env's info (all True here).
+NOT_ROWS = frozenset(AGENT_INFO[:3]) | {"_" + name for name in AGENT_INFO}
+
+
+def agent_rows(result: tuple[Any, ...], slots: int, xp: Any = np) -> tuple[Any, ...]:
+    """A multi-agent pool's result (per env: ``(n, slots, ...)`` arrays) as agent rows, ``(obs,
+    reward, terminated, truncated, info)`` with one row per agent slot: the agent's own reward
+    and flags (a time limit truncates every active agent that did not terminate), the env's info
+    fields per row and ``all_done``. The caller adds ``agent_id``. One definition for the
+    agents-as-rows front end (numpy, envpool.multiagent.rows) and its ``xla()`` (jax.numpy,
+    envpool.xla.rows)."""
+    obs, _, terminated, truncated, info = result
+    n = terminated.shape[0]
+    reward, agent_terminated = info["agent_reward"], info["agent_terminated"]
+    agent_truncated, active = info["agent_truncated"], info["active"]
+    ended = info.get("_final_info")
+    # Inside jit whether any env ended is not known while tracing: the where runs regardless
+    # (where none ended it changes nothing).
+    if ended is not None and (xp is not np or ended.any()):
+        # Same-step autoreset: an ended env's row holds its new episode (obs, active) and the
+        # step that ended the old one (reward, flags), whose per-agent values are final_info's.
+        final, where = info["final_info"], ended[:, None]
+        reward = xp.where(where, final["agent_reward"], reward)
+        agent_terminated = xp.where(where, final["agent_terminated"], agent_terminated)
+        agent_truncated = xp.where(where, final["agent_truncated"], agent_truncated)
+        active = xp.where(where, final["active"], active)
+    agent_truncated = truncated_agents(agent_truncated, truncated[:, None], active, agent_terminated)
+    rows = {key: to_rows(value, n, slots, xp) for key, value in info.items() if key not in NOT_ROWS}
+    rows["all_done"] = xp.repeat(terminated | truncated, slots)
+    return (
+        to_rows(obs, n, slots, xp),
+        reward.reshape(n * slots),
+        agent_terminated.reshape(n * slots),
+        agent_truncated.reshape(n * slots),
+        rows,
+    )
 
 
 def to_rows_item(item: Any, slot: int) -> Any:

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 from gymnasium.vector.utils import batch_space
 
-from envpool.agents import AGENT_INFO, AgentLayout, to_rows, truncated_agents
+from envpool.agents import AGENT_INFO, AgentLayout, agent_rows
 from envpool.errors import EnvError
 from envpool.frontends.vector_env import EnvPoolVectorEnv
 from envpool.result_names import check_front_end
@@ -139,29 +139,9 @@ class AgentRowsVectorEnv(EnvPoolVectorEnv):
             info = dict(info)
             for key in missing:
                 info[key] = np.zeros((n, m), dtype=np.float64 if key == "agent_reward" else bool)
-        reward, agent_terminated = info["agent_reward"], info["agent_terminated"]
-        agent_truncated, active = info["agent_truncated"], info["active"]
-        ended = info.get("_final_info")
-        if ended is not None and ended.any():
-            # Same-step autoreset: an ended env's row holds its new episode (obs, active) and the
-            # step that ended the old one (reward, flags), whose per-agent values are final_info's.
-            final = info["final_info"]
-            where = ended[:, None]
-            reward = np.where(where, final["agent_reward"], reward)
-            agent_terminated = np.where(where, final["agent_terminated"], agent_terminated)
-            agent_truncated = np.where(where, final["agent_truncated"], agent_truncated)
-            active = np.where(where, final["active"], active)
-        agent_truncated = truncated_agents(agent_truncated, truncated[:, None], active, agent_terminated)
-        rows = {key: to_rows(value, n, m) for key, value in info.items() if key not in _NOT_ROWS}
-        rows["all_done"] = np.repeat(terminated | truncated, m)
+        obs, reward, terminated, truncated, rows = agent_rows((obs, None, terminated, truncated, info), m)
         rows["agent_id"] = self._agent_ids(n)
-        return (
-            to_rows(obs, n, m),
-            reward.reshape(n * m),
-            agent_terminated.reshape(n * m),
-            agent_truncated.reshape(n * m),
-            rows,
-        )
+        return obs, reward, terminated, truncated, rows
 
     def _agent_ids(self, n: int) -> np.ndarray:
         """``[0, 1, .., m-1] * n`` (int32), made once per batch size and copied: results belong to
@@ -170,8 +150,3 @@ class AgentRowsVectorEnv(EnvPoolVectorEnv):
         if ids is None:
             ids = self._agent_id_rows[n] = np.tile(np.arange(self.agents_per_env, dtype=np.int32), n)
         return ids.copy()
-
-
-# Info keys that are not passed on as rows: the per-agent values the result's own fields hold, and
-# the masks gymnasium's stacking gives a Python env's info (all True here).
-_NOT_ROWS = frozenset(AGENT_INFO[:3]) | {"_" + name for name in AGENT_INFO}

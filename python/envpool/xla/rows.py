@@ -22,11 +22,7 @@ import jax
 import jax.numpy as jnp
 from jax import ffi
 
-from envpool.agents import AGENT_INFO, truncated_agents
-
-# The pool's info keys the rows do not pass on (envpool.multiagent.rows' _NOT_ROWS; not imported:
-# the front ends import this package): the per-agent values the rows' own fields hold, and masks.
-_NOT_ROWS = frozenset(AGENT_INFO[:3]) | {"_" + name for name in AGENT_INFO}
+from envpool.agents import agent_rows
 
 
 def is_agent_rows(envs: Any) -> bool:
@@ -37,21 +33,6 @@ def is_agent_rows(envs: Any) -> bool:
 def is_pettingzoo(envs: Any) -> bool:
     """Whether ``envs`` is the PettingZoo views' front end, which xla() cannot serve."""
     return getattr(envs, "_xla_layout", None) == "pettingzoo"
-
-
-def _rows(value: Any, n: int, slots: int) -> Any:
-    """envpool.agents.to_rows for jax arrays: per-agent arrays ``(n, slots, ...)``
-    reshaped to rows, per-env arrays repeated once per slot (same-step ``final_obs`` is dense
-    inside jit, so it is reshaped like the observations)."""
-    if isinstance(value, dict):
-        return {k: _rows(v, n, slots) for k, v in value.items()}
-    if isinstance(value, tuple):
-        return tuple(_rows(v, n, slots) for v in value)
-    if value.ndim == 0 or value.shape[0] != n:
-        return value
-    if value.ndim >= 2 and value.shape[1] == slots:
-        return value.reshape(n * slots, *value.shape[2:])
-    return jnp.repeat(value, slots, axis=0)
 
 
 class AgentRows:
@@ -116,26 +97,7 @@ class AgentRows:
 
     def result(self, result: tuple[Any, ...]) -> tuple[Any, ...]:
         """The front end's agent rows of the pool's per-env result (AgentRowsVectorEnv._to_rows)."""
-        obs, _, terminated, truncated, info = result
-        n, m = terminated.shape[0], self.slots
-        reward, agent_terminated = info["agent_reward"], info["agent_terminated"]
-        agent_truncated, active = info["agent_truncated"], info["active"]
-        if "_final_info" in info:
-            # Same-step autoreset: an ended env's per-agent values of the ended step are
-            # final_info's (where no env ended, the Python front end's values are these too).
-            final, where = info["final_info"], info["_final_info"][:, None]
-            reward = jnp.where(where, final["agent_reward"], reward)
-            agent_terminated = jnp.where(where, final["agent_terminated"], agent_terminated)
-            agent_truncated = jnp.where(where, final["agent_truncated"], agent_truncated)
-            active = jnp.where(where, final["active"], active)
-        agent_truncated = truncated_agents(agent_truncated, truncated[:, None], active, agent_terminated)
-        rows = {key: _rows(value, n, m) for key, value in info.items() if key not in _NOT_ROWS}
-        rows["all_done"] = jnp.repeat(terminated | truncated, m)
-        rows["agent_id"] = jnp.tile(jnp.arange(m, dtype=jnp.int32), n)
-        return (
-            _rows(obs, n, m),
-            reward.reshape(n * m),
-            agent_terminated.reshape(n * m),
-            agent_truncated.reshape(n * m),
-            rows,
-        )
+        n = result[2].shape[0]  # envs: the pool's per-env terminated
+        obs, reward, terminated, truncated, rows = agent_rows(result, self.slots, jnp)
+        rows["agent_id"] = jnp.tile(jnp.arange(self.slots, dtype=jnp.int32), n)
+        return obs, reward, terminated, truncated, rows

@@ -8,7 +8,7 @@
 #                                           mujoco/gym (its wheel is 53 MB; its entry.py then
 #                                           registers those two families only), run by peerpy
 # Then, with the device tool (carry: .device and the _core .so above):
-#   PYTHONPATH=$PWD/.device/site312 python3 bench/thread_scaling.py --peer-python $PWD/.device/peerpy \
+#   PYTHONPATH=$PWD/python:$PWD/.device/site312 python3 bench/thread_scaling.py --peer-python $PWD/.device/peerpy \
 #     --raw-dir $PWD/.device/raw312 --out $OUT
 # Needs here: a python3.12 (PYTHON312, default: the one on PATH), cmake, pip that can download,
 # and pybind11 + mujoco-core headers in the running python3 (the dev venv).

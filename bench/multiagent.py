@@ -2,42 +2,15 @@
 """Multi-agent throughput: envpool's native ``SimpleSpread-v3`` against the Python ways of running
 mpe2's ``simple_spread_v3`` (N=3 agents, max_cycles=25) many times.
 
-Measures env steps per second (one env step = all N agents act once; agent-steps/s = env steps/s
-x N is printed too) at ``--sizes`` envs (default 8, 64, 256), for:
-
-| peer | what runs |
-|---|---|
-| ``envpool`` | ours: ``envpool.make("SimpleSpread-v3", num_envs=n, num_threads=T)`` (T = ``--threads``, 2), |
-|  | full-batch ``step(actions)`` with one row per agent, next-step autoreset |
-| ``envpool-async`` | same with ``batch_size=n/2``: ``recv()``, then ``send(actions, info["env_id"])`` (at |
-|  | ``--async-sizes``, default 64 and 256) |
-| ``mpe2-loop`` | n ``simple_spread_v3.parallel_env()`` stepped one after another in a Python loop with a |
-|  | dict of actions each; an env whose agents are all done is reset on its next turn (next-step |
-|  | autoreset, as ours; the reset counts as that env's step, as it does for ours) |
-| ``supersuit-0`` | ``supersuit.concat_vec_envs_v1(supersuit.pettingzoo_env_to_vec_env_v1(parallel_env()), n, |
-|  | num_cpus=0, base_class="gymnasium")`` (in-process), full-batch ``step()`` |
-| ``supersuit-2`` | same with ``num_cpus=2`` (two worker processes) |
-| ``puffer-serial`` | PufferLib 3.0: ``pufferlib.vector.make(partial(pufferlib.emulation.PettingZooPufferEnv, |
-|  | env_creator=simple_spread_v3.parallel_env), backend=pufferlib.vector.Serial, num_envs=n)``, |
-|  | driven by ``async_reset``/``recv``/``send`` (its own next-step autoreset) |
-| ``puffer-mp`` | same with ``backend=pufferlib.vector.Multiprocessing, num_workers=2, batch_size=n`` |
-
-The best of ``supersuit-0``/``-2`` counts as "SuperSuit" and the best of the two PufferLib rows as
-"PufferLib"; "best peer" is the best of mpe2-loop, SuperSuit and PufferLib.
-
-Every sample is a fresh child process (``python -c WORKER_SOURCE '<json>'``), so a crash or an
-import conflict of one peer cannot take the others down. PufferLib runs under ``--puffer-python``
-(its own venv, from ``bench/peers/pufferlib.sh``, with numpy<2 and pettingzoo/mpe2 added; without it
-its rows are "not run"); the others run under this interpreter, which must import envpool, mpe2 and
-supersuit. A child builds its envs, resets them, draws a small pool of random action batches
-(``--action-batches``, fixed seed; cycled, so no RNG is timed), warms up for ``--warmup`` seconds,
-then times a fixed number of batch calls: in the first round, as many as the rate of a probe of
-``--seconds``/3 after the warm-up says fit in ``--seconds`` (default 3 s, so 1.5 s or more in later
-rounds unless the machine gets twice as fast);
-later rounds reuse that count, so each peer/size times the same number of env steps in every round.
-Peers of one size are interleaved in rounds (A B C D ... A B C D ..., ``--rounds``, default 5); the
-table gives the median over rounds, the spread (min..max as % of the median) and ratios ours / each
-peer.
+Env steps/s (one env step = all N agents act once) at ``--sizes`` envs of: ours full batch and
+async (``batch_size=n/2``); n mpe2 ``parallel_env()`` stepped in a Python loop (``mpe2-loop``);
+SuperSuit's ``concat_vec_envs_v1`` in-process and with 2 processes; PufferLib 3.0's Serial and
+Multiprocessing backends (in its own venv, ``--puffer-python``, from ``bench/peers/pufferlib.sh``
+with pettingzoo and mpe2 added; its rows are "not run" without it). Each sample is a fresh child
+(``python -c WORKER_SOURCE '<json>'``) that draws its random actions first, warms up, then times
+a fixed number of batch calls (sized by a probe in round 1 to take ``--seconds``, the same count
+in later rounds); peers of one size are interleaved in rounds, medians and spreads reported, ours
+over each peer. The peers in full and what they measured: bench/README.md, "Multi-agent".
 
 Run from the repository root::
 

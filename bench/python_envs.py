@@ -7,37 +7,14 @@ Run from the repository root::
     python bench/python_envs.py --puffer-python "$PUFFER"   # full run, ~8-10 minutes
     python bench/python_envs.py --quick --puffer-python "$PUFFER"   # smoke run, ~1 minute
 
-Environments are gymnasium's own *Python* envs (``CartPole-v1``, ``LunarLander-v3``, ...) and a
-synthetic ``burn_env:BurnStep-v0`` (bench/burn_env.py) whose step burns 50 µs of CPU in half of
-the envs and 500 µs in the other half (the "varying step time" scenario). Each is run by:
-
-| peer | what runs |
-|---|---|
-| ``gym-sync`` | ``gymnasium.vector.SyncVectorEnv``, full-batch ``step()`` |
-| ``gym-async`` | ``gymnasium.vector.AsyncVectorEnv(shared_memory=True)`` (a process per env) |
-| ``puffer`` | ``pufferlib.vector.make(GymnasiumPufferEnv creator, backend=Multiprocessing,
-  num_envs=N, num_workers=W, batch_size=N)``, driven by ``async_reset``/``recv``/``send``;
-  W = ``--puffer-workers`` (default: CPU count, PufferLib's own cap without overwork=True) |
-| ``puffer-w1`` | same with ``num_workers=1`` (one worker process stepping all N envs) |
-| ``puffer-async`` | W workers with ``batch_size=N/2`` |
-| ``ours`` | ``envpool.make_python(task, num_envs=N, seed=...)``, full-batch ``step()`` |
-| ``ours-async`` | same with ``batch_size=N/2``, driven by ``recv()``/``send(actions, env_id)`` |
-
-Our rows run only when the interpreter's ``envpool`` has ``make_python`` (otherwise they are
-reported as skipped). PufferLib runs under ``--puffer-python`` (its own venv: it pins numpy<2 and
-gymnasium<=0.29.1, so it cannot share ours); without it the puffer rows are skipped.
-
-Conventions follow bench/throughput.py: every sample is a fresh subprocess running the same timing
-script (``WORKER_SOURCE``): build, reset, warm up, then step with pre-generated random actions
-(fixed seed) for a fixed wall time and report env steps/s (steps actually returned to the caller).
-Peers of one row are interleaved in rounds (A B C ... A B C ...) and the median over rounds is
-reported with the spread. Each task also gets an in-process baseline (``own``): K single gymnasium
-envs stepped round-robin in one process, with the same next-step autoreset, giving the env's own
-cost per step; the *per-step overhead* reported is ``1e6 / (steps/s) - own µs``. On a machine with
-more than one core a parallel peer can go below the env's own cost, so the overhead can be negative.
-
-Outputs (``--out``, default ``bench/results``): ``python_envs.json`` (raw samples, medians, machine
-info), ``python_envs.md`` (tables) and ``python_envs.png`` (if matplotlib is importable).
+gymnasium's own Python envs and ``burn_env:BurnStep-v0`` (bench/burn_env.py: 50 or 500 µs of CPU
+per step) run by gymnasium's Sync/AsyncVectorEnv, PufferLib's Multiprocessing backend (in its
+own venv, ``--puffer-python``; its rows are skipped without it) and ``make_python``, full batch
+and async; each sample a fresh process running ``WORKER_SOURCE``, peers interleaved in rounds,
+medians, and each env's own in-process cost per step (``own``) so that a row's per-step overhead
+is ``1e6 / (steps/s) - own µs``. The peers, their settings and what they measured:
+bench/README.md, "Python envs". Writes ``python_envs.{json,md,png}`` to ``--out``
+(default ``bench/results``).
 """
 
 from __future__ import annotations

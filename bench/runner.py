@@ -18,26 +18,14 @@ core for full batch, cores - 1 for async):
 | ``gym-sync`` | ``gymnasium.vector.SyncVectorEnv`` of the task, a plain loop ``obs -> policy -> step`` (no episode bookkeeping) |
 | ``rllib`` | ``ray.rllib.env.single_agent_env_runner.SingleAgentEnvRunner`` (PPO config, ``num_envs_per_env_runner=N``, no remote runners) ``.sample(num_timesteps=...)``, in its own interpreter (``--rllib-python``) |
 
-Overlap rows (``--overlap``, policies ``--overlap-policies``): ``ours-sync`` vs ``ours-async`` on tasks whose step
-costs more than CartPole's: MuJoCo HalfCheetah-v5 (CPU-bound env and policy: on a 2-core
-machine there is little idle time to fill), and StepCounter-v0 with ``step_sleep_us`` (an env
-whose step waits, like one talking to an external simulator) with a policy that also waits
-``policy_ms`` per call (as for a GPU or a remote inference server): latencies that the async
-loop overlaps. Plus ``ours-async-tc``: async with as many env threads as cores.
-
-Policies: ``random`` (actions from the action space; RLlib: ``random_actions=True``) and ``mlp``
-(a 2x64 tanh MLP and a categorical sample per row, torch with 1 thread; RLlib: its default PPO
-module with ``fcnet_hiddens=[64, 64]``, tanh, exploring).
-
-Each sample also records this process's CPU use (``time.process_time`` over wall time, in
-cores: all its threads) and the whole machine's busy share from ``/proc/stat`` (other jobs
-included): an async pool can only hide env time behind policy time on an idle core.
-
-How a sample is taken: each row's sampler is built once, warmed up, then ``sample`` /
-stepped in chunks of ``--chunk`` env steps for ``--seconds`` of wall time; env steps / time.
-Rows are interleaved in rounds (A B C D A B C D ...; ``--rounds``) and the median over rounds is
-reported with min-max, so a noisy machine shows as spread rather than as bias. RLlib runs in a
-persistent subprocess that takes one sample per request, so it is interleaved too.
+Overlap rows (``--overlap``, policies ``--overlap-policies``): ``ours-sync`` vs ``ours-async`` (and
+``ours-async-tc``, as many env threads as cores) on envs whose step costs more than CartPole's:
+HalfCheetah-v5, and StepCounter-v0 waiting ``step_sleep_us`` with a policy waiting ``policy_ms``.
+Policies: ``random`` and ``mlp`` (a 2x64 tanh MLP, torch with 1 thread; RLlib: its default PPO
+module with ``fcnet_hiddens=[64, 64]``). Each row's sampler is built once, warmed up, then run
+in chunks of ``--chunk`` env steps for ``--seconds``; rows interleaved in rounds, medians with
+min-max, and each sample's CPU use of this process and of the machine (``/proc/stat``). Why and
+what they measured: bench/README.md, "Env runner sampling".
 Results: ``bench/results/runner.json`` and ``runner.md`` (``--out``).
 """
 

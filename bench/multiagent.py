@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -37,6 +36,7 @@ from typing import Any
 
 from _common import (  # bench/ is sys.path[0]
     WORKER_PRELUDE,
+    Samples,
     fmt_rate,
     int_list,
     load_span,
@@ -229,21 +229,13 @@ PUFFER = GROUPS["pufferlib"]
 
 
 @dataclass
-class Cell:
-    """The samples of one peer at one size."""
+class Cell(Samples):
+    """The samples of one peer at one size (``skipped``: why it did not run)."""
 
     peer: str
     num_envs: int
-    samples: list[float] = field(default_factory=list)
     details: list[dict[str, Any]] = field(default_factory=list)
-    loads: list[tuple[float, float, float]] = field(default_factory=list)
     calls: int | None = None  # fixed after the first sample
-    not_run: str | None = None
-    errors: list[str] = field(default_factory=list)
-
-    @property
-    def median(self) -> float | None:
-        return statistics.median(self.samples) if self.samples else None
 
 
 def worker_env(puffer: bool) -> dict[str, str]:
@@ -274,18 +266,15 @@ def measure_once(c: Cell, args: argparse.Namespace) -> None:
     }
     python = args.puffer_python if c.peer in PUFFER else sys.executable
     res = run_worker(python, payload, args.timeout + 4 * args.seconds, args.tmpdir)
-    c.loads.append(os.getloadavg())
-    if "error" in res:
-        c.errors.append(res["error"])
+    if not c.add(res):
         print(f"  {c.peer:14s} n={c.num_envs:<4d} error: {res['error']}", flush=True)
         return
     c.calls = c.calls or res["calls"]
-    c.samples.append(res["steps_per_s"])
     c.details.append(res)
     print(
         f"  {c.peer:14s} n={c.num_envs:<4d} {fmt_rate(res['steps_per_s']):>8s} env steps/s "
         f"({fmt_rate(AGENTS * res['steps_per_s'])} agent-steps/s; {res['env_steps']} env steps in "
-        f"{res['elapsed']:.2f} s; load {c.loads[-1][0]:.2f})",
+        f"{res['elapsed']:.2f} s; load {c.loadavg[-1]:.2f})",
         flush=True,
     )
 
@@ -299,7 +288,7 @@ def build_plan(args: argparse.Namespace) -> dict[int, list[Cell]]:
             if p == "envpool-async" and n not in args.async_sizes:
                 continue
             if p in PUFFER and not args.puffer_python:
-                cell.not_run = "no --puffer-python (make one with bench/peers/pufferlib.sh)"
+                cell.skipped = "no --puffer-python (make one with bench/peers/pufferlib.sh)"
             cells.append(cell)
         plan[n] = cells
     return plan
@@ -310,11 +299,11 @@ def run_size(cells: list[Cell], args: argparse.Namespace) -> None:
     for r in range(args.rounds):
         print(f" round {r + 1}/{args.rounds}", flush=True)
         for c in cells:
-            if c.not_run is None and len(c.errors) < 2:  # a peer that failed twice is given up
+            if c.skipped is None and len(c.errors) < 2:  # a peer that failed twice is given up
                 measure_once(c, args)
     for c in cells:
-        if not c.samples and c.not_run is None:
-            c.not_run = c.errors[-1] if c.errors else "no sample"
+        if not c.samples and c.skipped is None:
+            c.skipped = c.errors[-1] if c.errors else "no sample"
 
 
 # --------------------------------------------------------------------------------------
@@ -330,7 +319,7 @@ def cell_text(c: Cell | None, scale: float = 1.0) -> str:
     if c is None:
         return "-"
     if c.median is None:
-        return "not run" if c.not_run else "error"
+        return "not run" if c.skipped else "error"
     s = f" ({spread(c.samples)})" if len(c.samples) > 1 else ""
     return f"{fmt_rate(c.median * scale)}{s}"
 
@@ -369,8 +358,8 @@ def notes(plan: dict[int, list[Cell]]) -> list[str]:
     out = []
     for n, cl in plan.items():
         for c in cl:
-            if c.not_run:
-                out.append(f"- {c.peer} at {n} envs: not run: {c.not_run}")
+            if c.skipped:
+                out.append(f"- {c.peer} at {n} envs: not run: {c.skipped}")
             elif c.errors:
                 out.append(f"- {c.peer} at {n} envs: {len(c.errors)} failed sample(s): {c.errors[-1]}")
     times = [d["elapsed"] for cl in plan.values() for c in cl for d in c.details]
@@ -380,7 +369,7 @@ def notes(plan: dict[int, list[Cell]]) -> list[str]:
 
 
 def report(plan: dict[int, list[Cell]], info: dict[str, Any], args: argparse.Namespace) -> str:
-    loads = [ld for cl in plan.values() for c in cl for ld in c.loads]
+    loads = [(ld,) for cl in plan.values() for c in cl for ld in c.loadavg]
     ours, puf = info["ours"], info.get("puffer", {})
     lines = [
         f"SimpleSpread-v3 / simple_spread_v3 (N={AGENTS}), env steps/s, median over {args.rounds} rounds "
@@ -447,7 +436,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def write_json(path: Path, plan: dict[int, list[Cell]], info: dict[str, Any], args: argparse.Namespace) -> None:
     settings = {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()}
-    cells = [{**vars(c), "median": c.median} for cl in plan.values() for c in cl]
+    cells = [c.as_json() for cl in plan.values() for c in cl]
     path.write_text(json.dumps({"info": info, "settings": settings, "cells": cells}, indent=1))
 
 

@@ -13,8 +13,8 @@ from typing import Any
 from gymnasium.vector import AutoresetMode
 
 from envpool.frontends.classes import front_end_class
-from envpool.frontends.pool import parse_autoreset_mode
 from envpool.frontends.single_env import SingleEnvEntryPoint
+from envpool.frontends.sources import parse_autoreset_mode
 from envpool.protocol import DMEnvPool, GymnasiumEnvPool
 from envpool.tasks import is_multi_agent, registered_tasks
 

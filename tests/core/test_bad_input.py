@@ -169,9 +169,9 @@ def test_bad_make_arguments(kwargs, error, match):
 @pytest.fixture
 def no_pool_allowed(monkeypatch):
     """Fail the test if a C++ pool (and so its worker threads) gets built."""
-    import envpool.frontends.pool
+    import envpool.frontends.sources
 
-    real = envpool.frontends.pool._core
+    real = envpool.frontends.sources._core
 
     class Core:
         def __getattr__(self, name):
@@ -180,7 +180,7 @@ def no_pool_allowed(monkeypatch):
         def Pool(self, *args, **kwargs):  # noqa: N802 - the name of the attribute it stands in for
             raise AssertionError("a pool was built before every argument was checked")
 
-    monkeypatch.setattr(envpool.frontends.pool, "_core", Core())
+    monkeypatch.setattr(envpool.frontends.sources, "_core", Core())
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from gymnasium import spaces
 from envpool.external import wire as _wire
 from envpool.external.client import PolicyClient
 from envpool.external.serve import ExternalVectorEnv, serve
-from envpool.frontends.pool import check_int
+from envpool.frontends.seeding import check_int
 
 
 class ExternalEnv:
@@ -83,8 +83,8 @@ class ExternalEnv:
             shutil.rmtree(where, ignore_errors=True)
             raise
         self._client = PolicyClient(pool.address, timeout=timeout)
-        pool._pool.after_close.append(self._stop_runners)
-        pool._pool.after_close.append(lambda: shutil.rmtree(where, ignore_errors=True))
+        pool.after_close(self._stop_runners)
+        pool.after_close(lambda: shutil.rmtree(where, ignore_errors=True))
         for i in range(num_runners):
             t = threading.Thread(target=self._run, name=f"envpool-external-env-{i}", daemon=True)
             self._runners.append(t)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from envpool.external import wire as _wire
-from envpool.frontends.pool import check_int
+from envpool.frontends.seeding import check_int
 
 
 def _endpoint(address: str) -> str:

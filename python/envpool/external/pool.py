@@ -13,11 +13,14 @@ from typing import Any
 from envpool import _core
 from envpool.external import wire as _wire
 from envpool.external.server import ExternalServer
+from envpool.frontends.sources import CorePoolAdapter
 from envpool.lifecycle import Lifecycle
 
 
-class ExternalPool:
-    """Made by :class:`~envpool.external.serve.ExternalSource` when a front end opens it."""
+class ExternalPool(CorePoolAdapter):
+    """Made by :class:`~envpool.external.serve.ExternalSource` when a front end opens it:
+    ``send``/``recv``/``step`` as every :class:`CorePoolAdapter`'s, each batch's info completed
+    with what the server knows of its episodes (ids, clients, logged actions)."""
 
     def __init__(self, source: Any):
         zmq, msgpack = _wire.import_zmq_msgpack()
@@ -45,33 +48,18 @@ class ExternalPool:
         self.address = self.server.address
         self._annotate = self.server.sessions.annotate
 
+    def _finish(self, result: tuple, with_ids: bool) -> tuple:
+        self._annotate(result[4])
+        return result
+
     def send_reset(self, env_id, seeds, keep, wait_follows):
         raise RuntimeError("external episodes are started by clients (start_episode), not by reset(); use recv()")
-
-    def send(self, actions, env_id=None):
-        self.core.send(actions, env_id)
-
-    def recv(self, timeout: float = -1.0):
-        result = self.core.recv(timeout)
-        self._annotate(result[4])
-        return result
-
-    def step(self, actions, env_id=None, timeout: float = -1.0):
-        result = self.core.step(actions, env_id, timeout)
-        self._annotate(result[4])
-        return result
 
     def render(self, env_id=None):
         raise ValueError("external episodes do not render here")
 
-    def get_state(self, env_id):
-        raise ValueError("external episodes do not expose their state")
-
-    set_state = get_state
-
-    @property
-    def in_flight(self) -> int:
-        return self.core.in_flight
+    def _no_state(self) -> Exception:
+        return ValueError("external episodes do not expose their state")
 
     @property
     def closed(self) -> bool:

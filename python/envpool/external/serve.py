@@ -8,7 +8,7 @@ from gymnasium.vector import AutoresetMode
 
 from envpool.external.options import ExternalOptions
 from envpool.external.pool import ExternalPool
-from envpool.frontends.pool import OpenedPool
+from envpool.frontends.sources import OpenedPool, PoolSource
 from envpool.frontends.vector_env import EnvPoolVectorEnv
 from envpool.tasks import TaskSpec
 
@@ -72,25 +72,14 @@ def serve(
     1
     >>> client.close(); server.close()
     """
-    source = ExternalSource(
-        observation_space,
-        action_space,
-        address=address,
-        batch_size=batch_size,
-        max_episodes=max_episodes,
-        wait_ms=wait_ms,
-        token=token,
-        client_timeout=client_timeout,
-        max_frame_bytes=max_frame_bytes,
-        max_message_bytes=max_message_bytes,
-        max_send_queue=max_send_queue,
-        max_episodes_per_client=max_episodes_per_client,
-    )
-    return ExternalVectorEnv(source)
+    # This call's arguments by name (locals() as the first statement holds nothing else), as
+    # ExternalSource takes them.
+    return ExternalVectorEnv(ExternalSource(**locals()))
 
 
-class ExternalSource(ExternalOptions):
-    """serve()'s arguments, checked; opens the pool and its server when the front end asks."""
+class ExternalSource(ExternalOptions, PoolSource):
+    """Episodes that outside clients drive: serve()'s arguments by name, checked when made;
+    ``open_pool()`` binds the address and starts the server thread."""
 
     def open_pool(self) -> OpenedPool:
         pool = ExternalPool(self)
@@ -140,9 +129,14 @@ class ExternalVectorEnv(EnvPoolVectorEnv):
     waits for the next.
     """
 
-    def __init__(self, source):
+    def __init__(self, source: ExternalSource):
         super().__init__(source)
         self._last_ids = None
+
+    def after_close(self, fn) -> None:
+        """Runs ``fn()`` once ``close()`` has stopped the server and closed the pool (an
+        :class:`~envpool.ExternalEnv` joins its ``run()`` threads there)."""
+        self._pool.after_close.append(fn)
 
     @property
     def address(self) -> str:

@@ -25,7 +25,8 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
-from envpool.frontends.pool import PoolFrontEnd, parse_autoreset_mode
+from envpool.frontends.pool import PoolFrontEnd
+from envpool.frontends.sources import PoolSource, parse_autoreset_mode, pool_source
 from envpool.result_names import check_front_end
 
 
@@ -61,13 +62,13 @@ class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
     >>> env.close()
     """
 
-    def __init__(self, task_id: str, **kwargs: Any):
+    def __init__(self, task_id: str | PoolSource, **kwargs: Any):
         mode = kwargs.get("autoreset_mode", AutoresetMode.NEXT_STEP)
         if parse_autoreset_mode(mode) != AutoresetMode.NEXT_STEP:  # checked before the pool starts threads
             raise ValueError(
                 f"env_type='dm' restarts episodes on the step after LAST; autoreset_mode {mode!r} is not supported"
             )
-        self._open_pool(task_id, **kwargs)
+        self._open_pool(pool_source(task_id, **kwargs))
         check_front_end(self, ("obs",), fields=True)  # the info arrays become State's fields beside obs
         info_names = [name for name in self.task_spec.info_keys if name not in ("env_id", "elapsed_step")]
         self._state_type = collections.namedtuple("State", ["obs", "env_id", "elapsed_step", *info_names])

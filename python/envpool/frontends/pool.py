@@ -1,5 +1,5 @@
-"""What every front end shares: building the C++ pool from ``make``'s arguments, seeding,
-reset masks, the asynchronous send/recv API and state access.
+"""What every front end shares: adopting the pool a source opens (envpool.frontends.sources),
+seeding, reset masks, the asynchronous send/recv API and state access.
 
 Front ends (gymnasium, gym-style, dm_env) subclass their framework's base class and mix in
 :class:`PoolFrontEnd`; they only decide how results are presented.
@@ -8,99 +8,14 @@ Front ends (gymnasium, gym-style, dm_env) subclass their framework's base class 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
-from gymnasium.vector import AutoresetMode
 
-from envpool import _core
-from envpool.frontends.seeding import (
-    EnvSeeds,
-    check_env_ids,
-    check_env_index,
-    check_env_seeds,
-    check_int,
-    is_int,
-)
+from envpool.frontends.seeding import EnvSeeds, check_env_ids, check_env_index
+from envpool.frontends.sources import CorePool, NativeSource, OpenedPool, PoolSettings, PoolSource
 from envpool.protocol import ReferencePoolAPI
-from envpool.tasks import TaskSpec, make_spec, pack_env_kwargs
-
-# The core's names of the autoreset modes.
-CORE_AUTORESET = {
-    AutoresetMode.NEXT_STEP: "next_step",
-    AutoresetMode.SAME_STEP: "same_step",
-    AutoresetMode.DISABLED: "disabled",
-}
-
-
-def parse_autoreset_mode(mode: AutoresetMode | str) -> AutoresetMode:
-    """``AutoresetMode.SAME_STEP``, ``"SameStep"`` and ``"same_step"`` all name the same mode."""
-    if isinstance(mode, AutoresetMode):
-        return mode
-    if isinstance(mode, str):
-        key = mode.replace("_", "").replace("-", "").lower()
-        for m in AutoresetMode:
-            if key in (m.value.lower(), m.name.replace("_", "").lower()):
-                return m
-    raise ValueError(
-        f"autoreset_mode must be a gymnasium.vector.AutoresetMode or one of "
-        f"'next_step', 'same_step', 'disabled'; got {mode!r}"
-    )
-
-
-class CorePool(Protocol):
-    """What a front end calls on the pool it owns: ``envpool._core.Pool`` for native tasks, and
-    the Python classes over the other executors' core pools (:class:`envpool.process.pool.ProcessPool`,
-    :class:`envpool.external.pool.ExternalPool`), which add their own work around the same calls."""
-
-    num_envs: int
-    batch_size: int
-    max_episode_steps: int
-
-    def send_reset(self, env_id: Any, seeds: Any, keep: Any, wait_follows: bool) -> None: ...
-
-    def send(self, actions: Any, env_id: Any = None) -> None: ...
-
-    def recv(self, timeout: float = -1.0) -> tuple: ...
-
-    def step(self, actions: Any, env_id: Any = None, timeout: float = -1.0) -> tuple: ...
-
-    def render(self, env_id: Any = None) -> Any: ...
-
-    def get_state(self, env_id: int) -> Any: ...
-
-    def set_state(self, env_id: int, state: Any) -> None: ...
-
-    def close(self) -> None: ...
-
-    @property
-    def closed(self) -> bool: ...
-
-    @property
-    def in_flight(self) -> int: ...
-
-
-@dataclasses.dataclass
-class OpenedPool:
-    """A pool and what a front end knows about it: made by ``open_native_pool`` for native tasks
-    and by ``envpool.process.pool`` for Python envs, adopted by ``PoolFrontEnd._open_pool``."""
-
-    pool: CorePool
-    task_spec: TaskSpec
-    num_envs: int
-    batch_size: int
-    num_threads: int
-    max_episode_steps: int | None
-    autoreset_mode: AutoresetMode
-    render_mode: str | None
-    config: dict[str, Any]
-    # Python envs: the batched observation space when it is not batch_space(single) (gymnasium's
-    # observation_mode="different" or custom), and the env's own metadata.
-    observation_space: Any = None
-    metadata: dict[str, Any] | None = None
-    # Native envs: each env's seed at make (seed + i); Python envs report their own.
-    env_seeds: list[int] | None = None
-    thread_affinity_offset: int = -1  # native envs: worker i pinned to CPU offset + i; -1: unpinned
+from envpool.tasks import TaskSpec
 
 
 def timeout_seconds(timeout: Any) -> float:
@@ -124,119 +39,43 @@ def check_reset_mask(mask: Any, num_envs: int) -> np.ndarray:
     return mask
 
 
-def _int_or_none(name: str, value: Any) -> int | None:
-    """An option given as an int (a bool is not), or None for the core's default. Types are
-    checked here, for Python's messages; values, and defaults, by the core (ResolveNativeOptions)."""
-    if value is None:
-        return None
-    if not is_int(value):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r:.40}")
-    return int(value)
-
-
-def open_native_pool(
-    task_id: str,
-    num_envs: int = 1,
-    batch_size: int | None = None,
-    num_threads: int | None = None,
-    seed: int = 42,
-    max_episode_steps: int | None = None,
-    autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-    render_mode: str | None = None,
-    thread_affinity_offset: int | None = None,
-    **kwargs: Any,
-) -> OpenedPool:
-    """``make``'s arguments checked, then the ``_core.Pool`` of a native task.
-
-    The pool's options go to the core by name, None for each left out: their defaults (a full
-    batch; ``num_threads`` every core for a full batch, one fewer for an async one, at most
-    ``batch_size``; the task's ``max_episode_steps``; no pinning) and their value checks live in
-    one place, ``ResolveNativeOptions`` (cpp/core/pool_factories.cc).
-
-    ``thread_affinity_offset`` (the reference EnvPool's): ``>= 0`` pins worker thread ``i`` to
-    CPU ``(offset + i) % cpus``, counting only the CPUs this process may run on; ``-1`` (the
-    default) leaves the threads to the OS (cpp/core/thread_pool.h)."""
-    num_envs = check_int("num_envs", num_envs, 1)  # packing per-env kwargs and seeds needs it first
-    options = {
-        "batch_size": _int_or_none("batch_size", batch_size),
-        "num_threads": _int_or_none("num_threads", num_threads),
-        "max_episode_steps": _int_or_none("max_episode_steps", max_episode_steps),
-        "thread_affinity_offset": _int_or_none("thread_affinity_offset", thread_affinity_offset),
-    }
-    seed = check_int("seed", seed, 0)
-    check_env_seeds("seed", seed, num_envs)
-    autoreset_mode = parse_autoreset_mode(autoreset_mode)
-    if render_mode not in (None, "rgb_array"):
-        raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
-    # Env kwargs are checked by make_spec (names and types, as the pool checks them) and the
-    # spaces come from it; all before the pool, whose constructor starts the worker threads.
-    packed = pack_env_kwargs(task_id, kwargs, num_envs)
-    # Spaces are those of env 0 (all envs share them); config lists per-env kwargs whole.
-    task_spec = make_spec(task_id, **{key: values[0] for key, values in packed.items()})
-    if render_mode == "rgb_array" and task_spec.render_shape is None:
-        raise ValueError(f"{task_id} does not render")
-    pool = _core.Pool(
-        task_id, packed, num_envs=num_envs, seed=seed, autoreset_mode=CORE_AUTORESET[autoreset_mode], **options
-    )
-    # The env kwargs (make_spec's config also holds max_episode_steps: the pool's is its own).
-    config = {key: value for key, value in task_spec.config.items() if key != "max_episode_steps"}
-    config.update({key: values for key, values in packed.items() if len(values) > 1})
-    return OpenedPool(
-        pool=pool,
-        task_spec=task_spec,
-        num_envs=num_envs,
-        batch_size=pool.batch_size,
-        num_threads=pool.num_threads,
-        max_episode_steps=pool.max_episode_steps or None,
-        autoreset_mode=autoreset_mode,
-        render_mode=render_mode,
-        config=config,
-        env_seeds=[seed + i for i in range(num_envs)],
-        thread_affinity_offset=pool.thread_affinity_offset,
-    )
+def open_native_pool(task_id: str, **make_kwargs: Any) -> OpenedPool:
+    """A native task's pool, opened as a front end opens it (``make``'s arguments; tests open
+    pools without a front end this way)."""
+    return NativeSource(task_id, **make_kwargs).open_pool()
 
 
 class PoolFrontEnd(ReferencePoolAPI):
-    """Owns a ``_core.Pool`` and the arguments it was made with.
+    """Owns the pool a :class:`~envpool.frontends.sources.PoolSource` opened, and shows its settings.
 
-    Attributes: ``task_id``, ``num_envs``, ``batch_size``, ``num_threads``,
-    ``max_episode_steps`` (``None``: no limit), ``autoreset_mode``, ``config`` (the env kwargs;
-    per-env kwargs as lists) and ``task_spec`` (a :class:`envpool.tasks.TaskSpec`).
+    Attributes: ``task_id`` and the fields of :class:`~envpool.frontends.sources.PoolSettings`:
+    ``num_envs``, ``batch_size``, ``num_threads``, ``max_episode_steps`` (``None``: no limit),
+    ``autoreset_mode``, ``render_mode``, ``config`` (the env kwargs; per-env kwargs as lists)
+    and ``task_spec`` (a :class:`envpool.tasks.TaskSpec`).
     """
 
     _pool: CorePool
     _seeds: EnvSeeds
-    task_spec: TaskSpec
     task_id: str
-    num_envs: int
-    batch_size: int
-    num_threads: int
-    max_episode_steps: int | None
-    autoreset_mode: AutoresetMode
-    render_mode: str | None
-    config: dict[str, Any]
+    task_spec: TaskSpec  # and the other PoolSettings fields, adopted from the OpenedPool
     # After xla(): waits for jitted calls jax has dispatched (see _close_pool). Kept as a function,
     # not imported at close: close paths import nothing (at interpreter exit imports fail).
     _xla_wait: Any = None
 
-    def _open_pool(self, task_id: Any, **kwargs: Any) -> OpenedPool:
-        """Opens the pool ``make`` asks for (or adopts one built elsewhere: ``make_python``
-        passes an object with ``open_pool()``) and sets the front end's attributes from it."""
-        if not isinstance(task_id, str) and hasattr(task_id, "open_pool"):
-            opened = task_id.open_pool()  # same attributes, same protocol
-        else:
-            opened = open_native_pool(task_id, **kwargs)
+    def _open_pool(self, source: PoolSource) -> OpenedPool:
+        """Opens ``source``'s pool (``envpool.frontends.sources.pool_source(task_id, ...)`` makes
+        one of a task id) and adopts it: the pool's settings become the front end's attributes."""
+        if not isinstance(source, PoolSource):
+            raise TypeError(
+                "a front end opens a pool source (an object with open_pool(): NativeSource, PythonEnvSource, "
+                f"ExternalSource), got {type(source).__name__} {source!r:.60}"
+            )
+        opened = source.open_pool()
         self._pool = opened.pool
         self._seeds = EnvSeeds(opened.num_envs, opened.env_seeds)
-        self.task_spec = opened.task_spec
+        for field in dataclasses.fields(PoolSettings):
+            setattr(self, field.name, getattr(opened, field.name))
         self.task_id = opened.task_spec.task_id
-        self.num_envs = opened.num_envs
-        self.batch_size = opened.batch_size
-        self.num_threads = opened.num_threads
-        self.max_episode_steps = opened.max_episode_steps
-        self.autoreset_mode = opened.autoreset_mode
-        self.render_mode = opened.render_mode
-        self.config = opened.config
         self._note_make_settings(opened)
         return opened
 

@@ -17,7 +17,9 @@ from gymnasium import spaces
 
 from envpool.agents import AgentLayout, truncated_agents
 from envpool.errors import EnvError
-from envpool.frontends.pool import PoolFrontEnd, check_int
+from envpool.frontends.pool import PoolFrontEnd
+from envpool.frontends.seeding import check_int
+from envpool.frontends.sources import pool_source
 
 try:  # optional (the pettingzoo extra): where installed, views are pettingzoo.ParallelEnv instances
     from pettingzoo import ParallelEnv as _Base
@@ -84,8 +86,9 @@ class ParallelEnvs(PoolFrontEnd, Sequence):
                     f"user): {key}={kwargs[key]!r} is not supported"
                 )
         kwargs.pop("batch_size", None)
-        kwargs["autoreset_mode"] = "disabled"
-        self._open_pool(task_id, num_envs=check_int("num_envs", num_envs, 1), **kwargs)
+        if isinstance(task_id, str):  # a source (make_python's) comes with its pool's autoreset mode
+            kwargs["autoreset_mode"] = "disabled"
+        self._open_pool(pool_source(task_id, num_envs=check_int("num_envs", num_envs, 1), **kwargs))
         if self.task_spec.agents is None:
             self._pool.close()
             raise ValueError(f"{self.task_id} is not a multi-agent task: env_type='pettingzoo' needs one")

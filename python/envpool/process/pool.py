@@ -28,9 +28,9 @@ from gymnasium.vector.utils import batch_space
 
 from envpool import _core, payloads
 from envpool.agents import AgentLayout
-from envpool.errors import EnvError
 from envpool.frontends.classes import front_end_class
-from envpool.frontends.pool import CORE_AUTORESET, OpenedPool, check_int, parse_autoreset_mode
+from envpool.frontends.seeding import check_int
+from envpool.frontends.sources import CORE_AUTORESET, CorePoolAdapter, OpenedPool, PoolSource, parse_autoreset_mode
 from envpool.leaves import SpaceLeaves
 from envpool.multiagent.python_envs import ParallelEnvAdapter, is_parallel_env
 from envpool.process.env_calls import EnvCalls
@@ -101,26 +101,16 @@ def make_python(
     [1.0, 1.0, 1.0, 1.0]
     >>> envs.close()
     """
+    # This call's arguments by name (locals() as the first statement holds nothing else): the
+    # source's, which PythonEnvSource takes with the same names and defaults, and env_type.
+    arguments = dict(locals())
+    env_type, env_kwargs = arguments.pop("env_type"), arguments.pop("env_kwargs")
     if env_type == "dm" and parse_autoreset_mode(autoreset_mode) != AutoresetMode.NEXT_STEP:
         raise ValueError(
             "env_type='dm' restarts episodes on the step after LAST; "
             f"autoreset_mode {autoreset_mode!r} is not supported"
         )
-    source = PythonEnvSource(
-        env,
-        num_envs=num_envs,
-        batch_size=batch_size,
-        num_workers=num_workers,
-        seed=seed,
-        max_episode_steps=max_episode_steps,
-        autoreset_mode=autoreset_mode,
-        step_timeout=step_timeout,
-        max_restarts=max_restarts,
-        context=context,
-        info_bytes=info_bytes,
-        observation_mode=observation_mode,
-        env_kwargs=env_kwargs,
-    )
+    source = PythonEnvSource(**arguments, **env_kwargs)
     return _front_end(source, env_type)
 
 
@@ -178,25 +168,27 @@ class _MakeById:
         return gymnasium.make(self.env_id, **self.kwargs)
 
 
-class PythonEnvSource:
-    """Validates ``make_python``'s arguments and opens the pool when a front end asks."""
+class PythonEnvSource(PoolSource):
+    """Python envs in worker processes: ``make_python``'s arguments (documented there, the same
+    names and defaults), checked when made; ``open_pool()`` starts the workers. A front end
+    takes it as it takes a task id, e.g. ``EnvPoolVectorEnv(PythonEnvSource(env_fn, num_envs=4))``."""
 
     def __init__(
         self,
-        env,
+        env: str | Callable[..., gymnasium.Env] | Sequence[Callable[..., gymnasium.Env]],
         *,
-        num_envs,
-        batch_size,
-        num_workers,
-        seed,
-        max_episode_steps,
-        autoreset_mode,
-        step_timeout,
-        max_restarts,
-        context,
-        info_bytes,
-        observation_mode,
-        env_kwargs,
+        num_envs: int = 1,
+        batch_size: int | None = None,
+        num_workers: int | None = None,
+        seed: int | None = 42,
+        max_episode_steps: int | None = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        step_timeout: float | None = None,
+        max_restarts: int = 10,
+        context: str | None = None,
+        info_bytes: int = 4096,
+        observation_mode: str | tuple = "same",
+        **env_kwargs: Any,
     ):
         self.num_envs = check_int("num_envs", num_envs, 1)
         self.batch_size = self.num_envs if batch_size is None else check_int("batch_size", batch_size, 1)
@@ -228,7 +220,7 @@ class PythonEnvSource:
         # Worker w hosts envs [worker_start[w], worker_start[w + 1]): contiguous, near-equal blocks.
         split = np.array_split(np.arange(self.num_envs), self.num_workers)
         self.worker_start = [int(ids[0]) for ids in split] + [self.num_envs]
-        self.env_kwargs = dict(env_kwargs)
+        self.env_kwargs = env_kwargs
         self.name, self.factories = self._factories(env)
         self._probe: gymnasium.Env | None = None  # env 0, made by multi_agent() for open_pool
 
@@ -324,9 +316,10 @@ class PythonEnvSource:
         )
 
 
-class ProcessPool:
-    """The ``_core.Pool`` of a Python-env pool plus its worker processes, with the methods
-    the front ends call (``send_reset``, ``send``, ``recv``, ``step``, ``render``, ...);
+class ProcessPool(CorePoolAdapter):
+    """The ``_core.ProcessPool`` of Python envs plus its worker processes, with the methods the
+    front ends call (``send_reset``, ``render``, ``close``; ``send``/``recv``/``step`` as every
+    :class:`CorePoolAdapter`'s: actions as flat arrays in, results with their info dicts out);
     ``env_calls`` has gymnasium's ``call``/``get_attr``/``set_attr``."""
 
     source: PythonEnvSource
@@ -367,6 +360,7 @@ class ProcessPool:
         layout = self.core.process_layout
         shm = np.frombuffer(self.core.shm_buffer(), dtype=np.uint8)
         self._results = ResultAssembler(obs, layout, shm, self.num_envs)
+        self._finish = self._results.finish  # each batch's info dicts and nested obs (one call per step)
         # For the workers (cloudpickle: spaces of classes defined in a script travel too).
         pickled_spaces = cloudpickle.dumps((obs_space, action_space, check))
         self.workers = WorkerProcesses(
@@ -402,34 +396,11 @@ class ProcessPool:
             self.env_calls.reset_options(env_id, keep, options)
         self.core.send_reset(env_id, seeds, keep, wait_follows)
 
-    def send(self, actions, env_id=None):
-        self.core.send(self._actions(actions, env_id), env_id)
-
-    def recv(self, timeout: float = -1.0, with_ids: bool = True):
-        try:
-            return self._results.finish(self.core.recv(timeout, with_ids), with_ids)
-        except EnvError as err:
-            raise EnvError(err.env_ids, err.messages, self._results.finish(err.result, with_ids)) from None
-
-    def step(self, actions, env_id=None, timeout: float = -1.0, with_ids: bool = True):
-        try:
-            return self._results.finish(
-                self.core.step(self._actions(actions, env_id), env_id, timeout, with_ids), with_ids
-            )
-        except EnvError as err:
-            raise EnvError(err.env_ids, err.messages, self._results.finish(err.result, with_ids)) from None
-
     def render(self, env_id=None) -> tuple:
         return self.env_calls.render(env_id)
 
-    def get_state(self, env_id, state=None):
-        raise NotImplementedError("Python envs have no state vector; use call() or get_attr()")
-
-    set_state = get_state
-
-    @property
-    def in_flight(self) -> int:
-        return self.core.in_flight
+    def _no_state(self) -> Exception:
+        return NotImplementedError("Python envs have no state vector; use call() or get_attr()")
 
     @property
     def closed(self) -> bool:

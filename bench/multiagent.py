@@ -37,6 +37,7 @@ from typing import Any
 from _common import (  # bench/ is sys.path[0]
     WORKER_PRELUDE,
     Samples,
+    child_env,
     fmt_rate,
     int_list,
     load_span,
@@ -239,11 +240,8 @@ class Cell(Samples):
 
 
 def worker_env(puffer: bool) -> dict[str, str]:
-    env = dict(os.environ, OMP_NUM_THREADS="1")
-    env.pop("PYTHONHOME", None)
-    if puffer:  # PufferLib's venv must not see our dev tree (or anything else on PYTHONPATH).
-        env.pop("PYTHONPATH", None)
-    return env
+    """PufferLib's venv must not see our package."""
+    return dict(child_env(peer=puffer), OMP_NUM_THREADS="1")
 
 
 def run_worker(python: str, payload: dict[str, Any], timeout: float, cwd: Path) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from typing import Any
 from _common import (  # bench/ is sys.path[0] when a script runs
     WORKER_PRELUDE,
     Samples,
+    child_env,
     fmt_sig,
     half_range,
     int_list,
@@ -285,13 +286,8 @@ def build_plan(args: argparse.Namespace, peers: list[str]) -> list[Group]:
 # Running workers
 # --------------------------------------------------------------------------------------
 def worker_env(puffer: bool) -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("PYTHONHOME", None)
-    if puffer:  # PufferLib's venv must not see our dev tree (or anything else on PYTHONPATH).
-        env["PYTHONPATH"] = str(BENCH_DIR)
-    else:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(BENCH_DIR), env.get("PYTHONPATH")]))
-    return env
+    """bench/ on the path (burn_env); PufferLib's venv must not see our package."""
+    return child_env(str(BENCH_DIR), peer=puffer)
 
 
 def run_worker(python: str, payload: dict[str, Any], timeout: float, puffer: bool, cwd: Path) -> dict[str, Any]:

@@ -34,6 +34,7 @@ from typing import Any
 from _common import (  # bench/ is sys.path[0] when a script runs (or imports this)
     WORKER_PRELUDE,
     Samples,
+    child_env,
     fmt_sig,
     half_range,
     int_list,
@@ -222,13 +223,9 @@ def build_plan(args: argparse.Namespace, peers: list[str]) -> list[Group]:
 # --------------------------------------------------------------------------------------
 def peer_command(peer: str, args: argparse.Namespace) -> tuple[str, dict[str, str]]:
     """Interpreter and environment used for a peer's worker subprocess."""
-    env = dict(os.environ)
-    if peer == REF:
-        # The reference also imports as `envpool`: never let our dev build leak into it.
-        env.pop("PYTHONPATH", None)
-        env.pop("PYTHONHOME", None)
-        return args.peer_python, env
-    return sys.executable, env
+    if peer == REF:  # the reference also imports as `envpool`: never let our build leak into it
+        return args.peer_python, child_env(peer=True)
+    return sys.executable, child_env()
 
 
 def run_worker(peer: str, payload: dict[str, Any], args: argparse.Namespace, timeout: float) -> dict[str, Any]:

@@ -34,6 +34,7 @@ def registered_tasks() -> dict[str, dict[str, Any]]:
 def refresh_tasks() -> None:
     """Read the registry again on the next call (a plugin added tasks to it)."""
     registered_tasks.cache_clear()
+    is_multi_agent.cache_clear()  # it said False for the plugin's ids while they were unknown
 
 
 def list_all_envs() -> list[str]:

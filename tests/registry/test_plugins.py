@@ -365,3 +365,23 @@ def test_step_counter_is_a_test_plugin_not_a_public_task():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().startswith("plugin envpool-testing"), out.stdout
+
+
+def test_a_multi_agent_plugin_task_asked_about_before_loading_gets_its_agent_rows():
+    """make() picks the agents-as-rows front end for a plugin's multi-agent task even when the id
+    was looked up (and was unknown, so not multi-agent) before the plugin loaded."""
+    code = textwrap.dedent(
+        """
+        import envpool, envpool.testing
+        from envpool.tasks import is_multi_agent
+        assert not is_multi_agent("AgentCounter-v0")  # not registered yet
+        envpool.testing.load_step_counter()
+        assert is_multi_agent("AgentCounter-v0")
+        envs = envpool.make("AgentCounter-v0", num_envs=2)
+        print(type(envs).__name__, envs.num_agents)
+        envs.close()
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["AgentRowsVectorEnv", "6"], out.stdout

@@ -27,6 +27,9 @@ std::vector<TaskSpec> Tasks();
 namespace envpool::classic_games {
 std::vector<TaskSpec> Tasks();
 }  // namespace envpool::classic_games
+namespace envpool::minigrid {
+std::vector<TaskSpec> Tasks();
+}  // namespace envpool::minigrid
 #ifdef ENVPOOL_WITH_MUJOCO
 namespace envpool::mujoco {
 std::vector<TaskSpec> Tasks();

@@ -19,7 +19,7 @@ OPENING = re.compile(r"^namespace\s+([\w:]+)\s*\{", re.M)
 
 
 def test_there_are_families():
-    assert {"classic_control", "toy_text", "classic_games", "mpe", "mujoco"} <= set(FAMILIES)
+    assert {"classic_control", "toy_text", "classic_games", "mpe", "mujoco", "minigrid"} <= set(FAMILIES)
 
 
 @pytest.mark.parametrize("family", FAMILIES)

@@ -1,0 +1,338 @@
+// MiniGridEnv (minigrid 3.2.0, minigrid/minigrid_env.py): what every MiniGrid env shares. A
+// concrete env builds its grid in GenGrid (its _gen_grid) from the same np_random draws, in
+// the same order, as its Python twin; this class does the rest as MiniGridEnv does:
+//  - reset: agent_pos = (-1, -1), GenGrid, no carried object, step_count = 0, the observation;
+//  - step (Step below): left / right / forward / pickup / drop / toggle / done, the reward
+//    1 - 0.9 * step_count / max_steps on reaching the goal, termination on the goal or lava,
+//    truncation once step_count >= max_steps (the env's own limit: the ids register no
+//    TimeLimit);
+//  - the observation, gen_obs: "image" the agent_view_size^2 cells ahead of the agent, rotated
+//    so that the agent looks up from the bottom row's middle, hidden cells zero unless
+//    see_through_walls (process_vis), each cell (OBJECT_TO_IDX, COLOR_TO_IDX, state), the
+//    agent's own cell showing what it carries; "direction" agent_dir; "mission" the mission's
+//    UTF-8 bytes, zero-padded to kMissionBytes (gymnasium's Text space has no fixed-width
+//    array form; docs/tasks.md, MiniGrid).
+// Randomness (docs/seeding.md): _rand_int is np_random.integers(low, high) = low +
+// Rng::Below(high - low); place_obj draws x then y until the cell is empty and not the agent's;
+// place_agent draws a direction after its position; np_random.shuffle (the crossing envs) is
+// numpy's random_interval Fisher-Yates, RandomInterval below.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/env.h"
+#include "envs/minigrid/grid.h"
+
+namespace envpool::minigrid {
+
+// Actions (minigrid.core.actions.Actions).
+enum ActionId : int { kLeft = 0, kRight = 1, kForward = 2, kPickup = 3, kDrop = 4, kToggle = 5, kDone = 6 };
+
+// The mission array's width: the reference EnvPool's for MiniGrid-* ids (its BabyAI ids use 512).
+inline constexpr int kMissionBytes = 96;
+
+// agent_view_size: odd and >= 3 as minigrid asserts; the bound keeps the image a sane size.
+inline int ViewSize(const Config& config, const std::string& env) {
+  const int64_t v = config.Get<int64_t>("agent_view_size");
+  if (v < 3 || v % 2 == 0 || v > 99) {
+    throw std::invalid_argument(env + ": agent_view_size must be an odd integer in [3, 99], got " + std::to_string(v));
+  }
+  return static_cast<int>(v);
+}
+
+// max_steps: 0 stands for minigrid's None (the env's own default, `fallback`); else >= 1.
+inline int MaxSteps(const Config& config, const std::string& env, int64_t fallback) {
+  const int64_t m = config.Get<int64_t>("max_steps");
+  if (m < 0 || m > 1'000'000'000) {
+    throw std::invalid_argument(env + ": max_steps must be 0 (the env's default, " + std::to_string(fallback) +
+                                ") or a positive integer, got " + std::to_string(m));
+  }
+  return static_cast<int>(m == 0 ? fallback : m);
+}
+
+// An integer kwarg in [low, high], or an error naming it.
+inline int IntIn(const Config& config, const std::string& env, const std::string& key, int64_t low, int64_t high) {
+  const int64_t v = config.Get<int64_t>(key);
+  if (v < low || v > high) {
+    throw std::invalid_argument(env + ": " + key + " must be an integer in [" + std::to_string(low) + ", " +
+                                std::to_string(high) + "], got " + std::to_string(v));
+  }
+  return static_cast<int>(v);
+}
+
+// An optional position kwarg: [] (minigrid's None) or two integers inside [1, size - 2].
+inline bool OptionalPos(const Config& config, const std::string& env, const std::string& key, int width, int height,
+                        int* x, int* y) {
+  const auto pos = config.Get<std::vector<double>>(key);
+  if (pos.empty()) return false;
+  const bool ok = pos.size() == 2 && pos[0] == static_cast<int>(pos[0]) && pos[1] == static_cast<int>(pos[1]) &&
+                  pos[0] >= 1 && pos[0] <= width - 2 && pos[1] >= 1 && pos[1] <= height - 2;
+  if (!ok) {
+    throw std::invalid_argument(env + ": " + key +
+                                " must be [] (None) or two integers [x, y] inside the outer wall (1.." +
+                                std::to_string(width - 2) + ", 1.." + std::to_string(height - 2) + ")");
+  }
+  *x = static_cast<int>(pos[0]);
+  *y = static_cast<int>(pos[1]);
+  return true;
+}
+
+// The spaces: Dict(direction Discrete(4), image Box(0, 255, (v, v, 3), uint8), mission
+// Box(0, 255, (kMissionBytes,), uint8)); Discrete(7) actions.
+inline EnvSpec MiniGridSpec(int view) {
+  return EnvSpec{
+      {ArraySpec::Discrete("direction", 4), ArraySpec::Box("image", DType::kUInt8, {view, view, 3}, {0}, {255}),
+       ArraySpec::Box("mission", DType::kUInt8, {kMissionBytes}, {0}, {255})},
+      {ArraySpec::Discrete("action", 7)},
+      {}};
+}
+
+class MiniGridEnv : public Env {
+ public:
+  void Reset(Rng& rng, Output& out) final {
+    grid_.Clear();
+    carrying_ = Obj{};
+    agent_x_ = -1;
+    agent_y_ = -1;
+    agent_dir_ = -1;
+    GenGrid(rng);
+    step_count_ = 0;
+    WriteObs(out);
+  }
+
+  void Step(const Action& action, Rng& /*rng*/, Output& out) final {
+    ++step_count_;
+    double reward = 0.0;
+    bool terminated = false;
+    const int fx = agent_x_ + kDirX[agent_dir_];
+    const int fy = agent_y_ + kDirY[agent_dir_];
+    // Agents stay inside the outer wall, so the cell ahead is always on the grid.
+    const Obj fwd = grid_.Get(fx, fy);
+    switch (static_cast<int>(action.Get<int64_t>()[0])) {
+      case kLeft:
+        agent_dir_ = (agent_dir_ + 3) % 4;
+        break;
+      case kRight:
+        agent_dir_ = (agent_dir_ + 1) % 4;
+        break;
+      case kForward:
+        if (fwd.empty() || fwd.CanOverlap()) {
+          agent_x_ = fx;
+          agent_y_ = fy;
+        }
+        if (fwd.type == kGoal) {
+          terminated = true;
+          reward = 1.0 - 0.9 * (static_cast<double>(step_count_) / static_cast<double>(max_steps_));
+        }
+        if (fwd.type == kLava) terminated = true;
+        break;
+      case kPickup:
+        if (fwd.CanPickup() && carrying_.empty()) {
+          carrying_ = fwd;
+          grid_.Set(fx, fy, Obj{});
+        }
+        break;
+      case kDrop:
+        if (fwd.empty() && !carrying_.empty()) {
+          grid_.Set(fx, fy, carrying_);
+          carrying_ = Obj{};
+        }
+        break;
+      case kToggle:
+        Toggle(fx, fy);
+        break;
+      default:  // done
+        break;
+    }
+    out.reward() = reward;
+    out.terminated() = terminated;
+    if (step_count_ >= max_steps_) out.truncated() = true;
+    WriteObs(out);
+  }
+
+ protected:
+  MiniGridEnv(int width, int height, int max_steps, int view, bool see_through_walls)
+      : grid_(width, height),
+        max_steps_(max_steps),
+        view_(view),
+        see_through_walls_(see_through_walls),
+        view_cells_(static_cast<std::size_t>(view * view)),
+        visible_(static_cast<std::size_t>(view * view)) {}
+
+  // _gen_grid: the grid is empty, agent_pos (-1, -1); place the agent and set the mission.
+  virtual void GenGrid(Rng& rng) = 0;
+
+  // The mission text, as UTF-8, zero-padded; refused if it does not fit.
+  void SetMission(std::string_view mission) {
+    if (mission.size() > static_cast<std::size_t>(kMissionBytes)) {
+      throw std::length_error("MiniGrid: mission longer than " + std::to_string(kMissionBytes) + " bytes");
+    }
+    mission_.fill(0);
+    std::memcpy(mission_.data(), mission.data(), mission.size());
+  }
+
+  // _rand_int(low, high): np_random.integers(low, high), high > low.
+  static int RandInt(Rng& rng, int low, int high) {
+    return low + static_cast<int>(rng.Below(static_cast<uint64_t>(high - low)));
+  }
+
+  // numpy's random_interval(max): a value in [0, max] by masked rejection, as Generator.shuffle
+  // draws each swap partner.
+  static uint64_t RandomInterval(Rng& rng, uint64_t max) {
+    if (max == 0) return 0;
+    uint64_t mask = max;
+    for (int s = 1; s <= 32; s *= 2) mask |= mask >> s;
+    uint64_t value;
+    if (max <= 0xFFFFFFFFull) {
+      while ((value = (rng.NextU32() & mask)) > max) {
+      }
+    } else {
+      while ((value = (rng.NextU64() & mask)) > max) {
+      }
+    }
+    return value;
+  }
+
+  // np_random.shuffle(list): for i = n-1 .. 1, swap i with random_interval(i).
+  template <typename T>
+  static void Shuffle(Rng& rng, T* items, int n) {
+    for (int i = n - 1; i >= 1; --i) std::swap(items[i], items[RandomInterval(rng, static_cast<uint64_t>(i))]);
+  }
+
+  // place_obj(obj, top, size): draws until the cell is empty and not the agent's; obj may be
+  // none (place_agent). size -1: the grid's extent. Returns the position.
+  std::pair<int, int> PlaceObj(Rng& rng, const Obj& obj, int top_x = 0, int top_y = 0, int size_w = -1,
+                               int size_h = -1) {
+    top_x = std::max(top_x, 0);
+    top_y = std::max(top_y, 0);
+    if (size_w < 0) size_w = grid_.width();
+    if (size_h < 0) size_h = grid_.height();
+    for (;;) {
+      const int x = RandInt(rng, top_x, std::min(top_x + size_w, grid_.width()));
+      const int y = RandInt(rng, top_y, std::min(top_y + size_h, grid_.height()));
+      if (!grid_.Get(x, y).empty()) continue;
+      if (x == agent_x_ && y == agent_y_) continue;
+      grid_.Set(x, y, obj);
+      return {x, y};
+    }
+  }
+
+  // place_agent(top, size, rand_dir=True).
+  void PlaceAgent(Rng& rng, int top_x = 0, int top_y = 0, int size_w = -1, int size_h = -1) {
+    agent_x_ = -1;
+    agent_y_ = -1;
+    const auto [x, y] = PlaceObj(rng, Obj{}, top_x, top_y, size_w, size_h);
+    agent_x_ = x;
+    agent_y_ = y;
+    agent_dir_ = RandInt(rng, 0, 4);
+  }
+
+  Grid grid_;
+  int agent_x_ = -1;
+  int agent_y_ = -1;
+  int agent_dir_ = -1;
+
+ private:
+  // WorldObj.toggle on the cell ahead: a locked door opens for a key of its colour, another
+  // door opens or closes; a box turns into its contents.
+  void Toggle(int x, int y) {
+    Obj cell = grid_.Get(x, y);
+    if (cell.type == kDoor) {
+      if (cell.state == kLocked) {
+        if (carrying_.type == kKey && carrying_.color == cell.color) cell.state = kOpen;
+      } else {
+        cell.state = cell.state == kOpen ? kClosed : kOpen;
+      }
+      grid_.Set(x, y, cell);
+    } else if (cell.type == kBox) {
+      grid_.Set(x, y, cell.Contents());
+    }
+  }
+
+  // gen_obs. View cell (i, j) (i across, j from the far row to the agent's row) is the world
+  // cell agent + dir * (v - 1 - j) + right * (i - v / 2), right = (-dir_y, dir_x): the slice
+  // get_view_exts cuts, rotated left agent_dir + 1 times. Cells off the grid are walls.
+  void WriteObs(Output& out) {
+    const int v = view_, half = v / 2;
+    const int dx = kDirX[agent_dir_], dy = kDirY[agent_dir_];
+    const int rx = -dy, ry = dx;
+    for (int i = 0; i < v; ++i) {
+      for (int j = 0; j < v; ++j) {
+        const int wx = agent_x_ + dx * (v - 1 - j) + rx * (i - half);
+        const int wy = agent_y_ + dy * (v - 1 - j) + ry * (i - half);
+        ViewCell(i, j) = grid_.Contains(wx, wy) ? grid_.Get(wx, wy) : Obj::Wall();
+      }
+    }
+    if (see_through_walls_) {
+      std::fill(visible_.begin(), visible_.end(), uint8_t{1});
+    } else {
+      ProcessVis(half, v - 1);
+    }
+    ViewCell(half, v - 1) = carrying_;  // the agent's cell shows what it carries, or nothing
+    uint8_t* image = out.Obs<uint8_t>(1);
+    for (int i = 0; i < v; ++i) {
+      for (int j = 0; j < v; ++j) {
+        uint8_t* px = image + (static_cast<std::size_t>(i) * v + j) * 3;
+        if (!visible_[static_cast<std::size_t>(i * v + j)]) {
+          px[0] = px[1] = px[2] = 0;  // unseen
+          continue;
+        }
+        const Obj& c = ViewCell(i, j);
+        px[0] = c.type;
+        px[1] = c.empty() ? 0 : c.color;
+        px[2] = c.empty() ? 0 : c.state;
+      }
+    }
+    out.Obs<int64_t>(0)[0] = agent_dir_;
+    std::memcpy(out.Obs<uint8_t>(2), mission_.data(), mission_.size());
+  }
+
+  // Grid.process_vis(agent_pos = (ax, ay)) on the view: light spreads from the agent's cell
+  // row by row toward the far row, left to right then right to left, and stops behind
+  // cells one cannot see through.
+  void ProcessVis(int ax, int ay) {
+    const int v = view_;
+    std::fill(visible_.begin(), visible_.end(), uint8_t{0});
+    Visible(ax, ay) = 1;
+    for (int j = v - 1; j >= 0; --j) {
+      for (int i = 0; i < v - 1; ++i) {
+        if (!Visible(i, j) || !ViewCell(i, j).SeeBehind()) continue;
+        Visible(i + 1, j) = 1;
+        if (j > 0) {
+          Visible(i + 1, j - 1) = 1;
+          Visible(i, j - 1) = 1;
+        }
+      }
+      for (int i = v - 1; i >= 1; --i) {
+        if (!Visible(i, j) || !ViewCell(i, j).SeeBehind()) continue;
+        Visible(i - 1, j) = 1;
+        if (j > 0) {
+          Visible(i - 1, j - 1) = 1;
+          Visible(i, j - 1) = 1;
+        }
+      }
+    }
+  }
+
+  Obj& ViewCell(int i, int j) { return view_cells_[static_cast<std::size_t>(i * view_ + j)]; }
+  uint8_t& Visible(int i, int j) { return visible_[static_cast<std::size_t>(i * view_ + j)]; }
+
+  int max_steps_;
+  int view_;
+  bool see_through_walls_;
+  Obj carrying_{};
+  int step_count_ = 0;
+  std::array<uint8_t, kMissionBytes> mission_{};
+  std::vector<Obj> view_cells_;
+  std::vector<uint8_t> visible_;
+};
+
+}  // namespace envpool::minigrid

@@ -1,0 +1,61 @@
+// The MiniGrid tasks (minigrid 3.2.0's ids, bit for bit): each id with the kwargs minigrid
+// registers it with. minigrid registers no TimeLimit: each env truncates itself at its
+// max_steps, so max_episode_steps is 0 here. A new env of this family: its header here, the
+// #include and its Task<> entries.
+#include <cmath>
+
+#include "core/registry.h"
+#include "envs/builtin_tasks.h"
+#include "envs/minigrid/crossing.h"
+#include "envs/minigrid/door_key.h"
+#include "envs/minigrid/empty.h"
+#include "envs/minigrid/four_rooms.h"
+#include "envs/minigrid/lava_gap.h"
+#include "envs/minigrid/multi_room.h"
+
+namespace envpool::minigrid {
+namespace {
+
+Config Rooms(int64_t min_rooms, int64_t max_rooms, int64_t max_room_size) {
+  return {{"minNumRooms", min_rooms}, {"maxNumRooms", max_rooms}, {"maxRoomSize", max_room_size}};
+}
+
+}  // namespace
+
+std::vector<TaskSpec> Tasks() {
+  const auto random_start = std::vector<double>{};
+  return {
+      Task<Empty>("MiniGrid-Empty-5x5-v0", 0, NAN, {{"size", int64_t{5}}}),
+      Task<Empty>("MiniGrid-Empty-Random-5x5-v0", 0, NAN, {{"size", int64_t{5}}, {"agent_start_pos", random_start}}),
+      Task<Empty>("MiniGrid-Empty-6x6-v0", 0, NAN, {{"size", int64_t{6}}}),
+      Task<Empty>("MiniGrid-Empty-Random-6x6-v0", 0, NAN, {{"size", int64_t{6}}, {"agent_start_pos", random_start}}),
+      Task<Empty>("MiniGrid-Empty-8x8-v0", 0),
+      Task<Empty>("MiniGrid-Empty-16x16-v0", 0, NAN, {{"size", int64_t{16}}}),
+      Task<DoorKey>("MiniGrid-DoorKey-5x5-v0", 0, NAN, {{"size", int64_t{5}}}),
+      Task<DoorKey>("MiniGrid-DoorKey-6x6-v0", 0, NAN, {{"size", int64_t{6}}}),
+      Task<DoorKey>("MiniGrid-DoorKey-8x8-v0", 0, NAN, {{"size", int64_t{8}}}),
+      Task<DoorKey>("MiniGrid-DoorKey-16x16-v0", 0, NAN, {{"size", int64_t{16}}}),
+      Task<FourRooms>("MiniGrid-FourRooms-v0", 0),
+      Task<LavaGap>("MiniGrid-LavaGapS5-v0", 0, NAN, {{"size", int64_t{5}}}),
+      Task<LavaGap>("MiniGrid-LavaGapS6-v0", 0, NAN, {{"size", int64_t{6}}}),
+      Task<LavaGap>("MiniGrid-LavaGapS7-v0", 0, NAN, {{"size", int64_t{7}}}),
+      Task<Crossing>("MiniGrid-LavaCrossingS9N1-v0", 0, NAN, {{"size", int64_t{9}}, {"num_crossings", int64_t{1}}}),
+      Task<Crossing>("MiniGrid-LavaCrossingS9N2-v0", 0, NAN, {{"size", int64_t{9}}, {"num_crossings", int64_t{2}}}),
+      Task<Crossing>("MiniGrid-LavaCrossingS9N3-v0", 0, NAN, {{"size", int64_t{9}}, {"num_crossings", int64_t{3}}}),
+      Task<Crossing>("MiniGrid-LavaCrossingS11N5-v0", 0, NAN, {{"size", int64_t{11}}, {"num_crossings", int64_t{5}}}),
+      Task<Crossing>("MiniGrid-SimpleCrossingS9N1-v0", 0, NAN,
+                     {{"size", int64_t{9}}, {"num_crossings", int64_t{1}}, {"obstacle_type", std::string("wall")}}),
+      Task<Crossing>("MiniGrid-SimpleCrossingS9N2-v0", 0, NAN,
+                     {{"size", int64_t{9}}, {"num_crossings", int64_t{2}}, {"obstacle_type", std::string("wall")}}),
+      Task<Crossing>("MiniGrid-SimpleCrossingS9N3-v0", 0, NAN,
+                     {{"size", int64_t{9}}, {"num_crossings", int64_t{3}}, {"obstacle_type", std::string("wall")}}),
+      Task<Crossing>("MiniGrid-SimpleCrossingS11N5-v0", 0, NAN,
+                     {{"size", int64_t{11}}, {"num_crossings", int64_t{5}}, {"obstacle_type", std::string("wall")}}),
+      Task<MultiRoom>("MiniGrid-MultiRoom-N2-S4-v0", 0, NAN, Rooms(2, 2, 4)),
+      Task<MultiRoom>("MiniGrid-MultiRoom-N4-S5-v0", 0, NAN, Rooms(6, 6, 5)),  // sic: minigrid's N4-S5-v0 has 6 rooms
+      Task<MultiRoom>("MiniGrid-MultiRoom-N4-S5-v1", 0, NAN, Rooms(4, 4, 5)),
+      Task<MultiRoom>("MiniGrid-MultiRoom-N6-v0", 0, NAN, Rooms(6, 6, 10)),
+  };
+}
+
+}  // namespace envpool::minigrid

@@ -1,0 +1,267 @@
+"""The native MiniGrid envs (cpp/envs/minigrid) against minigrid 3.2.0: the ids and their
+kwargs; the spaces; for every id, the same seed gives the same initial observation and mission;
+whole episodes of random actions (a fixed action seed) are equal step for step (image,
+direction, mission, reward, terminated, truncated) in a pool of several envs, and in all three
+autoreset modes; kwargs (agent_view_size, see_through_walls, max_steps, each env's own) as
+minigrid takes them; bad kwargs refused with a ValueError naming the key.
+
+Env ``i`` of a pool made with ``seed=s`` is minigrid's env reset with ``seed=s + i``; its later
+episodes (autoreset) continue the same np_random, as gymnasium's vector envs do.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import envpool
+
+minigrid = pytest.importorskip("minigrid")
+if minigrid.__version__ != "3.2.0":
+    pytest.skip(f"the native MiniGrid envs follow minigrid 3.2.0, not {minigrid.__version__}", allow_module_level=True)
+
+MINIGRID_IDS = [
+    "MiniGrid-Empty-5x5-v0",
+    "MiniGrid-Empty-Random-5x5-v0",
+    "MiniGrid-Empty-6x6-v0",
+    "MiniGrid-Empty-Random-6x6-v0",
+    "MiniGrid-Empty-8x8-v0",
+    "MiniGrid-Empty-16x16-v0",
+    "MiniGrid-DoorKey-5x5-v0",
+    "MiniGrid-DoorKey-6x6-v0",
+    "MiniGrid-DoorKey-8x8-v0",
+    "MiniGrid-DoorKey-16x16-v0",
+    "MiniGrid-FourRooms-v0",
+    "MiniGrid-LavaGapS5-v0",
+    "MiniGrid-LavaGapS6-v0",
+    "MiniGrid-LavaGapS7-v0",
+    "MiniGrid-LavaCrossingS9N1-v0",
+    "MiniGrid-LavaCrossingS9N2-v0",
+    "MiniGrid-LavaCrossingS9N3-v0",
+    "MiniGrid-LavaCrossingS11N5-v0",
+    "MiniGrid-SimpleCrossingS9N1-v0",
+    "MiniGrid-SimpleCrossingS9N2-v0",
+    "MiniGrid-SimpleCrossingS9N3-v0",
+    "MiniGrid-SimpleCrossingS11N5-v0",
+    "MiniGrid-MultiRoom-N2-S4-v0",
+    "MiniGrid-MultiRoom-N4-S5-v0",
+    "MiniGrid-MultiRoom-N4-S5-v1",
+    "MiniGrid-MultiRoom-N6-v0",
+]
+MISSION_BYTES = 96
+# Random actions, weighted toward moving and acting on the cell ahead so that episodes open
+# doors, pick up keys, reach goals and fall in lava: left, right, forward, pickup, drop,
+# toggle, done.
+ACTION_P = np.array([0.15, 0.15, 0.4, 0.1, 0.05, 0.1, 0.05])
+
+
+def reference(task, **kwargs):
+    """minigrid's env for ``task`` (the unwrapped env: minigrid registers no TimeLimit, and the
+    checker wrappers change nothing). MultiRoom-N4-S5-v0's deprecation warning is minigrid's."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return gym.make(task, **kwargs).unwrapped
+
+
+def mission_text(row):
+    return bytes(row).rstrip(b"\0").decode()
+
+
+def assert_obs_equal(ours, i, ref_obs, what):
+    """Row ``i`` of a batch of observations (``i`` None: ``ours`` is one env's) is minigrid's."""
+    row = ours if i is None else {key: value[i] for key, value in ours.items()}
+    np.testing.assert_array_equal(row["image"], ref_obs["image"], err_msg=f"{what}: image")
+    assert row["direction"] == ref_obs["direction"], f"{what}: direction"
+    assert mission_text(row["mission"]) == ref_obs["mission"], f"{what}: mission"
+
+
+def actions_for(num_envs, steps, seed):
+    return np.random.default_rng(seed).choice(7, size=(steps, num_envs), p=ACTION_P)
+
+
+# -- ids, kwargs and spaces ----------------------------------------------------------------------
+
+
+def test_every_native_minigrid_id_is_minigrids():
+    import minigrid.envs  # noqa: F401  (registers the ids)
+
+    ours = sorted(t for t in envpool.list_all_envs() if t.startswith(("MiniGrid-", "BabyAI-")))
+    assert ours == sorted(MINIGRID_IDS)
+    for task in ours:
+        assert task in gym.registry, task
+        assert gym.spec(task).max_episode_steps is None  # each env truncates itself
+        assert envpool.make_spec(task).max_episode_steps in (None, 0)
+
+
+def test_spaces():
+    envs = envpool.make("MiniGrid-DoorKey-5x5-v0", num_envs=2)
+    ref = reference("MiniGrid-DoorKey-5x5-v0")
+    space = envs.single_observation_space
+    assert isinstance(space, gym.spaces.Dict)
+    assert list(space.keys()) == list(ref.observation_space.keys()) == ["direction", "image", "mission"]
+    assert space["direction"] == ref.observation_space["direction"] == gym.spaces.Discrete(4)
+    assert space["image"] == ref.observation_space["image"]
+    assert space["mission"] == gym.spaces.Box(0, 255, (MISSION_BYTES,), np.uint8)  # docs/tasks.md
+    assert envs.single_action_space == ref.action_space == gym.spaces.Discrete(7)
+    envs.close()
+
+
+# -- fidelity ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("task", MINIGRID_IDS)
+def test_initial_observation_and_mission(task):
+    num_envs = 12
+    envs = envpool.make(task, num_envs=num_envs, seed=100)
+    obs, _ = envs.reset()
+    ref = reference(task)
+    for i in range(num_envs):
+        ref_obs, _ = ref.reset(seed=100 + i)
+        assert_obs_equal(obs, i, ref_obs, f"{task} seed {100 + i}")
+    envs.close()
+
+
+def run_episodes(task, mode, steps, num_envs=3, seed=7, action_seed=0, ours=None, theirs=None):
+    """Steps a pool (with kwargs ``ours``) and minigrid's envs (with ``theirs``, minigrid's
+    spelling of the same) with the same random actions under ``mode``, comparing every row;
+    returns how many episodes ended (so a test can insist that some did)."""
+    ours = ours or {}
+    envs = envpool.make(task, num_envs=num_envs, seed=seed, autoreset_mode=mode, **ours)
+    refs = [reference(task, **(ours if theirs is None else theirs)) for _ in range(num_envs)]
+    obs, _ = envs.reset()
+    for i, ref in enumerate(refs):
+        assert_obs_equal(obs, i, ref.reset(seed=seed + i)[0], f"{task} reset {i}")
+    ended_before = np.zeros(num_envs, bool)
+    ended = 0
+    for t, action in enumerate(actions_for(num_envs, steps, action_seed)):
+        obs, reward, terminated, truncated, info = envs.step(action)
+        for i, ref in enumerate(refs):
+            what = f"{task} {mode} step {t} env {i}"
+            if mode == "next_step" and ended_before[i]:
+                assert_obs_equal(obs, i, ref.reset()[0], what + " (autoreset)")
+                assert (reward[i], terminated[i], truncated[i]) == (0.0, False, False), what
+                continue
+            ref_obs, ref_reward, ref_term, ref_trunc, _ = ref.step(int(action[i]))
+            assert reward[i] == ref_reward, what
+            assert (terminated[i], truncated[i]) == (ref_term, ref_trunc), what
+            if mode == "same_step" and (ref_term or ref_trunc):
+                assert_obs_equal(info["final_obs"][i], None, ref_obs, what + " (final_obs)")
+                ref_obs = ref.reset()[0]
+            assert_obs_equal(obs, i, ref_obs, what)
+        ended_now = terminated | truncated
+        ended += int(ended_now.sum())
+        if mode == "disabled" and ended_now.any():
+            obs, _ = envs.reset(options={"reset_mask": ended_now})
+            for i in np.flatnonzero(ended_now):
+                assert_obs_equal(obs, i, refs[i].reset()[0], f"{task} disabled reset after step {t} env {i}")
+        ended_before = ended_now
+    envs.close()
+    return ended
+
+
+@pytest.mark.parametrize("task", MINIGRID_IDS)
+def test_random_episodes(task):
+    run_episodes(task, "next_step", steps=150)
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step", "disabled"])
+@pytest.mark.parametrize("task", ["MiniGrid-LavaGapS5-v0", "MiniGrid-DoorKey-5x5-v0"])
+def test_autoreset_modes(task, mode):
+    # max_steps=30: truncations besides the lava's and the goal's terminations.
+    assert run_episodes(task, mode, steps=150, ours={"max_steps": 30}) > 5
+
+
+def test_goal_reached_with_its_reward():
+    # Empty-5x5 from (1, 1) facing right: forward, forward, right, forward, forward reaches the
+    # goal at (3, 3) on step 5 of 100: reward 1 - 0.9 * 5 / 100.
+    envs = envpool.make("MiniGrid-Empty-5x5-v0", num_envs=1)
+    envs.reset()
+    for a in [2, 2, 1, 2]:
+        envs.step(np.array([a]))
+    _, reward, terminated, truncated, _ = envs.step(np.array([2]))
+    assert reward[0] == pytest.approx(1 - 0.9 * 5 / 100) and terminated[0] and not truncated[0]
+    envs.close()
+
+
+KWARG_CASES = [
+    ("MiniGrid-DoorKey-8x8-v0", {"agent_view_size": 5}),
+    ("MiniGrid-DoorKey-8x8-v0", {"agent_view_size": 9, "see_through_walls": True}),
+    ("MiniGrid-DoorKey-6x6-v0", {"size": 7, "max_steps": 40}),
+    ("MiniGrid-FourRooms-v0", {"agent_view_size": 3, "max_steps": 60}),
+    ("MiniGrid-FourRooms-v0", {"agent_pos": (3, 4), "goal_pos": (15, 16)}),
+    ("MiniGrid-Empty-8x8-v0", {"agent_start_pos": (4, 2), "agent_start_dir": 3}),
+    ("MiniGrid-Empty-Random-6x6-v0", {"size": 7}),
+    ("MiniGrid-LavaGapS6-v0", {"size": 9, "agent_view_size": 11}),
+    ("MiniGrid-LavaCrossingS9N1-v0", {"size": 13, "num_crossings": 4, "obstacle_type": "Wall"}),
+    ("MiniGrid-SimpleCrossingS9N1-v0", {"num_crossings": 10}),  # more than there are rivers
+    ("MiniGrid-MultiRoom-N2-S4-v0", {"minNumRooms": 1, "maxNumRooms": 3, "maxRoomSize": 6, "width": 15, "height": 12}),
+    ("MiniGrid-MultiRoom-N6-v0", {"max_steps": 50, "agent_view_size": 5, "see_through_walls": True}),
+]
+
+
+def ours_kwargs(kwargs):
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in kwargs.items()}
+
+
+@pytest.mark.parametrize(("task", "kwargs"), KWARG_CASES)
+def test_kwargs_as_minigrid_takes_them(task, kwargs):
+    envs = envpool.make(task, num_envs=2, seed=3, **ours_kwargs(kwargs))
+    view = kwargs.get("agent_view_size", 7)
+    assert envs.single_observation_space["image"].shape == (view, view, 3)
+    envs.close()
+    run_episodes(task, "next_step", steps=80, num_envs=2, seed=3, ours=ours_kwargs(kwargs), theirs=kwargs)
+
+
+# -- bad input -----------------------------------------------------------------------------------
+
+BAD_KWARGS = [
+    ("MiniGrid-DoorKey-5x5-v0", {"agent_view_size": 4}, "agent_view_size"),
+    ("MiniGrid-DoorKey-5x5-v0", {"agent_view_size": 1}, "agent_view_size"),
+    ("MiniGrid-DoorKey-5x5-v0", {"size": 4}, "size"),
+    ("MiniGrid-DoorKey-5x5-v0", {"max_steps": -1}, "max_steps"),
+    ("MiniGrid-Empty-5x5-v0", {"agent_start_pos": [0, 1]}, "agent_start_pos"),
+    ("MiniGrid-Empty-5x5-v0", {"agent_start_pos": [1]}, "agent_start_pos"),
+    ("MiniGrid-Empty-5x5-v0", {"agent_start_pos": [1.5, 1]}, "agent_start_pos"),
+    ("MiniGrid-Empty-5x5-v0", {"agent_start_dir": 4}, "agent_start_dir"),
+    ("MiniGrid-Empty-Random-5x5-v0", {"size": 3}, "size"),
+    ("MiniGrid-FourRooms-v0", {"goal_pos": [18, 3]}, "goal_pos"),
+    ("MiniGrid-LavaGapS5-v0", {"size": 4}, "size"),
+    ("MiniGrid-LavaCrossingS9N1-v0", {"size": 10}, "size"),
+    ("MiniGrid-LavaCrossingS9N1-v0", {"num_crossings": -1}, "num_crossings"),
+    ("MiniGrid-LavaCrossingS9N1-v0", {"obstacle_type": "fire"}, "obstacle_type"),
+    ("MiniGrid-LavaGapS5-v0", {"see_through_walls": True}, "see_through_walls"),  # LavaGap fixes it
+    ("MiniGrid-MultiRoom-N6-v0", {"minNumRooms": 0}, "minNumRooms"),
+    ("MiniGrid-MultiRoom-N6-v0", {"minNumRooms": 3, "maxNumRooms": 2}, "maxNumRooms"),
+    ("MiniGrid-MultiRoom-N6-v0", {"maxRoomSize": 3}, "maxRoomSize"),
+]
+
+
+@pytest.mark.parametrize(("task", "kwargs", "key"), BAD_KWARGS)
+def test_bad_kwargs_refused(task, kwargs, key):
+    with pytest.raises(ValueError, match=key):
+        envpool.make(task, num_envs=2, **kwargs)
+    envs = envpool.make(task, num_envs=2)  # the registry and the task stay usable
+    envs.reset()
+    envs.close()
+
+
+def test_bad_action_refused():
+    envs = envpool.make("MiniGrid-Empty-5x5-v0", num_envs=2)
+    envs.reset()
+    with pytest.raises(ValueError):
+        envs.step(np.array([0, 7]))
+    envs.step(np.array([0, 6]))
+    envs.close()
+
+
+def test_multiroom_layout_that_cannot_fit_is_an_error_not_a_hang():
+    # minigrid would search forever for 30 rooms in a 10 x 10 grid; the env gives up.
+    from envpool.errors import EnvError
+
+    envs = envpool.make("MiniGrid-MultiRoom-N6-v0", num_envs=1, minNumRooms=30, maxNumRooms=30, width=10, height=10)
+    with pytest.raises(EnvError, match="no chain of 30 rooms"):
+        envs.reset()
+    envs.close()

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <sstream>
+#include <tuple>
 #include <type_traits>
 
 namespace envpool {
@@ -112,6 +113,27 @@ void CheckFinite(const ArraySpec& a, const void* data, const int* env_ids, std::
   }
 }
 
+// A dtype and its C++ type, for WithType's table.
+template <typename T, DType D>
+struct Typed {
+  using type = T;
+  static constexpr DType dtype = D;
+};
+using NativeTypes =
+    std::tuple<Typed<bool, DType::kBool>, Typed<int8_t, DType::kInt8>, Typed<int16_t, DType::kInt16>,
+               Typed<int32_t, DType::kInt32>, Typed<int64_t, DType::kInt64>, Typed<uint8_t, DType::kUInt8>,
+               Typed<uint16_t, DType::kUInt16>, Typed<uint32_t, DType::kUInt32>, Typed<uint64_t, DType::kUInt64>,
+               Typed<float, DType::kFloat32>, Typed<double, DType::kFloat64>>;
+
+// Calls f(T{}) with the C++ type of `t` (float16 has none: the caller's).
+template <typename F>
+void WithType(DType t, F&& f) {
+  const bool called = std::apply(
+      [&](auto... typed) { return ((typed.dtype == t && (f(typename decltype(typed)::type{}), true)) || ...); },
+      NativeTypes{});
+  if (!called) throw InputTypeError("float16 actions are converted before they reach the core");
+}
+
 }  // namespace
 
 Protocol::Protocol(int num_envs)
@@ -198,32 +220,15 @@ void Protocol::MarkInFlight(const int* env_ids, int n) {
 void Protocol::ValidateActions(const ArraySpec& a, const void* data, const int* env_ids, int n,
                                const RowFilter& ignored) {
   const std::size_t count = static_cast<std::size_t>(n) * a.NumElements();
-  switch (a.dtype) {
-    case DType::kFloat16:
-      return CheckFinite<Half>(a, data, env_ids, count, ignored);
-    case DType::kFloat32:
-      return CheckFinite<float>(a, data, env_ids, count, ignored);
-    case DType::kFloat64:
-      return CheckFinite<double>(a, data, env_ids, count, ignored);
-    case DType::kInt64:
-      return CheckIntegers<int64_t>(a, data, env_ids, count, ignored);
-    case DType::kInt32:
-      return CheckIntegers<int32_t>(a, data, env_ids, count, ignored);
-    case DType::kInt16:
-      return CheckIntegers<int16_t>(a, data, env_ids, count, ignored);
-    case DType::kInt8:
-      return CheckIntegers<int8_t>(a, data, env_ids, count, ignored);
-    case DType::kUInt64:
-      return CheckIntegers<uint64_t>(a, data, env_ids, count, ignored);
-    case DType::kUInt32:
-      return CheckIntegers<uint32_t>(a, data, env_ids, count, ignored);
-    case DType::kUInt16:
-      return CheckIntegers<uint16_t>(a, data, env_ids, count, ignored);
-    case DType::kUInt8:
-      return CheckIntegers<uint8_t>(a, data, env_ids, count, ignored);
-    case DType::kBool:
-      return;  // every bool is in {0, 1}
-  }
+  if (a.dtype == DType::kFloat16) return CheckFinite<Half>(a, data, env_ids, count, ignored);
+  WithType(a.dtype, [&](auto t) {
+    using T = decltype(t);
+    if constexpr (std::is_floating_point_v<T>) {
+      CheckFinite<T>(a, data, env_ids, count, ignored);
+    } else if constexpr (!std::is_same_v<T, bool>) {  // every bool is in {0, 1}
+      CheckIntegers<T>(a, data, env_ids, count, ignored);
+    }
+  });
 }
 
 // -- Action coercion ----------------------------------------------------------------------------
@@ -310,38 +315,6 @@ void ConvertAs(const ArraySpec& spec, const void* src, void* dst, std::size_t co
     }
   }
   for (std::size_t k = 0; k < count; ++k) out[k] = static_cast<To>(in[k]);
-}
-
-// Calls f(T{}) with the C++ type of `t` (float16 has none: the caller's).
-template <typename F>
-void WithType(DType t, F&& f) {
-  switch (t) {
-    case DType::kBool:
-      return f(bool{});
-    case DType::kInt8:
-      return f(int8_t{});
-    case DType::kInt16:
-      return f(int16_t{});
-    case DType::kInt32:
-      return f(int32_t{});
-    case DType::kInt64:
-      return f(int64_t{});
-    case DType::kUInt8:
-      return f(uint8_t{});
-    case DType::kUInt16:
-      return f(uint16_t{});
-    case DType::kUInt32:
-      return f(uint32_t{});
-    case DType::kUInt64:
-      return f(uint64_t{});
-    case DType::kFloat32:
-      return f(float{});
-    case DType::kFloat64:
-      return f(double{});
-    case DType::kFloat16:
-      break;
-  }
-  throw InputTypeError("float16 actions are converted before they reach the core");
 }
 
 }  // namespace

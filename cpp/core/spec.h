@@ -64,33 +64,10 @@ inline bool IsFloating(DType t) { return t == DType::kFloat16 || t == DType::kFl
 
 // NumPy's name for the dtype ("float32", ...), used by the Python layer.
 inline const char* DTypeName(DType t) {
-  switch (t) {
-    case DType::kBool:
-      return "bool";
-    case DType::kInt8:
-      return "int8";
-    case DType::kInt32:
-      return "int32";
-    case DType::kInt64:
-      return "int64";
-    case DType::kUInt8:
-      return "uint8";
-    case DType::kFloat32:
-      return "float32";
-    case DType::kFloat64:
-      return "float64";
-    case DType::kInt16:
-      return "int16";
-    case DType::kUInt16:
-      return "uint16";
-    case DType::kUInt32:
-      return "uint32";
-    case DType::kUInt64:
-      return "uint64";
-    case DType::kFloat16:
-      return "float16";
-  }
-  return "?";
+  constexpr const char* kNames[] = {"bool",    "int8",  "int32",  "int64",  "uint8",  "float32",
+                                    "float64", "int16", "uint16", "uint32", "uint64", "float16"};  // enum order
+  const auto i = static_cast<std::size_t>(t);
+  return i < sizeof(kNames) / sizeof(kNames[0]) ? kNames[i] : "?";
 }
 
 struct ArraySpec {

@@ -31,6 +31,9 @@ enum Color : uint8_t { kRed = 0, kGreen = 1, kBlue = 2, kPurple = 3, kYellow = 4
 // COLOR_NAMES = sorted(COLORS): the order _rand_color draws from.
 inline constexpr Color kColorNames[6] = {kBlue, kGreen, kGrey, kPurple, kRed, kYellow};
 
+// A colour's name, for missions ("go to the red door"), indexed by Color.
+inline constexpr const char* kColorName[6] = {"red", "green", "blue", "purple", "yellow", "grey"};
+
 // A door's STATE_TO_IDX, its third encoded value (0 for every other object).
 enum DoorState : uint8_t { kOpen = 0, kClosed = 1, kLocked = 2 };
 

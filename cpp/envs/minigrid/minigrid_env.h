@@ -22,6 +22,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -86,12 +87,12 @@ inline bool OptionalPos(const Config& config, const std::string& env, const std:
 }
 
 // The spaces: Dict(direction Discrete(4), image Box(0, 255, (v, v, 3), uint8), mission
-// Box(0, 255, (kMissionBytes,), uint8)); Discrete(7) actions.
-inline EnvSpec MiniGridSpec(int view) {
+// Box(0, 255, (kMissionBytes,), uint8)); Discrete(7) actions (Dynamic-Obstacles: 3).
+inline EnvSpec MiniGridSpec(int view, int num_actions = 7) {
   return EnvSpec{
       {ArraySpec::Discrete("direction", 4), ArraySpec::Box("image", DType::kUInt8, {view, view, 3}, {0}, {255}),
        ArraySpec::Box("mission", DType::kUInt8, {kMissionBytes}, {0}, {255})},
-      {ArraySpec::Discrete("action", 7)},
+      {ArraySpec::Discrete("action", num_actions)},
       {}};
 }
 
@@ -108,15 +109,28 @@ class MiniGridEnv : public Env {
     WriteObs(out);
   }
 
-  void Step(const Action& action, Rng& /*rng*/, Output& out) final {
-    ++step_count_;
+  // MiniGridEnv.step; envs that add rules (rewards for doors, moving obstacles) override it
+  // around MiniGridStep and Finish.
+  void Step(const Action& action, Rng& /*rng*/, Output& out) override {
+    Finish(MiniGridStep(static_cast<int>(action.Get<int64_t>()[0])), out);
+  }
+
+ protected:
+  struct StepResult {
     double reward = 0.0;
     bool terminated = false;
+    bool truncated = false;
+  };
+
+  // The dynamics of MiniGridEnv.step for one action (its observation is Finish's).
+  StepResult MiniGridStep(int action) {
+    ++step_count_;
+    StepResult r;
     const int fx = agent_x_ + kDirX[agent_dir_];
     const int fy = agent_y_ + kDirY[agent_dir_];
     // Agents stay inside the outer wall, so the cell ahead is always on the grid.
     const Obj fwd = grid_.Get(fx, fy);
-    switch (static_cast<int>(action.Get<int64_t>()[0])) {
+    switch (action) {
       case kLeft:
         agent_dir_ = (agent_dir_ + 3) % 4;
         break;
@@ -129,10 +143,10 @@ class MiniGridEnv : public Env {
           agent_y_ = fy;
         }
         if (fwd.type == kGoal) {
-          terminated = true;
-          reward = 1.0 - 0.9 * (static_cast<double>(step_count_) / static_cast<double>(max_steps_));
+          r.terminated = true;
+          r.reward = SuccessReward();
         }
-        if (fwd.type == kLava) terminated = true;
+        if (fwd.type == kLava) r.terminated = true;
         break;
       case kPickup:
         if (fwd.CanPickup() && carrying_.empty()) {
@@ -152,13 +166,26 @@ class MiniGridEnv : public Env {
       default:  // done
         break;
     }
-    out.reward() = reward;
-    out.terminated() = terminated;
-    if (step_count_ >= max_steps_) out.truncated() = true;
+    r.truncated = step_count_ >= max_steps_;
+    return r;
+  }
+
+  // Writes a step's reward, flags and observation.
+  void Finish(const StepResult& r, Output& out) {
+    out.reward() = r.reward;
+    out.terminated() = r.terminated;
+    if (r.truncated) out.truncated() = true;
     WriteObs(out);
   }
 
- protected:
+  // What the agent carries (kEmpty: nothing).
+  const Obj& Carrying() const { return carrying_; }
+
+  // _reward(): 1 - 0.9 * (step_count / max_steps).
+  double SuccessReward() const {
+    return 1.0 - 0.9 * (static_cast<double>(step_count_) / static_cast<double>(max_steps_));
+  }
+
   MiniGridEnv(int width, int height, int max_steps, int view, bool see_through_walls)
       : grid_(width, height),
         max_steps_(max_steps),
@@ -170,14 +197,21 @@ class MiniGridEnv : public Env {
   // _gen_grid: the grid is empty, agent_pos (-1, -1); place the agent and set the mission.
   virtual void GenGrid(Rng& rng) = 0;
 
-  // The mission text, as UTF-8, zero-padded; refused if it does not fit.
-  void SetMission(std::string_view mission) {
-    if (mission.size() > static_cast<std::size_t>(kMissionBytes)) {
+  // The mission text (its pieces joined), as UTF-8, zero-padded; refused if it does not fit.
+  void SetMission(std::initializer_list<std::string_view> pieces) {
+    std::size_t n = 0;
+    for (auto piece : pieces) n += piece.size();
+    if (n > static_cast<std::size_t>(kMissionBytes)) {
       throw std::length_error("MiniGrid: mission longer than " + std::to_string(kMissionBytes) + " bytes");
     }
     mission_.fill(0);
-    std::memcpy(mission_.data(), mission.data(), mission.size());
+    n = 0;
+    for (auto piece : pieces) {
+      std::memcpy(mission_.data() + n, piece.data(), piece.size());
+      n += piece.size();
+    }
   }
+  void SetMission(std::string_view mission) { SetMission({mission}); }
 
   // _rand_int(low, high): np_random.integers(low, high), high > low.
   static int RandInt(Rng& rng, int low, int high) {
@@ -207,15 +241,17 @@ class MiniGridEnv : public Env {
     for (int i = n - 1; i >= 1; --i) std::swap(items[i], items[RandomInterval(rng, static_cast<uint64_t>(i))]);
   }
 
-  // place_obj(obj, top, size): draws until the cell is empty and not the agent's; obj may be
-  // none (place_agent). size -1: the grid's extent. Returns the position.
-  std::pair<int, int> PlaceObj(Rng& rng, const Obj& obj, int top_x = 0, int top_y = 0, int size_w = -1,
-                               int size_h = -1) {
+  // place_obj(obj, top, size, max_tries): draws until the cell is empty and not the agent's;
+  // obj may be none (place_agent). size -1: the grid's extent; max_tries -1: no limit, else
+  // after max_tries + 1 draws it gives up (minigrid's RecursionError) and returns (-1, -1).
+  std::pair<int, int> PlaceObj(Rng& rng, const Obj& obj, int top_x = 0, int top_y = 0, int size_w = -1, int size_h = -1,
+                               int max_tries = -1) {
     top_x = std::max(top_x, 0);
     top_y = std::max(top_y, 0);
     if (size_w < 0) size_w = grid_.width();
     if (size_h < 0) size_h = grid_.height();
-    for (;;) {
+    for (int tries = 0;; ++tries) {
+      if (max_tries >= 0 && tries > max_tries) return {-1, -1};
       const int x = RandInt(rng, top_x, std::min(top_x + size_w, grid_.width()));
       const int y = RandInt(rng, top_y, std::min(top_y + size_h, grid_.height()));
       if (!grid_.Get(x, y).empty()) continue;

@@ -7,17 +7,29 @@
 #include "core/registry.h"
 #include "envs/builtin_tasks.h"
 #include "envs/minigrid/crossing.h"
+#include "envs/minigrid/dist_shift.h"
 #include "envs/minigrid/door_key.h"
+#include "envs/minigrid/dynamic_obstacles.h"
 #include "envs/minigrid/empty.h"
+#include "envs/minigrid/fetch.h"
 #include "envs/minigrid/four_rooms.h"
+#include "envs/minigrid/go_to_door.h"
+#include "envs/minigrid/go_to_object.h"
 #include "envs/minigrid/lava_gap.h"
 #include "envs/minigrid/multi_room.h"
+#include "envs/minigrid/red_blue_doors.h"
 
 namespace envpool::minigrid {
 namespace {
 
 Config Rooms(int64_t min_rooms, int64_t max_rooms, int64_t max_room_size) {
   return {{"minNumRooms", min_rooms}, {"maxNumRooms", max_rooms}, {"maxRoomSize", max_room_size}};
+}
+
+Config Obstacles(int64_t size, int64_t n_obstacles, bool random_start = false) {
+  Config c{{"size", size}, {"n_obstacles", n_obstacles}};
+  if (random_start) c.Set("agent_start_pos", std::vector<double>{});
+  return c;
 }
 
 }  // namespace
@@ -55,6 +67,24 @@ std::vector<TaskSpec> Tasks() {
       Task<MultiRoom>("MiniGrid-MultiRoom-N4-S5-v0", 0, NAN, Rooms(6, 6, 5)),  // sic: minigrid's N4-S5-v0 has 6 rooms
       Task<MultiRoom>("MiniGrid-MultiRoom-N4-S5-v1", 0, NAN, Rooms(4, 4, 5)),
       Task<MultiRoom>("MiniGrid-MultiRoom-N6-v0", 0, NAN, Rooms(6, 6, 10)),
+      Task<DistShift>("MiniGrid-DistShift1-v0", 0, NAN, {{"strip2_row", int64_t{2}}}),
+      Task<DistShift>("MiniGrid-DistShift2-v0", 0, NAN, {{"strip2_row", int64_t{5}}}),
+      Task<DynamicObstacles>("MiniGrid-Dynamic-Obstacles-5x5-v0", 0, NAN, Obstacles(5, 2)),
+      Task<DynamicObstacles>("MiniGrid-Dynamic-Obstacles-Random-5x5-v0", 0, NAN, Obstacles(5, 2, true)),
+      Task<DynamicObstacles>("MiniGrid-Dynamic-Obstacles-6x6-v0", 0, NAN, Obstacles(6, 3)),
+      Task<DynamicObstacles>("MiniGrid-Dynamic-Obstacles-Random-6x6-v0", 0, NAN, Obstacles(6, 3, true)),
+      Task<DynamicObstacles>("MiniGrid-Dynamic-Obstacles-8x8-v0", 0),
+      Task<DynamicObstacles>("MiniGrid-Dynamic-Obstacles-16x16-v0", 0, NAN, Obstacles(16, 8)),
+      Task<GoToDoor>("MiniGrid-GoToDoor-5x5-v0", 0),
+      Task<GoToDoor>("MiniGrid-GoToDoor-6x6-v0", 0, NAN, {{"size", int64_t{6}}}),
+      Task<GoToDoor>("MiniGrid-GoToDoor-8x8-v0", 0, NAN, {{"size", int64_t{8}}}),
+      Task<RedBlueDoors>("MiniGrid-RedBlueDoors-6x6-v0", 0, NAN, {{"size", int64_t{6}}}),
+      Task<RedBlueDoors>("MiniGrid-RedBlueDoors-8x8-v0", 0),
+      Task<Fetch>("MiniGrid-Fetch-5x5-N2-v0", 0, NAN, {{"size", int64_t{5}}, {"numObjs", int64_t{2}}}),
+      Task<Fetch>("MiniGrid-Fetch-6x6-N2-v0", 0, NAN, {{"size", int64_t{6}}, {"numObjs", int64_t{2}}}),
+      Task<Fetch>("MiniGrid-Fetch-8x8-N3-v0", 0),
+      Task<GoToObject>("MiniGrid-GoToObject-6x6-N2-v0", 0),
+      Task<GoToObject>("MiniGrid-GoToObject-8x8-N2-v0", 0, NAN, {{"size", int64_t{8}}, {"numObjs", int64_t{2}}}),
   };
 }
 

@@ -11,6 +11,7 @@ episodes (autoreset) continue the same np_random, as gymnasium's vector envs do.
 
 from __future__ import annotations
 
+import collections
 import warnings
 
 import gymnasium as gym
@@ -50,6 +51,24 @@ MINIGRID_IDS = [
     "MiniGrid-MultiRoom-N4-S5-v0",
     "MiniGrid-MultiRoom-N4-S5-v1",
     "MiniGrid-MultiRoom-N6-v0",
+    "MiniGrid-DistShift1-v0",
+    "MiniGrid-DistShift2-v0",
+    "MiniGrid-Dynamic-Obstacles-5x5-v0",
+    "MiniGrid-Dynamic-Obstacles-Random-5x5-v0",
+    "MiniGrid-Dynamic-Obstacles-6x6-v0",
+    "MiniGrid-Dynamic-Obstacles-Random-6x6-v0",
+    "MiniGrid-Dynamic-Obstacles-8x8-v0",
+    "MiniGrid-Dynamic-Obstacles-16x16-v0",
+    "MiniGrid-GoToDoor-5x5-v0",
+    "MiniGrid-GoToDoor-6x6-v0",
+    "MiniGrid-GoToDoor-8x8-v0",
+    "MiniGrid-RedBlueDoors-6x6-v0",
+    "MiniGrid-RedBlueDoors-8x8-v0",
+    "MiniGrid-Fetch-5x5-N2-v0",
+    "MiniGrid-Fetch-6x6-N2-v0",
+    "MiniGrid-Fetch-8x8-N3-v0",
+    "MiniGrid-GoToObject-6x6-N2-v0",
+    "MiniGrid-GoToObject-8x8-N2-v0",
 ]
 MISSION_BYTES = 96
 # Random actions, weighted toward moving and acting on the cell ahead so that episodes open
@@ -78,8 +97,10 @@ def assert_obs_equal(ours, i, ref_obs, what):
     assert mission_text(row["mission"]) == ref_obs["mission"], f"{what}: mission"
 
 
-def actions_for(num_envs, steps, seed):
-    return np.random.default_rng(seed).choice(7, size=(steps, num_envs), p=ACTION_P)
+def actions_for(num_envs, steps, seed, num_actions=7):
+    """Random actions (Dynamic-Obstacles takes only the first three, left, right, forward)."""
+    p = ACTION_P[:num_actions] / ACTION_P[:num_actions].sum()
+    return np.random.default_rng(seed).choice(num_actions, size=(steps, num_envs), p=p)
 
 
 # -- ids, kwargs and spaces ----------------------------------------------------------------------
@@ -106,6 +127,10 @@ def test_spaces():
     assert space["image"] == ref.observation_space["image"]
     assert space["mission"] == gym.spaces.Box(0, 255, (MISSION_BYTES,), np.uint8)  # docs/tasks.md
     assert envs.single_action_space == ref.action_space == gym.spaces.Discrete(7)
+    envs.close()
+    envs = envpool.make("MiniGrid-Dynamic-Obstacles-5x5-v0", num_envs=2)
+    assert envs.single_action_space == reference("MiniGrid-Dynamic-Obstacles-5x5-v0").action_space
+    assert envs.single_action_space == gym.spaces.Discrete(3)
     envs.close()
 
 
@@ -136,7 +161,7 @@ def run_episodes(task, mode, steps, num_envs=3, seed=7, action_seed=0, ours=None
         assert_obs_equal(obs, i, ref.reset(seed=seed + i)[0], f"{task} reset {i}")
     ended_before = np.zeros(num_envs, bool)
     ended = 0
-    for t, action in enumerate(actions_for(num_envs, steps, action_seed)):
+    for t, action in enumerate(actions_for(num_envs, steps, action_seed, int(envs.single_action_space.n))):
         obs, reward, terminated, truncated, info = envs.step(action)
         for i, ref in enumerate(refs):
             what = f"{task} {mode} step {t} env {i}"
@@ -167,8 +192,11 @@ def test_random_episodes(task):
     run_episodes(task, "next_step", steps=150)
 
 
+AUTORESET_TASKS = ["MiniGrid-LavaGapS5-v0", "MiniGrid-DoorKey-5x5-v0", "MiniGrid-Dynamic-Obstacles-6x6-v0"]
+
+
 @pytest.mark.parametrize("mode", ["next_step", "same_step", "disabled"])
-@pytest.mark.parametrize("task", ["MiniGrid-LavaGapS5-v0", "MiniGrid-DoorKey-5x5-v0"])
+@pytest.mark.parametrize("task", AUTORESET_TASKS)
 def test_autoreset_modes(task, mode):
     # max_steps=30: truncations besides the lava's and the goal's terminations.
     assert run_episodes(task, mode, steps=150, ours={"max_steps": 30}) > 5
@@ -186,6 +214,86 @@ def test_goal_reached_with_its_reward():
     envs.close()
 
 
+# Scripted episodes that succeed: subgoals (the object to face, found on minigrid's grid, and
+# the action to take then), each reached by the shortest turn / forward path on minigrid's
+# grid, the same actions sent to the pool; every step is compared and the episode must end
+# with minigrid's success reward.
+DIRS = [(1, 0), (0, 1), (-1, 0), (0, -1)]
+GOAL = [("goal", None, 2)]  # face the goal, forward
+SCRIPTS = {
+    "MiniGrid-Empty-Random-6x6-v0": GOAL,
+    "MiniGrid-FourRooms-v0": GOAL,
+    "MiniGrid-LavaGapS7-v0": GOAL,
+    "MiniGrid-LavaCrossingS9N2-v0": GOAL,
+    "MiniGrid-SimpleCrossingS11N5-v0": GOAL,
+    "MiniGrid-DistShift2-v0": GOAL,
+    "MiniGrid-DoorKey-8x8-v0": [("key", None, 3), ("door", None, 5), *GOAL],  # pickup, toggle
+    "MiniGrid-RedBlueDoors-8x8-v0": [("door", "red", 5), ("door", "blue", 5)],
+    "MiniGrid-GoToDoor-8x8-v0": [("door", "target", 6)],  # done, next to the mission's door
+    "MiniGrid-Fetch-8x8-N3-v0": [("target", None, 3)],  # pickup the mission's object
+    "MiniGrid-GoToObject-8x8-N2-v0": [("target", None, 6)],  # done, next to it
+}
+
+
+def _find(env, kind, color):
+    if kind == "target" and hasattr(env, "target_pos"):  # GoToObject
+        return tuple(int(v) for v in env.target_pos)
+    if kind == "target":  # Fetch
+        kind, color = env.targetType, env.targetColor
+    if color == "target":
+        color = env.target_color
+    for j in range(env.grid.height):
+        for i in range(env.grid.width):
+            cell = env.grid.get(i, j)
+            if cell is not None and cell.type == kind and color in (None, cell.color):
+                return i, j
+    raise AssertionError(f"no {color} {kind} on the grid")
+
+
+def _path_to_face(env, target):
+    """The shortest left / right / forward actions after which the agent faces ``target``,
+    crossing only empty cells and open doors (no lava, no goal)."""
+    start = (int(env.agent_pos[0]), int(env.agent_pos[1]), int(env.agent_dir))
+    came = {start: None}
+    queue = collections.deque([start])
+    while queue:
+        state = queue.popleft()
+        x, y, d = state
+        if (x + DIRS[d][0], y + DIRS[d][1]) == target:
+            actions = []
+            while came[state] is not None:
+                state, action = came[state]
+                actions.append(action)
+            return actions[::-1]
+        nexts = [((x, y, (d - 1) % 4), 0), ((x, y, (d + 1) % 4), 1)]
+        cell = env.grid.get(x + DIRS[d][0], y + DIRS[d][1])
+        if cell is None or (cell.type == "door" and cell.is_open):
+            nexts.append(((x + DIRS[d][0], y + DIRS[d][1], d), 2))
+        for nxt, action in nexts:
+            if nxt not in came:
+                came[nxt] = (state, action)
+                queue.append(nxt)
+    raise AssertionError(f"no path to face {target}")
+
+
+@pytest.mark.parametrize("task", sorted(SCRIPTS))
+def test_scripted_episodes_succeed_alike(task):
+    for seed in (20, 21, 22):
+        envs = envpool.make(task, num_envs=1, seed=seed)
+        ref = reference(task)
+        obs, _ = envs.reset()
+        assert_obs_equal(obs, 0, ref.reset(seed=seed)[0], f"{task} seed {seed} reset")
+        for kind, color, last in SCRIPTS[task]:
+            for action in [*_path_to_face(ref, _find(ref, kind, color)), last]:
+                obs, reward, terminated, truncated, _ = envs.step(np.array([action]))
+                ref_obs, ref_reward, ref_term, ref_trunc, _ = ref.step(action)
+                what = f"{task} seed {seed} action {action}"
+                assert (reward[0], terminated[0], truncated[0]) == (ref_reward, ref_term, ref_trunc), what
+                assert_obs_equal(obs, 0, ref_obs, what)
+        assert ref_term and ref_reward > 0, f"{task} seed {seed}: the script did not succeed"
+        envs.close()
+
+
 KWARG_CASES = [
     ("MiniGrid-DoorKey-8x8-v0", {"agent_view_size": 5}),
     ("MiniGrid-DoorKey-8x8-v0", {"agent_view_size": 9, "see_through_walls": True}),
@@ -199,11 +307,20 @@ KWARG_CASES = [
     ("MiniGrid-SimpleCrossingS9N1-v0", {"num_crossings": 10}),  # more than there are rivers
     ("MiniGrid-MultiRoom-N2-S4-v0", {"minNumRooms": 1, "maxNumRooms": 3, "maxRoomSize": 6, "width": 15, "height": 12}),
     ("MiniGrid-MultiRoom-N6-v0", {"max_steps": 50, "agent_view_size": 5, "see_through_walls": True}),
+    ("MiniGrid-DistShift1-v0", {"width": 11, "height": 8, "strip2_row": 6, "agent_start_pos": (2, 3)}),
+    ("MiniGrid-DistShift2-v0", {"agent_start_pos": None}),
+    ("MiniGrid-Dynamic-Obstacles-8x8-v0", {"n_obstacles": 9}),  # more than size / 2 + 1: int(size / 2)
+    ("MiniGrid-Dynamic-Obstacles-6x6-v0", {"n_obstacles": 4, "agent_start_pos": (2, 3), "agent_start_dir": 2}),
+    ("MiniGrid-GoToDoor-8x8-v0", {"size": 11, "max_steps": 30}),
+    ("MiniGrid-RedBlueDoors-6x6-v0", {"size": 5, "see_through_walls": True}),
+    ("MiniGrid-Fetch-5x5-N2-v0", {"size": 7, "numObjs": 12}),
+    ("MiniGrid-GoToObject-8x8-N2-v0", {"numObjs": 18, "size": 9}),
 ]
 
 
 def ours_kwargs(kwargs):
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in kwargs.items()}
+    """Our spelling: positions as lists, minigrid's None position as []."""
+    return {k: [] if v is None else list(v) if isinstance(v, tuple) else v for k, v in kwargs.items()}
 
 
 @pytest.mark.parametrize(("task", "kwargs"), KWARG_CASES)
@@ -236,6 +353,13 @@ BAD_KWARGS = [
     ("MiniGrid-MultiRoom-N6-v0", {"minNumRooms": 0}, "minNumRooms"),
     ("MiniGrid-MultiRoom-N6-v0", {"minNumRooms": 3, "maxNumRooms": 2}, "maxNumRooms"),
     ("MiniGrid-MultiRoom-N6-v0", {"maxRoomSize": 3}, "maxRoomSize"),
+    ("MiniGrid-DistShift1-v0", {"strip2_row": 6}, "strip2_row"),
+    ("MiniGrid-Dynamic-Obstacles-5x5-v0", {"n_obstacles": -1}, "n_obstacles"),
+    ("MiniGrid-Dynamic-Obstacles-5x5-v0", {"size": 4, "n_obstacles": 3}, "n_obstacles"),
+    ("MiniGrid-GoToDoor-5x5-v0", {"size": 4}, "size"),
+    ("MiniGrid-RedBlueDoors-8x8-v0", {"size": 3}, "size"),
+    ("MiniGrid-Fetch-5x5-N2-v0", {"numObjs": 9}, "numObjs"),  # 9 objects and the agent in 3 x 3
+    ("MiniGrid-GoToObject-8x8-N2-v0", {"numObjs": 19}, "numObjs"),  # 18 distinct pairs
 ]
 
 
@@ -254,6 +378,11 @@ def test_bad_action_refused():
     with pytest.raises(ValueError):
         envs.step(np.array([0, 7]))
     envs.step(np.array([0, 6]))
+    envs.close()
+    envs = envpool.make("MiniGrid-Dynamic-Obstacles-5x5-v0", num_envs=1)  # three actions there
+    envs.reset()
+    with pytest.raises(ValueError):
+        envs.step(np.array([3]))
     envs.close()
 
 

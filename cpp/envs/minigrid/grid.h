@@ -2,7 +2,7 @@
 // and the grid. Objects are small values, not Python's shared instances: a cell, the agent's
 // hands and a box's contents each hold a copy, so building and stepping a grid allocates
 // nothing once the grid's cells exist. No env of this family tells two equal objects apart by
-// identity yet (the goal-reaching envs); envs that do (Fetch, PutNear) will need an id field.
+// identity except through `tag` (the room envs' target object).
 #pragma once
 
 #include <cstdint>
@@ -50,6 +50,9 @@ struct Obj {
   uint8_t inner_type = kEmpty;
   uint8_t inner_color = 0;
   uint8_t inner_state = 0;
+  // Which object this is, where an env asks "is the agent carrying *that* object" (minigrid
+  // compares identities): 0 for any, an env's own tag for its target. Copies keep it.
+  uint8_t tag = 0;
 
   static Obj Make(Type t, Color c, uint8_t s = 0) { return Obj{t, c, s, kEmpty, 0, 0}; }
   static Obj Wall() { return Make(kWall, kGrey); }

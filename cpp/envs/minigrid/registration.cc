@@ -15,9 +15,11 @@
 #include "envs/minigrid/four_rooms.h"
 #include "envs/minigrid/go_to_door.h"
 #include "envs/minigrid/go_to_object.h"
+#include "envs/minigrid/key_corridor.h"
 #include "envs/minigrid/lava_gap.h"
 #include "envs/minigrid/multi_room.h"
 #include "envs/minigrid/red_blue_doors.h"
+#include "envs/minigrid/unlock.h"
 
 namespace envpool::minigrid {
 namespace {
@@ -31,6 +33,8 @@ Config Obstacles(int64_t size, int64_t n_obstacles, bool random_start = false) {
   if (random_start) c.Set("agent_start_pos", std::vector<double>{});
   return c;
 }
+
+Config Corridor(int64_t room_size, int64_t num_rows) { return {{"room_size", room_size}, {"num_rows", num_rows}}; }
 
 }  // namespace
 
@@ -85,6 +89,15 @@ std::vector<TaskSpec> Tasks() {
       Task<Fetch>("MiniGrid-Fetch-8x8-N3-v0", 0),
       Task<GoToObject>("MiniGrid-GoToObject-6x6-N2-v0", 0),
       Task<GoToObject>("MiniGrid-GoToObject-8x8-N2-v0", 0, NAN, {{"size", int64_t{8}}, {"numObjs", int64_t{2}}}),
+      Task<Unlock>("MiniGrid-Unlock-v0", 0),
+      Task<UnlockPickup>("MiniGrid-UnlockPickup-v0", 0),
+      Task<BlockedUnlockPickup>("MiniGrid-BlockedUnlockPickup-v0", 0),
+      Task<KeyCorridor>("MiniGrid-KeyCorridorS3R1-v0", 0, NAN, Corridor(3, 1)),
+      Task<KeyCorridor>("MiniGrid-KeyCorridorS3R2-v0", 0, NAN, Corridor(3, 2)),
+      Task<KeyCorridor>("MiniGrid-KeyCorridorS3R3-v0", 0, NAN, Corridor(3, 3)),
+      Task<KeyCorridor>("MiniGrid-KeyCorridorS4R3-v0", 0, NAN, Corridor(4, 3)),
+      Task<KeyCorridor>("MiniGrid-KeyCorridorS5R3-v0", 0, NAN, Corridor(5, 3)),
+      Task<KeyCorridor>("MiniGrid-KeyCorridorS6R3-v0", 0, NAN, Corridor(6, 3)),
   };
 }
 

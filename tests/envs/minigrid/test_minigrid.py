@@ -69,6 +69,15 @@ MINIGRID_IDS = [
     "MiniGrid-Fetch-8x8-N3-v0",
     "MiniGrid-GoToObject-6x6-N2-v0",
     "MiniGrid-GoToObject-8x8-N2-v0",
+    "MiniGrid-Unlock-v0",
+    "MiniGrid-UnlockPickup-v0",
+    "MiniGrid-BlockedUnlockPickup-v0",
+    "MiniGrid-KeyCorridorS3R1-v0",
+    "MiniGrid-KeyCorridorS3R2-v0",
+    "MiniGrid-KeyCorridorS3R3-v0",
+    "MiniGrid-KeyCorridorS4R3-v0",
+    "MiniGrid-KeyCorridorS5R3-v0",
+    "MiniGrid-KeyCorridorS6R3-v0",
 ]
 MISSION_BYTES = 96
 # Random actions, weighted toward moving and acting on the cell ahead so that episodes open
@@ -232,6 +241,9 @@ SCRIPTS = {
     "MiniGrid-GoToDoor-8x8-v0": [("door", "target", 6)],  # done, next to the mission's door
     "MiniGrid-Fetch-8x8-N3-v0": [("target", None, 3)],  # pickup the mission's object
     "MiniGrid-GoToObject-8x8-N2-v0": [("target", None, 6)],  # done, next to it
+    "MiniGrid-Unlock-v0": [("key", None, 3), ("door", None, 5)],  # pickup the key, open the door
+    # pickup the key, open the door, drop the key, pickup *the* box
+    "MiniGrid-UnlockPickup-v0": [("key", None, 3), ("door", None, 5), ("drop", None, 4), ("box", None, 3)],
 }
 
 
@@ -276,6 +288,16 @@ def _path_to_face(env, target):
     raise AssertionError(f"no path to face {target}")
 
 
+def _turn_to_empty(env):
+    """Left turns until the cell ahead is empty (to drop what the agent carries)."""
+    x, y = (int(v) for v in env.agent_pos)
+    for turns in range(4):
+        d = (int(env.agent_dir) - turns) % 4
+        if env.grid.get(x + DIRS[d][0], y + DIRS[d][1]) is None:
+            return [0] * turns
+    raise AssertionError("no empty cell around the agent")
+
+
 @pytest.mark.parametrize("task", sorted(SCRIPTS))
 def test_scripted_episodes_succeed_alike(task):
     for seed in (20, 21, 22):
@@ -284,7 +306,8 @@ def test_scripted_episodes_succeed_alike(task):
         obs, _ = envs.reset()
         assert_obs_equal(obs, 0, ref.reset(seed=seed)[0], f"{task} seed {seed} reset")
         for kind, color, last in SCRIPTS[task]:
-            for action in [*_path_to_face(ref, _find(ref, kind, color)), last]:
+            path = _turn_to_empty(ref) if kind == "drop" else _path_to_face(ref, _find(ref, kind, color))
+            for action in [*path, last]:
                 obs, reward, terminated, truncated, _ = envs.step(np.array([action]))
                 ref_obs, ref_reward, ref_term, ref_trunc, _ = ref.step(action)
                 what = f"{task} seed {seed} action {action}"
@@ -315,6 +338,9 @@ KWARG_CASES = [
     ("MiniGrid-RedBlueDoors-6x6-v0", {"size": 5, "see_through_walls": True}),
     ("MiniGrid-Fetch-5x5-N2-v0", {"size": 7, "numObjs": 12}),
     ("MiniGrid-GoToObject-8x8-N2-v0", {"numObjs": 18, "size": 9}),
+    ("MiniGrid-KeyCorridorS3R3-v0", {"obj_type": "key", "num_cols": 4}),  # the target a second key
+    ("MiniGrid-KeyCorridorS4R3-v0", {"obj_type": "box", "max_steps": 60, "agent_view_size": 5}),
+    ("MiniGrid-BlockedUnlockPickup-v0", {"max_steps": 40}),
 ]
 
 
@@ -360,6 +386,10 @@ BAD_KWARGS = [
     ("MiniGrid-RedBlueDoors-8x8-v0", {"size": 3}, "size"),
     ("MiniGrid-Fetch-5x5-N2-v0", {"numObjs": 9}, "numObjs"),  # 9 objects and the agent in 3 x 3
     ("MiniGrid-GoToObject-8x8-N2-v0", {"numObjs": 19}, "numObjs"),  # 18 distinct pairs
+    ("MiniGrid-KeyCorridorS3R1-v0", {"obj_type": "lava"}, "obj_type"),
+    ("MiniGrid-KeyCorridorS3R1-v0", {"room_size": 2}, "room_size"),
+    ("MiniGrid-KeyCorridorS3R1-v0", {"num_cols": 2}, "num_cols"),
+    ("MiniGrid-Unlock-v0", {"room_size": 7}, "room_size"),  # UnlockEnv fixes it
 ]
 
 

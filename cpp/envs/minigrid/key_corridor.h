@@ -1,0 +1,81 @@
+// MiniGrid-KeyCorridorS*R*: minigrid.envs.KeyCorridorEnv. A RoomGrid of num_rows x num_cols
+// rooms whose middle column is a corridor (the walls between its rooms removed); behind a
+// locked door on the left wall of a right-column room (its row drawn) the target object
+// (obj_type, colour drawn), its key in a left-column room (row drawn); the agent in the
+// corridor's middle room; then connect_all's random unlocked doors until every room is
+// reachable. Picking up the target (that object: minigrid compares identity) ends the episode
+// with the success reward. Mission "pick up the <colour> <obj_type>".
+// kwargs: num_rows (1 .. 16), num_cols (3 .. 16, RoomGrid's), room_size (3 .. 64), obj_type
+// ("ball", "box" or "key"), max_steps (0: 30 * room_size^2), agent_view_size.
+#pragma once
+
+#include <string>
+
+#include "envs/minigrid/room_grid.h"
+
+namespace envpool::minigrid {
+
+class KeyCorridor : public RoomGridEnv {
+ public:
+  static Config DefaultConfig() {
+    return {{"num_rows", int64_t{3}},          {"num_cols", int64_t{3}},  {"room_size", int64_t{6}},
+            {"obj_type", std::string("ball")}, {"max_steps", int64_t{0}}, {"agent_view_size", int64_t{7}}};
+  }
+  static EnvSpec Spec(const Config& config) {
+    KeyCorridor check(config);
+    return MiniGridSpec(ViewSize(config, kName));
+  }
+
+  explicit KeyCorridor(const Config& config)
+      : RoomGridEnv(RoomSize(config, kName, "room_size", 3), IntIn(config, kName, "num_rows", 1, 16),
+                    IntIn(config, kName, "num_cols", 3, 16),
+                    MaxSteps(config, kName,
+                             30 * RoomSize(config, kName, "room_size", 3) * RoomSize(config, kName, "room_size", 3)),
+                    ViewSize(config, kName)) {
+    const std::string type = config.Get<std::string>("obj_type");
+    if (type == "ball") {
+      obj_type_ = kBall;
+    } else if (type == "box") {
+      obj_type_ = kBox;
+    } else if (type == "key") {
+      obj_type_ = kKey;
+    } else {
+      throw std::invalid_argument(std::string(kName) + ": obj_type must be 'ball', 'box' or 'key', got '" + type + "'");
+    }
+    SetMission("pick up the red ball");  // the target's: at reset
+  }
+
+  void Step(const Action& action, Rng& /*rng*/, Output& out) override {
+    const int a = static_cast<int>(action.Get<int64_t>()[0]);
+    StepResult r = MiniGridStep(a);
+    if (a == kPickup && Carrying().tag == kTarget) {
+      r.reward = SuccessReward();
+      r.terminated = true;
+    }
+    Finish(r, out);
+  }
+
+ protected:
+  void GenGrid(Rng& rng) override {
+    GenRooms(rng);
+    for (int j = 1; j < num_rows_; ++j) RemoveWall(1, j, 3);
+    const int room_idx = RandInt(rng, 0, num_rows_);
+    AddDoor(rng, 2, room_idx, 2, -1, 1);
+    const Room& room = GetRoom(2, room_idx);
+    const Color door_color = static_cast<Color>(grid_.Get(room.door_x[2], room.door_y[2]).color);
+    const Obj target = AddObject(rng, 2, room_idx, obj_type_, -1, kTarget);
+    AddObject(rng, 0, RandInt(rng, 0, num_rows_), kKey, door_color);
+    PlaceAgentInRoom(rng, 1, num_rows_ / 2);
+    ConnectAll(rng);
+    const char* type_name = obj_type_ == kBall ? "ball" : obj_type_ == kBox ? "box" : "key";
+    SetMission({"pick up the ", kColorName[target.color], " ", type_name});
+  }
+
+ private:
+  static constexpr const char* kName = "MiniGrid KeyCorridor";
+  static constexpr uint8_t kTarget = 1;
+
+  Type obj_type_ = kBall;
+};
+
+}  // namespace envpool::minigrid

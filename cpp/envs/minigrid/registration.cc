@@ -17,7 +17,9 @@
 #include "envs/minigrid/go_to_object.h"
 #include "envs/minigrid/key_corridor.h"
 #include "envs/minigrid/lava_gap.h"
+#include "envs/minigrid/memory.h"
 #include "envs/minigrid/multi_room.h"
+#include "envs/minigrid/put_near.h"
 #include "envs/minigrid/red_blue_doors.h"
 #include "envs/minigrid/unlock.h"
 
@@ -98,6 +100,14 @@ std::vector<TaskSpec> Tasks() {
       Task<KeyCorridor>("MiniGrid-KeyCorridorS4R3-v0", 0, NAN, Corridor(4, 3)),
       Task<KeyCorridor>("MiniGrid-KeyCorridorS5R3-v0", 0, NAN, Corridor(5, 3)),
       Task<KeyCorridor>("MiniGrid-KeyCorridorS6R3-v0", 0, NAN, Corridor(6, 3)),
+      Task<Memory>("MiniGrid-MemoryS17Random-v0", 0, NAN, {{"size", int64_t{17}}, {"random_length", true}}),
+      Task<Memory>("MiniGrid-MemoryS13Random-v0", 0, NAN, {{"size", int64_t{13}}, {"random_length", true}}),
+      Task<Memory>("MiniGrid-MemoryS13-v0", 0, NAN, {{"size", int64_t{13}}}),
+      Task<Memory>("MiniGrid-MemoryS11-v0", 0, NAN, {{"size", int64_t{11}}}),
+      Task<Memory>("MiniGrid-MemoryS9-v0", 0, NAN, {{"size", int64_t{9}}}),
+      Task<Memory>("MiniGrid-MemoryS7-v0", 0, NAN, {{"size", int64_t{7}}}),
+      Task<PutNear>("MiniGrid-PutNear-6x6-N2-v0", 0),
+      Task<PutNear>("MiniGrid-PutNear-8x8-N3-v0", 0, NAN, {{"size", int64_t{8}}, {"numObjs", int64_t{3}}}),
   };
 }
 

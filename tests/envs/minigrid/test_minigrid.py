@@ -78,6 +78,14 @@ MINIGRID_IDS = [
     "MiniGrid-KeyCorridorS4R3-v0",
     "MiniGrid-KeyCorridorS5R3-v0",
     "MiniGrid-KeyCorridorS6R3-v0",
+    "MiniGrid-MemoryS17Random-v0",
+    "MiniGrid-MemoryS13Random-v0",
+    "MiniGrid-MemoryS13-v0",
+    "MiniGrid-MemoryS11-v0",
+    "MiniGrid-MemoryS9-v0",
+    "MiniGrid-MemoryS7-v0",
+    "MiniGrid-PutNear-6x6-N2-v0",
+    "MiniGrid-PutNear-8x8-N3-v0",
 ]
 MISSION_BYTES = 96
 # Random actions, weighted toward moving and acting on the cell ahead so that episodes open
@@ -244,10 +252,13 @@ SCRIPTS = {
     "MiniGrid-Unlock-v0": [("key", None, 3), ("door", None, 5)],  # pickup the key, open the door
     # pickup the key, open the door, drop the key, pickup *the* box
     "MiniGrid-UnlockPickup-v0": [("key", None, 3), ("door", None, 5), ("drop", None, 4), ("box", None, 3)],
+    "MiniGrid-MemoryS9-v0": [("success", None, 2)],  # step onto the cell by the matching object
 }
 
 
 def _find(env, kind, color):
+    if kind == "success":  # Memory
+        return env.success_pos
     if kind == "target" and hasattr(env, "target_pos"):  # GoToObject
         return tuple(int(v) for v in env.target_pos)
     if kind == "target":  # Fetch
@@ -279,7 +290,9 @@ def _path_to_face(env, target):
             return actions[::-1]
         nexts = [((x, y, (d - 1) % 4), 0), ((x, y, (d + 1) % 4), 1)]
         cell = env.grid.get(x + DIRS[d][0], y + DIRS[d][1])
-        if cell is None or (cell.type == "door" and cell.is_open):
+        if (x + DIRS[d][0], y + DIRS[d][1]) == getattr(env, "failure_pos", None):  # Memory's wrong end
+            cell = "blocked"
+        if cell is None or (cell != "blocked" and cell.type == "door" and cell.is_open):
             nexts.append(((x + DIRS[d][0], y + DIRS[d][1], d), 2))
         for nxt, action in nexts:
             if nxt not in came:
@@ -341,6 +354,8 @@ KWARG_CASES = [
     ("MiniGrid-KeyCorridorS3R3-v0", {"obj_type": "key", "num_cols": 4}),  # the target a second key
     ("MiniGrid-KeyCorridorS4R3-v0", {"obj_type": "box", "max_steps": 60, "agent_view_size": 5}),
     ("MiniGrid-BlockedUnlockPickup-v0", {"max_steps": 40}),
+    ("MiniGrid-MemoryS7-v0", {"size": 9, "random_length": True}),
+    ("MiniGrid-PutNear-8x8-N3-v0", {"size": 11, "numObjs": 9, "max_steps": 200}),
 ]
 
 
@@ -390,6 +405,10 @@ BAD_KWARGS = [
     ("MiniGrid-KeyCorridorS3R1-v0", {"room_size": 2}, "room_size"),
     ("MiniGrid-KeyCorridorS3R1-v0", {"num_cols": 2}, "num_cols"),
     ("MiniGrid-Unlock-v0", {"room_size": 7}, "room_size"),  # UnlockEnv fixes it
+    ("MiniGrid-MemoryS7-v0", {"size": 8}, "size"),  # minigrid asserts an odd height
+    ("MiniGrid-MemoryS7-v0", {"size": 5}, "size"),
+    ("MiniGrid-PutNear-6x6-N2-v0", {"numObjs": 1}, "numObjs"),  # the target must differ
+    ("MiniGrid-PutNear-6x6-N2-v0", {"numObjs": 5}, "numObjs"),  # 4 fill a 4 x 4 room
 ]
 
 

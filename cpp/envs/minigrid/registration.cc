@@ -17,6 +17,7 @@
 #include "envs/minigrid/go_to_object.h"
 #include "envs/minigrid/key_corridor.h"
 #include "envs/minigrid/lava_gap.h"
+#include "envs/minigrid/locked_room.h"
 #include "envs/minigrid/memory.h"
 #include "envs/minigrid/multi_room.h"
 #include "envs/minigrid/put_near.h"
@@ -108,6 +109,7 @@ std::vector<TaskSpec> Tasks() {
       Task<Memory>("MiniGrid-MemoryS7-v0", 0, NAN, {{"size", int64_t{7}}}),
       Task<PutNear>("MiniGrid-PutNear-6x6-N2-v0", 0),
       Task<PutNear>("MiniGrid-PutNear-8x8-N3-v0", 0, NAN, {{"size", int64_t{8}}, {"numObjs", int64_t{3}}}),
+      Task<LockedRoom>("MiniGrid-LockedRoom-v0", 0),
   };
 }
 

@@ -86,6 +86,7 @@ MINIGRID_IDS = [
     "MiniGrid-MemoryS7-v0",
     "MiniGrid-PutNear-6x6-N2-v0",
     "MiniGrid-PutNear-8x8-N3-v0",
+    "MiniGrid-LockedRoom-v0",
 ]
 MISSION_BYTES = 96
 # Random actions, weighted toward moving and acting on the cell ahead so that episodes open
@@ -253,6 +254,9 @@ SCRIPTS = {
     # pickup the key, open the door, drop the key, pickup *the* box
     "MiniGrid-UnlockPickup-v0": [("key", None, 3), ("door", None, 5), ("drop", None, 4), ("box", None, 3)],
     "MiniGrid-MemoryS9-v0": [("success", None, 2)],  # step onto the cell by the matching object
+    # open the key room's door, take the key, unlock the locked room, reach its goal (the
+    # colours are the mission's words: "get the L key from the K room, unlock the L door ...")
+    "MiniGrid-LockedRoom-v0": [("door", "mission:6", 5), ("key", None, 3), ("door", "mission:2", 5), *GOAL],
 }
 
 
@@ -265,6 +269,8 @@ def _find(env, kind, color):
         kind, color = env.targetType, env.targetColor
     if color == "target":
         color = env.target_color
+    if color is not None and color.startswith("mission:"):
+        color = env.mission.split()[int(color.partition(":")[2])]
     for j in range(env.grid.height):
         for i in range(env.grid.width):
             cell = env.grid.get(i, j)
@@ -356,6 +362,7 @@ KWARG_CASES = [
     ("MiniGrid-BlockedUnlockPickup-v0", {"max_steps": 40}),
     ("MiniGrid-MemoryS7-v0", {"size": 9, "random_length": True}),
     ("MiniGrid-PutNear-8x8-N3-v0", {"size": 11, "numObjs": 9, "max_steps": 200}),
+    ("MiniGrid-LockedRoom-v0", {"size": 15, "agent_view_size": 9}),
 ]
 
 
@@ -409,6 +416,8 @@ BAD_KWARGS = [
     ("MiniGrid-MemoryS7-v0", {"size": 5}, "size"),
     ("MiniGrid-PutNear-6x6-N2-v0", {"numObjs": 1}, "numObjs"),  # the target must differ
     ("MiniGrid-PutNear-6x6-N2-v0", {"numObjs": 5}, "numObjs"),  # 4 fill a 4 x 4 room
+    ("MiniGrid-LockedRoom-v0", {"size": 18}, "size"),
+    ("MiniGrid-LockedRoom-v0", {"size": 11}, "size"),
 ]
 
 

@@ -20,6 +20,7 @@
 #include "envs/minigrid/locked_room.h"
 #include "envs/minigrid/memory.h"
 #include "envs/minigrid/multi_room.h"
+#include "envs/minigrid/playground.h"
 #include "envs/minigrid/put_near.h"
 #include "envs/minigrid/red_blue_doors.h"
 #include "envs/minigrid/unlock.h"
@@ -110,6 +111,7 @@ std::vector<TaskSpec> Tasks() {
       Task<PutNear>("MiniGrid-PutNear-6x6-N2-v0", 0),
       Task<PutNear>("MiniGrid-PutNear-8x8-N3-v0", 0, NAN, {{"size", int64_t{8}}, {"numObjs", int64_t{3}}}),
       Task<LockedRoom>("MiniGrid-LockedRoom-v0", 0),
+      Task<Playground>("MiniGrid-Playground-v0", 0),
   };
 }
 

@@ -87,6 +87,7 @@ MINIGRID_IDS = [
     "MiniGrid-PutNear-6x6-N2-v0",
     "MiniGrid-PutNear-8x8-N3-v0",
     "MiniGrid-LockedRoom-v0",
+    "MiniGrid-Playground-v0",
 ]
 MISSION_BYTES = 96
 # Random actions, weighted toward moving and acting on the cell ahead so that episodes open
@@ -363,6 +364,7 @@ KWARG_CASES = [
     ("MiniGrid-MemoryS7-v0", {"size": 9, "random_length": True}),
     ("MiniGrid-PutNear-8x8-N3-v0", {"size": 11, "numObjs": 9, "max_steps": 200}),
     ("MiniGrid-LockedRoom-v0", {"size": 15, "agent_view_size": 9}),
+    ("MiniGrid-Playground-v0", {"max_steps": 30, "see_through_walls": True}),
 ]
 
 

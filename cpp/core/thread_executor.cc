@@ -228,8 +228,7 @@ void ThreadExecutor::RunOneInFinishOrder(int env_id, Op op, std::string& error) 
 }
 
 void ThreadExecutor::ResetEnv(EnvSlot& slot, Output& out) {
-  thread_local unsigned resets_run = 0;
-  if (resets_run++ % 8 != 0) {
+  if (slot.resets++ % 8 != 0) {
     slot.env->Reset(slot.rng, out);
     return;
   }

@@ -29,14 +29,10 @@ class Crossing : public MiniGridEnv {
             {"max_steps", int64_t{0}},
             {"agent_view_size", int64_t{7}}};
   }
-  static EnvSpec Spec(const Config& config) {
-    Crossing check(config);
-    return MiniGridSpec(ViewSize(config, kName));
-  }
+  static EnvSpec Spec(const Config& config) { return CheckedSpec<Crossing>(config, kName); }
 
   explicit Crossing(const Config& config)
-      : MiniGridEnv(Size(config), Size(config), MaxSteps(config, kName, 4 * Size(config) * Size(config)),
-                    ViewSize(config, kName), false),
+      : MiniGridEnv(config, kName, Size(config), Size(config), 4 * Size(config) * Size(config), false),
         num_crossings_(IntIn(config, kName, "num_crossings", 0, 1 << 20)) {
     std::string type = config.Get<std::string>("obstacle_type");
     std::transform(type.begin(), type.end(), type.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -62,11 +58,8 @@ class Crossing : public MiniGridEnv {
  protected:
   void GenGrid(Rng& rng) override {
     const int w = grid_.width(), h = grid_.height();
-    grid_.WallRect(0, 0, w, h);
-    agent_x_ = 1;
-    agent_y_ = 1;
-    agent_dir_ = 0;
-    grid_.Set(w - 2, h - 2, Obj::Goal());
+    WallsAndCornerGoal();
+    SetAgent(1, 1, 0);
     // rivers = [(v, i) for i in range(2, height - 2, 2)] + [(h, j) for j in range(2, width - 2, 2)]
     std::size_t n = 0;
     for (int i = 2; i < h - 2; i += 2) rivers_[n++] = {kVertical, i};
@@ -119,13 +112,7 @@ class Crossing : public MiniGridEnv {
   static constexpr const char* kName = "MiniGrid Crossing";
   static constexpr uint8_t kVertical = 0;
   static constexpr uint8_t kHorizontal = 1;
-  static int Size(const Config& config) {
-    const int size = IntIn(config, kName, "size", 5, 1023);
-    if (size % 2 == 0) {
-      throw std::invalid_argument(std::string(kName) + ": size must be odd, got " + std::to_string(size));
-    }
-    return size;
-  }
+  static int Size(const Config& config) { return OddIn(config, kName, "size", 5, 1023); }
 
   int num_crossings_;
   Obj obstacle_{};

@@ -21,36 +21,25 @@ class DistShift : public MiniGridEnv {
             {"agent_start_dir", int64_t{0}}, {"strip2_row", int64_t{2}}, {"max_steps", int64_t{0}},
             {"agent_view_size", int64_t{7}}};
   }
-  static EnvSpec Spec(const Config& config) {
-    DistShift check(config);
-    return MiniGridSpec(ViewSize(config, kName));
-  }
+  static EnvSpec Spec(const Config& config) { return CheckedSpec<DistShift>(config, kName); }
 
   explicit DistShift(const Config& config)
-      : MiniGridEnv(Width(config), Height(config), MaxSteps(config, kName, 4 * Width(config) * Height(config)),
-                    ViewSize(config, kName), true),
-        strip2_row_(IntIn(config, kName, "strip2_row", 1, Height(config) - 2)) {
-    random_start_ = !OptionalPos(config, kName, "agent_start_pos", Width(config), Height(config), &start_x_, &start_y_);
-    start_dir_ = IntIn(config, kName, "agent_start_dir", 0, 3);
+      : MiniGridEnv(config, kName, Width(config), Height(config), 4 * Width(config) * Height(config), true),
+        strip2_row_(IntIn(config, kName, "strip2_row", 1, Height(config) - 2)),
+        start_(config, kName, Width(config), Height(config)) {
     SetMission("get to the green goal square");
   }
 
  protected:
   void GenGrid(Rng& rng) override {
-    const int w = grid_.width(), h = grid_.height();
-    grid_.WallRect(0, 0, w, h);
+    const int w = grid_.width();
+    grid_.OuterWalls();
     grid_.Set(w - 2, 1, Obj::Goal());
     for (int i = 0; i < w - 6; ++i) {
       grid_.Set(3 + i, 1, Obj::Lava());
       grid_.Set(3 + i, strip2_row_, Obj::Lava());
     }
-    if (random_start_) {
-      PlaceAgent(rng);
-    } else {
-      agent_x_ = start_x_;
-      agent_y_ = start_y_;
-      agent_dir_ = start_dir_;
-    }
+    PlaceAgentAt(rng, start_);
   }
 
  private:
@@ -59,10 +48,7 @@ class DistShift : public MiniGridEnv {
   static int Height(const Config& config) { return IntIn(config, kName, "height", 4, 1024); }
 
   int strip2_row_;
-  bool random_start_ = false;
-  int start_x_ = 1;
-  int start_y_ = 1;
-  int start_dir_ = 0;
+  AgentStart start_;
 };
 
 }  // namespace envpool::minigrid

@@ -15,22 +15,18 @@ class DoorKey : public MiniGridEnv {
     return {
         {"size", int64_t{8}}, {"max_steps", int64_t{0}}, {"agent_view_size", int64_t{7}}, {"see_through_walls", false}};
   }
-  static EnvSpec Spec(const Config& config) {
-    DoorKey check(config);
-    return MiniGridSpec(ViewSize(config, kName));
-  }
+  static EnvSpec Spec(const Config& config) { return CheckedSpec<DoorKey>(config, kName); }
 
   explicit DoorKey(const Config& config)
-      : MiniGridEnv(Size(config), Size(config), MaxSteps(config, kName, 10 * Size(config) * Size(config)),
-                    ViewSize(config, kName), config.Get<bool>("see_through_walls")) {
+      : MiniGridEnv(config, kName, Size(config), Size(config), 10 * Size(config) * Size(config),
+                    config.Get<bool>("see_through_walls")) {
     SetMission("use the key to open the door and then get to the goal");
   }
 
  protected:
   void GenGrid(Rng& rng) override {
     const int w = grid_.width(), h = grid_.height();
-    grid_.WallRect(0, 0, w, h);
-    grid_.Set(w - 2, h - 2, Obj::Goal());
+    WallsAndCornerGoal();
     const int split = RandInt(rng, 2, w - 2);
     grid_.VertWall(split, 0);
     PlaceAgent(rng, 0, 0, split, h);

@@ -30,17 +30,12 @@ class DynamicObstacles : public MiniGridEnv {
             {"max_steps", int64_t{0}},
             {"agent_view_size", int64_t{7}}};
   }
-  static EnvSpec Spec(const Config& config) {
-    DynamicObstacles check(config);
-    return MiniGridSpec(ViewSize(config, kName), 3);
-  }
+  static EnvSpec Spec(const Config& config) { return CheckedSpec<DynamicObstacles>(config, kName, 3); }
 
   explicit DynamicObstacles(const Config& config)
-      : MiniGridEnv(Size(config), Size(config), MaxSteps(config, kName, 4 * Size(config) * Size(config)),
-                    ViewSize(config, kName), true) {
+      : MiniGridEnv(config, kName, Size(config), Size(config), 4 * Size(config) * Size(config), true),
+        start_(config, kName, Size(config), Size(config)) {
     const int size = Size(config);
-    random_start_ = !OptionalPos(config, kName, "agent_start_pos", size, size, &start_x_, &start_y_);
-    start_dir_ = IntIn(config, kName, "agent_start_dir", 0, 3);
     const int64_t n = IntIn(config, kName, "n_obstacles", 0, 1 << 20);
     // minigrid: n if n <= size / 2 + 1 (a float comparison) else int(size / 2).
     const int count = 2 * n <= static_cast<int64_t>(size) + 2 ? static_cast<int>(n) : size / 2;
@@ -72,16 +67,8 @@ class DynamicObstacles : public MiniGridEnv {
 
  protected:
   void GenGrid(Rng& rng) override {
-    const int w = grid_.width(), h = grid_.height();
-    grid_.WallRect(0, 0, w, h);
-    grid_.Set(w - 2, h - 2, Obj::Goal());
-    if (random_start_) {
-      PlaceAgent(rng);
-    } else {
-      agent_x_ = start_x_;
-      agent_y_ = start_y_;
-      agent_dir_ = start_dir_;
-    }
+    WallsAndCornerGoal();
+    PlaceAgentAt(rng, start_);
     for (auto& pos : obstacles_) {
       pos = PlaceObj(rng, kBlueBall, 0, 0, -1, -1, 100);
       if (pos.first < 0) throw std::runtime_error(std::string(kName) + ": rejection sampling failed in place_obj");
@@ -93,10 +80,7 @@ class DynamicObstacles : public MiniGridEnv {
   static int Size(const Config& config) { return IntIn(config, kName, "size", 4, 1024); }
   static constexpr Obj kBlueBall = Obj{kBall, kBlue, 0, kEmpty, 0, 0};
 
-  bool random_start_ = false;
-  int start_x_ = 1;
-  int start_y_ = 1;
-  int start_dir_ = 0;
+  AgentStart start_;
   std::vector<std::pair<int, int>> obstacles_;  // each ball's cur_pos
 };
 

@@ -22,46 +22,29 @@ class Empty : public MiniGridEnv {
             {"max_steps", int64_t{0}},
             {"agent_view_size", int64_t{7}}};
   }
-  static EnvSpec Spec(const Config& config) {
-    Empty check(config);  // the same checks as a constructed env; no draws
-    return MiniGridSpec(ViewSize(config, kName));
-  }
+  static EnvSpec Spec(const Config& config) { return CheckedSpec<Empty>(config, kName); }
 
   explicit Empty(const Config& config)
-      : MiniGridEnv(Size(config), Size(config), MaxSteps(config, kName, 4 * Size(config) * Size(config)),
-                    ViewSize(config, kName), true) {
-    const int size = Size(config);
-    random_start_ = !OptionalPos(config, kName, "agent_start_pos", size, size, &start_x_, &start_y_);
-    if (random_start_ && size < 4) {
+      : MiniGridEnv(config, kName, Size(config), Size(config), 4 * Size(config) * Size(config), true),
+        start_(config, kName, Size(config), Size(config)) {
+    if (start_.random && Size(config) < 4) {
       throw std::invalid_argument(std::string(kName) + ": a random start (agent_start_pos=[]) needs size >= 4, got " +
-                                  std::to_string(size));
+                                  std::to_string(Size(config)));
     }
-    start_dir_ = IntIn(config, kName, "agent_start_dir", 0, 3);
     SetMission("get to the green goal square");
   }
 
  protected:
   void GenGrid(Rng& rng) override {
-    const int w = grid_.width(), h = grid_.height();
-    grid_.WallRect(0, 0, w, h);
-    grid_.Set(w - 2, h - 2, Obj::Goal());
-    if (random_start_) {
-      PlaceAgent(rng);
-    } else {
-      agent_x_ = start_x_;
-      agent_y_ = start_y_;
-      agent_dir_ = start_dir_;
-    }
+    WallsAndCornerGoal();
+    PlaceAgentAt(rng, start_);
   }
 
  private:
   static constexpr const char* kName = "MiniGrid Empty";
   static int Size(const Config& config) { return IntIn(config, kName, "size", 3, 1024); }
 
-  bool random_start_ = false;
-  int start_x_ = 1;
-  int start_y_ = 1;
-  int start_dir_ = 0;
+  AgentStart start_;
 };
 
 }  // namespace envpool::minigrid

@@ -20,14 +20,10 @@ class Fetch : public MiniGridEnv {
   static Config DefaultConfig() {
     return {{"size", int64_t{8}}, {"numObjs", int64_t{3}}, {"max_steps", int64_t{0}}, {"agent_view_size", int64_t{7}}};
   }
-  static EnvSpec Spec(const Config& config) {
-    Fetch check(config);
-    return MiniGridSpec(ViewSize(config, kName));
-  }
+  static EnvSpec Spec(const Config& config) { return CheckedSpec<Fetch>(config, kName); }
 
   explicit Fetch(const Config& config)
-      : MiniGridEnv(Size(config), Size(config), MaxSteps(config, kName, 5 * Size(config) * Size(config)),
-                    ViewSize(config, kName), true),
+      : MiniGridEnv(config, kName, Size(config), Size(config), 5 * Size(config) * Size(config), true),
         num_objs_(IntIn(config, kName, "numObjs", 1, (Size(config) - 2) * (Size(config) - 2) - 1)) {
     objs_.resize(static_cast<std::size_t>(num_objs_));
     SetMission("get a red key");  // replaced at every reset
@@ -45,20 +41,16 @@ class Fetch : public MiniGridEnv {
 
  protected:
   void GenGrid(Rng& rng) override {
-    const int w = grid_.width(), h = grid_.height();
-    grid_.HorzWall(0, 0);
-    grid_.HorzWall(0, h - 1);
-    grid_.VertWall(0, 0);
-    grid_.VertWall(w - 1, 0);
+    grid_.OuterWalls();
     for (auto& obj : objs_) {
       const Type type = RandInt(rng, 0, 2) == 0 ? kKey : kBall;
-      obj = Obj::Make(type, kColorNames[RandInt(rng, 0, 6)]);
+      obj = Obj::Make(type, RandColor(rng));
       PlaceObj(rng, obj);
     }
     PlaceAgent(rng);
     target_ = objs_[static_cast<std::size_t>(RandInt(rng, 0, num_objs_))];
     static constexpr const char* kSyntax[5] = {"get a ", "go get a ", "fetch a ", "go fetch a ", "you must fetch a "};
-    SetMission({kSyntax[RandInt(rng, 0, 5)], kColorName[target_.color], " ", target_.type == kKey ? "key" : "ball"});
+    SetMission({kSyntax[RandInt(rng, 0, 5)], kColorName[target_.color], " ", kTypeName[target_.type]});
   }
 
  private:

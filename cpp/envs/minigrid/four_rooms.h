@@ -18,14 +18,10 @@ class FourRooms : public MiniGridEnv {
             {"agent_view_size", int64_t{7}},
             {"see_through_walls", false}};
   }
-  static EnvSpec Spec(const Config& config) {
-    FourRooms check(config);
-    return MiniGridSpec(ViewSize(config, kName));
-  }
+  static EnvSpec Spec(const Config& config) { return CheckedSpec<FourRooms>(config, kName); }
 
   explicit FourRooms(const Config& config)
-      : MiniGridEnv(kSize, kSize, MaxSteps(config, kName, 100), ViewSize(config, kName),
-                    config.Get<bool>("see_through_walls")) {
+      : MiniGridEnv(config, kName, kSize, kSize, 100, config.Get<bool>("see_through_walls")) {
     fixed_agent_ = OptionalPos(config, kName, "agent_pos", kSize, kSize, &agent_pos_x_, &agent_pos_y_);
     fixed_goal_ = OptionalPos(config, kName, "goal_pos", kSize, kSize, &goal_x_, &goal_y_);
     SetMission("reach the goal");
@@ -33,31 +29,10 @@ class FourRooms : public MiniGridEnv {
 
  protected:
   void GenGrid(Rng& rng) override {
-    const int w = kSize, h = kSize;
-    grid_.HorzWall(0, 0);
-    grid_.HorzWall(0, h - 1);
-    grid_.VertWall(0, 0);
-    grid_.VertWall(w - 1, 0);
-    const int room_w = w / 2, room_h = h / 2;
-    for (int j = 0; j < 2; ++j) {
-      for (int i = 0; i < 2; ++i) {
-        const int left = i * room_w, top = j * room_h;
-        const int right = left + room_w, bottom = top + room_h;
-        if (i + 1 < 2) {
-          grid_.VertWall(right, top, room_h);
-          grid_.Set(right, RandInt(rng, top + 1, bottom), Obj{});
-        }
-        if (j + 1 < 2) {
-          grid_.HorzWall(left, bottom, room_w);
-          grid_.Set(RandInt(rng, left + 1, right), bottom, Obj{});
-        }
-      }
-    }
+    RoomsWithOpenings(rng, 2, 0, [](Rng&) { return Obj{}; });  // gaps
     if (fixed_agent_) {
-      agent_x_ = agent_pos_x_;
-      agent_y_ = agent_pos_y_;
-      grid_.Set(agent_x_, agent_y_, Obj{});
-      agent_dir_ = RandInt(rng, 0, 4);
+      grid_.Set(agent_pos_x_, agent_pos_y_, Obj{});
+      SetAgent(agent_pos_x_, agent_pos_y_, RandInt(rng, 0, 4));
     } else {
       PlaceAgent(rng);
     }

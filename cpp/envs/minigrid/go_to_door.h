@@ -7,39 +7,20 @@
 // kwargs: size (>= 5), max_steps (0: 4 * size^2), agent_view_size.
 #pragma once
 
-#include <cstdlib>
-
-#include "envs/minigrid/minigrid_env.h"
+#include "envs/minigrid/go_to_target.h"
 
 namespace envpool::minigrid {
 
-class GoToDoor : public MiniGridEnv {
+class GoToDoor : public GoToTargetEnv {
  public:
   static Config DefaultConfig() {
     return {{"size", int64_t{5}}, {"max_steps", int64_t{0}}, {"agent_view_size", int64_t{7}}};
   }
-  static EnvSpec Spec(const Config& config) {
-    GoToDoor check(config);
-    return MiniGridSpec(ViewSize(config, kName));
-  }
+  static EnvSpec Spec(const Config& config) { return CheckedSpec<GoToDoor>(config, kName); }
 
   explicit GoToDoor(const Config& config)
-      : MiniGridEnv(Size(config), Size(config), MaxSteps(config, kName, 4 * Size(config) * Size(config)),
-                    ViewSize(config, kName), true) {
+      : GoToTargetEnv(config, kName, Size(config), Size(config), 4 * Size(config) * Size(config), true) {
     SetMission("go to the red door");  // replaced at every reset
-  }
-
-  void Step(const Action& action, Rng& /*rng*/, Output& out) override {
-    const int a = static_cast<int>(action.Get<int64_t>()[0]);
-    StepResult r = MiniGridStep(a);
-    if (a == kToggle) r.terminated = true;
-    if (a == kDone) {
-      const bool next_to = (agent_x_ == target_x_ && std::abs(agent_y_ - target_y_) == 1) ||
-                           (agent_y_ == target_y_ && std::abs(agent_x_ - target_x_) == 1);
-      if (next_to) r.reward = SuccessReward();
-      r.terminated = true;
-    }
-    Finish(r, out);
   }
 
  protected:
@@ -58,7 +39,7 @@ class GoToDoor : public MiniGridEnv {
     door_y[3] = RandInt(rng, 2, h - 2);
     Color colors[4];
     for (int n = 0; n < 4;) {
-      const Color c = kColorNames[RandInt(rng, 0, 6)];
+      const Color c = RandColor(rng);
       bool seen = false;
       for (int k = 0; k < n; ++k) seen = seen || colors[k] == c;
       if (!seen) colors[n++] = c;
@@ -74,9 +55,6 @@ class GoToDoor : public MiniGridEnv {
  private:
   static constexpr const char* kName = "MiniGrid GoToDoor";
   static int Size(const Config& config) { return IntIn(config, kName, "size", 5, 1024); }
-
-  int target_x_ = 0;
-  int target_y_ = 0;
 };
 
 }  // namespace envpool::minigrid

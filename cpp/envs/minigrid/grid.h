@@ -25,6 +25,13 @@ enum Type : uint8_t {
   kAgent = 10,
 };
 
+// IDX_TO_OBJECT: a type's name, for missions ("go to the red key"), indexed by Type.
+inline constexpr const char* kTypeName[11] = {"unseen", "empty", "wall", "floor", "door", "key",
+                                              "ball",   "box",   "goal", "lava",  "agent"};
+
+// ["key", "ball", "box"]: the kinds the object envs draw with _rand_elem.
+inline constexpr Type kObjectKinds[3] = {kKey, kBall, kBox};
+
 // COLOR_TO_IDX.
 enum Color : uint8_t { kRed = 0, kGreen = 1, kBlue = 2, kPurple = 3, kYellow = 4, kGrey = 5 };
 
@@ -99,6 +106,8 @@ class Grid {
     VertWall(x, y, h);
     VertWall(x + w - 1, y, h);
   }
+  // The outer wall: the four sides of the grid (horz_wall / vert_wall at its edges).
+  void OuterWalls() { WallRect(0, 0, width_, height_); }
 
  private:
   int width_;

@@ -21,17 +21,11 @@ class KeyCorridor : public RoomGridEnv {
     return {{"num_rows", int64_t{3}},          {"num_cols", int64_t{3}},  {"room_size", int64_t{6}},
             {"obj_type", std::string("ball")}, {"max_steps", int64_t{0}}, {"agent_view_size", int64_t{7}}};
   }
-  static EnvSpec Spec(const Config& config) {
-    KeyCorridor check(config);
-    return MiniGridSpec(ViewSize(config, kName));
-  }
+  static EnvSpec Spec(const Config& config) { return CheckedSpec<KeyCorridor>(config, kName); }
 
   explicit KeyCorridor(const Config& config)
-      : RoomGridEnv(RoomSize(config, kName, "room_size", 3), IntIn(config, kName, "num_rows", 1, 16),
-                    IntIn(config, kName, "num_cols", 3, 16),
-                    MaxSteps(config, kName,
-                             30 * RoomSize(config, kName, "room_size", 3) * RoomSize(config, kName, "room_size", 3)),
-                    ViewSize(config, kName)) {
+      : RoomGridEnv(config, kName, Size(config), IntIn(config, kName, "num_rows", 1, 16),
+                    IntIn(config, kName, "num_cols", 3, 16), 30 * Size(config) * Size(config)) {
     const std::string type = config.Get<std::string>("obj_type");
     if (type == "ball") {
       obj_type_ = kBall;
@@ -46,13 +40,7 @@ class KeyCorridor : public RoomGridEnv {
   }
 
   void Step(const Action& action, Rng& /*rng*/, Output& out) override {
-    const int a = static_cast<int>(action.Get<int64_t>()[0]);
-    StepResult r = MiniGridStep(a);
-    if (a == kPickup && Carrying().tag == kTarget) {
-      r.reward = SuccessReward();
-      r.terminated = true;
-    }
-    Finish(r, out);
+    Finish(PickupTargetStep(static_cast<int>(action.Get<int64_t>()[0])), out);
   }
 
  protected:
@@ -60,20 +48,17 @@ class KeyCorridor : public RoomGridEnv {
     GenRooms(rng);
     for (int j = 1; j < num_rows_; ++j) RemoveWall(1, j, 3);
     const int room_idx = RandInt(rng, 0, num_rows_);
-    AddDoor(rng, 2, room_idx, 2, -1, 1);
-    const Room& room = GetRoom(2, room_idx);
-    const Color door_color = static_cast<Color>(grid_.Get(room.door_x[2], room.door_y[2]).color);
+    const Obj door = AddDoor(rng, 2, room_idx, 2, -1, 1);
     const Obj target = AddObject(rng, 2, room_idx, obj_type_, -1, kTarget);
-    AddObject(rng, 0, RandInt(rng, 0, num_rows_), kKey, door_color);
+    AddObject(rng, 0, RandInt(rng, 0, num_rows_), kKey, door.color);
     PlaceAgentInRoom(rng, 1, num_rows_ / 2);
     ConnectAll(rng);
-    const char* type_name = obj_type_ == kBall ? "ball" : obj_type_ == kBox ? "box" : "key";
-    SetMission({"pick up the ", kColorName[target.color], " ", type_name});
+    SetMission({"pick up the ", kColorName[target.color], " ", kTypeName[obj_type_]});
   }
 
  private:
   static constexpr const char* kName = "MiniGrid KeyCorridor";
-  static constexpr uint8_t kTarget = 1;
+  static int Size(const Config& config) { return RoomSize(config, kName, "room_size", 3); }
 
   Type obj_type_ = kBall;
 };

@@ -15,25 +15,18 @@ class LavaGap : public MiniGridEnv {
   static Config DefaultConfig() {
     return {{"size", int64_t{5}}, {"max_steps", int64_t{0}}, {"agent_view_size", int64_t{7}}};
   }
-  static EnvSpec Spec(const Config& config) {
-    LavaGap check(config);
-    return MiniGridSpec(ViewSize(config, kName));
-  }
+  static EnvSpec Spec(const Config& config) { return CheckedSpec<LavaGap>(config, kName); }
 
   explicit LavaGap(const Config& config)
-      : MiniGridEnv(Size(config), Size(config), MaxSteps(config, kName, 4 * Size(config) * Size(config)),
-                    ViewSize(config, kName), false) {
+      : MiniGridEnv(config, kName, Size(config), Size(config), 4 * Size(config) * Size(config), false) {
     SetMission("avoid the lava and get to the green goal square");
   }
 
  protected:
   void GenGrid(Rng& rng) override {
     const int w = grid_.width(), h = grid_.height();
-    grid_.WallRect(0, 0, w, h);
-    agent_x_ = 1;
-    agent_y_ = 1;
-    agent_dir_ = 0;
-    grid_.Set(w - 2, h - 2, Obj::Goal());
+    WallsAndCornerGoal();
+    SetAgent(1, 1, 0);
     const int gap_x = RandInt(rng, 2, w - 2);
     const int gap_y = RandInt(rng, 1, h - 1);
     grid_.VertWall(gap_x, 1, h - 2, Obj::Lava());

@@ -24,13 +24,10 @@ class LockedRoom : public MiniGridEnv {
             {"agent_view_size", int64_t{7}},
             {"see_through_walls", false}};
   }
-  static EnvSpec Spec(const Config& config) {
-    LockedRoom check(config);
-    return MiniGridSpec(ViewSize(config, kName));
-  }
+  static EnvSpec Spec(const Config& config) { return CheckedSpec<LockedRoom>(config, kName); }
 
   explicit LockedRoom(const Config& config)
-      : MiniGridEnv(Size(config), Size(config), MaxSteps(config, kName, 10 * Size(config)), ViewSize(config, kName),
+      : MiniGridEnv(config, kName, Size(config), Size(config), 10 * Size(config),
                     config.Get<bool>("see_through_walls")) {
     SetMission("get the red key from the red room, unlock the red door and go to the goal");  // at reset
   }
@@ -38,24 +35,15 @@ class LockedRoom : public MiniGridEnv {
  protected:
   void GenGrid(Rng& rng) override {
     const int w = grid_.width(), h = grid_.height();
-    for (int i = 0; i < w; ++i) {
-      grid_.Set(i, 0, Obj::Wall());
-      grid_.Set(i, h - 1, Obj::Wall());
-    }
-    for (int j = 0; j < h; ++j) {
-      grid_.Set(0, j, Obj::Wall());
-      grid_.Set(w - 1, j, Obj::Wall());
-    }
+    grid_.OuterWalls();
     const int left_wall = w / 2 - 2, right_wall = w / 2 + 2;
-    for (int j = 0; j < h; ++j) {
-      grid_.Set(left_wall, j, Obj::Wall());
-      grid_.Set(right_wall, j, Obj::Wall());
-    }
+    grid_.VertWall(left_wall, 0);
+    grid_.VertWall(right_wall, 0);
     const int room_w = left_wall + 1, room_h = h / 3 + 1;
     for (int n = 0; n < 3; ++n) {
       const int j = n * (h / 3);
-      for (int i = 0; i < left_wall; ++i) grid_.Set(i, j, Obj::Wall());
-      for (int i = right_wall; i < w; ++i) grid_.Set(i, j, Obj::Wall());
+      grid_.HorzWall(0, j, left_wall);
+      grid_.HorzWall(right_wall, j);
       rooms_[2 * n] = Room{0, j, left_wall, j + 3, kRed};
       rooms_[2 * n + 1] = Room{right_wall, j, right_wall, j + 3, kRed};
     }
@@ -86,13 +74,7 @@ class LockedRoom : public MiniGridEnv {
 
  private:
   static constexpr const char* kName = "MiniGrid LockedRoom";
-  static int Size(const Config& config) {
-    const int size = IntIn(config, kName, "size", 13, 1023);
-    if (size % 2 == 0) {
-      throw std::invalid_argument(std::string(kName) + ": size must be odd, got " + std::to_string(size));
-    }
-    return size;
-  }
+  static int Size(const Config& config) { return OddIn(config, kName, "size", 13, 1023); }
 
   struct Room {
     int top_x, top_y, door_x, door_y;

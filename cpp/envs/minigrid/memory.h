@@ -20,14 +20,10 @@ class Memory : public MiniGridEnv {
     // minigrid's default size, 8, fails its own odd-height assert; every id sets the size.
     return {{"size", int64_t{7}}, {"random_length", false}, {"max_steps", int64_t{0}}, {"agent_view_size", int64_t{7}}};
   }
-  static EnvSpec Spec(const Config& config) {
-    Memory check(config);
-    return MiniGridSpec(ViewSize(config, kName));
-  }
+  static EnvSpec Spec(const Config& config) { return CheckedSpec<Memory>(config, kName); }
 
   explicit Memory(const Config& config)
-      : MiniGridEnv(Size(config), Size(config), MaxSteps(config, kName, 5 * Size(config) * Size(config)),
-                    ViewSize(config, kName), false),
+      : MiniGridEnv(config, kName, Size(config), Size(config), 5 * Size(config) * Size(config), false),
         random_length_(config.Get<bool>("random_length")) {
     SetMission("go to the matching object at the end of the hallway");
   }
@@ -50,10 +46,7 @@ class Memory : public MiniGridEnv {
  protected:
   void GenGrid(Rng& rng) override {
     const int w = grid_.width(), h = grid_.height();
-    grid_.HorzWall(0, 0);
-    grid_.HorzWall(0, h - 1);
-    grid_.VertWall(0, 0);
-    grid_.VertWall(w - 1, 0);
+    grid_.OuterWalls();
     const int upper = h / 2 - 2, lower = h / 2 + 2;
     const int hallway_end = random_length_ ? RandInt(rng, 4, w - 2) : w - 3;
     for (int i = 1; i < 5; ++i) {
@@ -70,9 +63,7 @@ class Memory : public MiniGridEnv {
       if (j != h / 2) grid_.Set(hallway_end, j, Obj::Wall());
       grid_.Set(hallway_end + 2, j, Obj::Wall());
     }
-    agent_x_ = RandInt(rng, 1, hallway_end + 1);
-    agent_y_ = h / 2;
-    agent_dir_ = 0;
+    SetAgent(RandInt(rng, 1, hallway_end + 1), h / 2, 0);
     const Type start = RandInt(rng, 0, 2) == 0 ? kKey : kBall;  // _rand_elem([Key, Ball])
     grid_.Set(1, h / 2 - 1, Obj::Make(start, kGreen));
     const bool ball_first = RandInt(rng, 0, 2) == 0;  // _rand_elem([[Ball, Key], [Key, Ball]])
@@ -88,13 +79,7 @@ class Memory : public MiniGridEnv {
 
  private:
   static constexpr const char* kName = "MiniGrid Memory";
-  static int Size(const Config& config) {
-    const int size = IntIn(config, kName, "size", 7, 1023);
-    if (size % 2 == 0) {
-      throw std::invalid_argument(std::string(kName) + ": size must be odd, got " + std::to_string(size));
-    }
-    return size;
-  }
+  static int Size(const Config& config) { return OddIn(config, kName, "size", 7, 1023); }
 
   bool random_length_;
   int success_x_ = 0;

@@ -69,6 +69,13 @@ inline int IntIn(const Config& config, const std::string& env, const std::string
   return static_cast<int>(v);
 }
 
+// An odd integer kwarg in [low, high] (sizes whose middle row or column minigrid builds on).
+inline int OddIn(const Config& config, const std::string& env, const std::string& key, int64_t low, int64_t high) {
+  const int v = IntIn(config, env, key, low, high);
+  if (v % 2 == 0) throw std::invalid_argument(env + ": " + key + " must be odd, got " + std::to_string(v));
+  return v;
+}
+
 // An optional position kwarg: [] (minigrid's None) or two integers inside [1, size - 2].
 inline bool OptionalPos(const Config& config, const std::string& env, const std::string& key, int width, int height,
                         int* x, int* y) {
@@ -86,6 +93,19 @@ inline bool OptionalPos(const Config& config, const std::string& env, const std:
   return true;
 }
 
+// agent_start_pos and agent_start_dir (Empty, DistShift, Dynamic-Obstacles): the agent's fixed
+// start, or (agent_start_pos [], minigrid's None) place_agent's (MiniGridEnv::PlaceAgentAt).
+struct AgentStart {
+  AgentStart(const Config& config, const std::string& env, int width, int height)
+      : random(!OptionalPos(config, env, "agent_start_pos", width, height, &x, &y)),
+        dir(IntIn(config, env, "agent_start_dir", 0, 3)) {}
+
+  int x = 1;  // declared before `random`, whose initializer writes them
+  int y = 1;
+  bool random;
+  int dir;
+};
+
 // The spaces: Dict(direction Discrete(4), image Box(0, 255, (v, v, 3), uint8), mission
 // Box(0, 255, (kMissionBytes,), uint8)); Discrete(7) actions (Dynamic-Obstacles: 3).
 inline EnvSpec MiniGridSpec(int view, int num_actions = 7) {
@@ -94,6 +114,13 @@ inline EnvSpec MiniGridSpec(int view, int num_actions = 7) {
        ArraySpec::Box("mission", DType::kUInt8, {kMissionBytes}, {0}, {255})},
       {ArraySpec::Discrete("action", num_actions)},
       {}};
+}
+
+// An env's Spec: its spaces, after the kwargs checks of a constructed env (which draws nothing).
+template <typename E>
+EnvSpec CheckedSpec(const Config& config, const std::string& env, int num_actions = 7) {
+  E check(config);
+  return MiniGridSpec(ViewSize(config, env), num_actions);
 }
 
 class MiniGridEnv : public Env {
@@ -193,6 +220,11 @@ class MiniGridEnv : public Env {
         see_through_walls_(see_through_walls),
         view_cells_(static_cast<std::size_t>(view * view)),
         visible_(static_cast<std::size_t>(view * view)) {}
+  // With the kwargs every env takes: max_steps (0: default_max_steps) and agent_view_size.
+  MiniGridEnv(const Config& config, const std::string& env, int width, int height, int64_t default_max_steps,
+              bool see_through_walls)
+      : MiniGridEnv(width, height, MaxSteps(config, env, default_max_steps), ViewSize(config, env), see_through_walls) {
+  }
 
   // _gen_grid: the grid is empty, agent_pos (-1, -1); place the agent and set the mission.
   virtual void GenGrid(Rng& rng) = 0;
@@ -216,6 +248,29 @@ class MiniGridEnv : public Env {
   // _rand_int(low, high): np_random.integers(low, high), high > low.
   static int RandInt(Rng& rng, int low, int high) {
     return low + static_cast<int>(rng.Below(static_cast<uint64_t>(high - low)));
+  }
+  // _rand_color(), i.e. _rand_elem(COLOR_NAMES).
+  static Color RandColor(Rng& rng) { return kColorNames[RandInt(rng, 0, 6)]; }
+  // _rand_elem(["key", "ball", "box"]).
+  static Type RandKind(Rng& rng) { return kObjectKinds[RandInt(rng, 0, 3)]; }
+
+  // An object of GoToObject / PutNear and where it was placed.
+  struct Placed {
+    Type type = kKey;
+    Color color = kRed;
+    int x = 0;
+    int y = 0;
+  };
+  // Their next object: _rand_elem(["key", "ball", "box"]), then _rand_elem(COLOR_NAMES), both
+  // drawn again while one of the n objects before has that pair. Its place is the caller's.
+  static Placed RandDistinctObj(Rng& rng, const std::vector<Placed>& objs, int n) {
+    for (;;) {
+      const Type type = RandKind(rng);
+      const Color color = RandColor(rng);
+      bool taken = false;
+      for (int k = 0; k < n; ++k) taken = taken || (objs[k].type == type && objs[k].color == color);
+      if (!taken) return Placed{type, color, 0, 0};
+    }
   }
 
   // numpy's random_interval(max): a value in [0, max] by masked rejection, as Generator.shuffle
@@ -258,6 +313,55 @@ class MiniGridEnv : public Env {
       if (x == agent_x_ && y == agent_y_) continue;
       grid_.Set(x, y, obj);
       return {x, y};
+    }
+  }
+
+  // The walled room most envs start from: wall_rect(0, 0, width, height), the goal in the bottom
+  // right corner (put_obj(Goal(), width - 2, height - 2)).
+  void WallsAndCornerGoal() {
+    grid_.OuterWalls();
+    grid_.Set(grid_.width() - 2, grid_.height() - 2, Obj::Goal());
+  }
+
+  // FourRooms / Playground: the outer wall split into rooms x rooms rooms of width // rooms x
+  // height // rooms cells; row by row, each room's right wall (vert_wall) then bottom wall
+  // (horz_wall), unless on the grid's edge, each with one opening drawn at _rand_int(start + 1,
+  // end - end_margin) along it, then filled with opening(rng) (a draw of its own, or none).
+  template <typename Opening>
+  void RoomsWithOpenings(Rng& rng, int rooms, int end_margin, Opening opening) {
+    grid_.OuterWalls();
+    const int room_w = grid_.width() / rooms, room_h = grid_.height() / rooms;
+    for (int j = 0; j < rooms; ++j) {
+      for (int i = 0; i < rooms; ++i) {
+        const int left = i * room_w, top = j * room_h;
+        const int right = left + room_w, bottom = top + room_h;
+        if (i + 1 < rooms) {
+          grid_.VertWall(right, top, room_h);
+          const int y = RandInt(rng, top + 1, bottom - end_margin);
+          grid_.Set(right, y, opening(rng));
+        }
+        if (j + 1 < rooms) {
+          grid_.HorzWall(left, bottom, room_w);
+          const int x = RandInt(rng, left + 1, right - end_margin);
+          grid_.Set(x, bottom, opening(rng));
+        }
+      }
+    }
+  }
+
+  // The agent at (x, y) facing dir (no draws).
+  void SetAgent(int x, int y, int dir) {
+    agent_x_ = x;
+    agent_y_ = y;
+    agent_dir_ = dir;
+  }
+
+  // The agent at its fixed start, or place_agent's.
+  void PlaceAgentAt(Rng& rng, const AgentStart& start) {
+    if (start.random) {
+      PlaceAgent(rng);
+    } else {
+      SetAgent(start.x, start.y, start.dir);
     }
   }
 

@@ -28,15 +28,11 @@ class MultiRoom : public MiniGridEnv {
             {"width", int64_t{25}},          {"height", int64_t{25}},     {"max_steps", int64_t{0}},
             {"agent_view_size", int64_t{7}}, {"see_through_walls", false}};
   }
-  static EnvSpec Spec(const Config& config) {
-    MultiRoom check(config);
-    return MiniGridSpec(ViewSize(config, kName));
-  }
+  static EnvSpec Spec(const Config& config) { return CheckedSpec<MultiRoom>(config, kName); }
 
   explicit MultiRoom(const Config& config)
-      : MiniGridEnv(IntIn(config, kName, "width", 5, 1024), IntIn(config, kName, "height", 5, 1024),
-                    MaxSteps(config, kName, 20 * MaxRooms(config)), ViewSize(config, kName),
-                    config.Get<bool>("see_through_walls")),
+      : MiniGridEnv(config, kName, IntIn(config, kName, "width", 5, 1024), IntIn(config, kName, "height", 5, 1024),
+                    20 * MaxRooms(config), config.Get<bool>("see_through_walls")),
         min_rooms_(IntIn(config, kName, "minNumRooms", 1, 1024)),
         max_rooms_(MaxRooms(config)),
         max_room_size_(IntIn(config, kName, "maxRoomSize", 4, 1024)) {
@@ -68,14 +64,7 @@ class MultiRoom : public MiniGridEnv {
     int prev_color = -1;
     for (std::size_t idx = 0; idx < rooms_.size(); ++idx) {
       const Room& room = rooms_[idx];
-      for (int i = 0; i < room.size_x; ++i) {
-        grid_.Set(room.top_x + i, room.top_y, Obj::Wall());
-        grid_.Set(room.top_x + i, room.top_y + room.size_y - 1, Obj::Wall());
-      }
-      for (int j = 0; j < room.size_y; ++j) {
-        grid_.Set(room.top_x, room.top_y + j, Obj::Wall());
-        grid_.Set(room.top_x + room.size_x - 1, room.top_y + j, Obj::Wall());
-      }
+      grid_.WallRect(room.top_x, room.top_y, room.size_x, room.size_y);
       if (idx > 0) {
         // _rand_elem(sorted(set(COLOR_NAMES) - {previous door's colour})): COLOR_NAMES is sorted.
         Color colors[6];

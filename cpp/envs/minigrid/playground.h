@@ -15,46 +15,20 @@ class Playground : public MiniGridEnv {
   static Config DefaultConfig() {
     return {{"max_steps", int64_t{100}}, {"agent_view_size", int64_t{7}}, {"see_through_walls", false}};
   }
-  static EnvSpec Spec(const Config& config) {
-    Playground check(config);
-    return MiniGridSpec(ViewSize(config, kName));
-  }
+  static EnvSpec Spec(const Config& config) { return CheckedSpec<Playground>(config, kName); }
 
   explicit Playground(const Config& config)
-      : MiniGridEnv(kSize, kSize, MaxSteps(config, kName, 100), ViewSize(config, kName),
-                    config.Get<bool>("see_through_walls")) {
+      : MiniGridEnv(config, kName, kSize, kSize, 100, config.Get<bool>("see_through_walls")) {
     SetMission("");
   }
 
  protected:
   void GenGrid(Rng& rng) override {
-    const int w = kSize, h = kSize;
-    grid_.HorzWall(0, 0);
-    grid_.HorzWall(0, h - 1);
-    grid_.VertWall(0, 0);
-    grid_.VertWall(w - 1, 0);
-    const int room_w = w / 3, room_h = h / 3;
-    for (int j = 0; j < 3; ++j) {
-      for (int i = 0; i < 3; ++i) {
-        const int left = i * room_w, top = j * room_h;
-        const int right = left + room_w, bottom = top + room_h;
-        if (i + 1 < 3) {
-          grid_.VertWall(right, top, room_h);
-          const int y = RandInt(rng, top + 1, bottom - 1);
-          grid_.Set(right, y, Obj::Door(kColorNames[RandInt(rng, 0, 6)], false));
-        }
-        if (j + 1 < 3) {
-          grid_.HorzWall(left, bottom, room_w);
-          const int x = RandInt(rng, left + 1, right - 1);
-          grid_.Set(x, bottom, Obj::Door(kColorNames[RandInt(rng, 0, 6)], false));
-        }
-      }
-    }
+    RoomsWithOpenings(rng, 3, 1, [](Rng& r) { return Obj::Door(RandColor(r), false); });
     PlaceAgent(rng);
-    static constexpr Type kTypes[3] = {kKey, kBall, kBox};
     for (int k = 0; k < 12; ++k) {
-      const Type type = kTypes[RandInt(rng, 0, 3)];
-      PlaceObj(rng, Obj::Make(type, kColorNames[RandInt(rng, 0, 6)]));
+      const Type type = RandKind(rng);
+      PlaceObj(rng, Obj::Make(type, RandColor(rng)));
     }
   }
 

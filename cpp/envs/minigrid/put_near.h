@@ -23,14 +23,10 @@ class PutNear : public MiniGridEnv {
   static Config DefaultConfig() {
     return {{"size", int64_t{6}}, {"numObjs", int64_t{2}}, {"max_steps", int64_t{0}}, {"agent_view_size", int64_t{7}}};
   }
-  static EnvSpec Spec(const Config& config) {
-    PutNear check(config);
-    return MiniGridSpec(ViewSize(config, kName));
-  }
+  static EnvSpec Spec(const Config& config) { return CheckedSpec<PutNear>(config, kName); }
 
   explicit PutNear(const Config& config)
-      : MiniGridEnv(Size(config), Size(config), MaxSteps(config, kName, 5 * Size(config)), ViewSize(config, kName),
-                    true),
+      : MiniGridEnv(config, kName, Size(config), Size(config), 5 * Size(config), true),
         num_objs_(IntIn(config, kName, "numObjs", 2, MaxObjs(Size(config)))) {
     objs_.resize(static_cast<std::size_t>(num_objs_));
     SetMission("put the red key near the red ball");  // replaced at every reset
@@ -56,18 +52,11 @@ class PutNear : public MiniGridEnv {
 
  protected:
   void GenGrid(Rng& rng) override {
-    static constexpr Type kTypes[3] = {kKey, kBall, kBox};
     const int w = grid_.width(), h = grid_.height();
-    grid_.HorzWall(0, 0);
-    grid_.HorzWall(0, h - 1);
-    grid_.VertWall(0, 0);
-    grid_.VertWall(w - 1, 0);
-    for (int n = 0; n < num_objs_;) {
-      const Type type = kTypes[RandInt(rng, 0, 3)];
-      const Color color = kColorNames[RandInt(rng, 0, 6)];
-      bool taken = false;
-      for (int k = 0; k < n; ++k) taken = taken || (objs_[k].type == type && objs_[k].color == color);
-      if (taken) continue;
+    grid_.OuterWalls();
+    for (int n = 0; n < num_objs_; ++n) {
+      Placed& obj = objs_[static_cast<std::size_t>(n)];
+      obj = RandDistinctObj(rng, objs_, n);
       int x, y;
       for (;;) {  // place_obj(obj, reject_fn=near_obj)
         x = RandInt(rng, 0, w);
@@ -77,9 +66,9 @@ class PutNear : public MiniGridEnv {
         for (int k = 0; k < n; ++k) near = near || (std::abs(x - objs_[k].x) <= 1 && std::abs(y - objs_[k].y) <= 1);
         if (!near) break;
       }
-      grid_.Set(x, y, Obj::Make(type, color));
-      objs_[static_cast<std::size_t>(n)] = Placed{type, color, x, y};
-      ++n;
+      grid_.Set(x, y, Obj::Make(obj.type, obj.color));
+      obj.x = x;
+      obj.y = y;
     }
     PlaceAgent(rng);
     const int move = RandInt(rng, 0, num_objs_);
@@ -89,8 +78,8 @@ class PutNear : public MiniGridEnv {
     } while (target == move);
     move_ = objs_[static_cast<std::size_t>(move)];
     target_ = objs_[static_cast<std::size_t>(target)];
-    SetMission({"put the ", kColorName[move_.color], " ", TypeName(move_.type), " near the ", kColorName[target_.color],
-                " ", TypeName(target_.type)});
+    SetMission({"put the ", kColorName[move_.color], " ", kTypeName[move_.type], " near the ",
+                kColorName[target_.color], " ", kTypeName[target_.type]});
   }
 
  private:
@@ -102,14 +91,6 @@ class PutNear : public MiniGridEnv {
     const int blocks = (size - 2 + 2) / 3;
     return std::min(18, blocks * blocks);
   }
-  static const char* TypeName(Type t) { return t == kKey ? "key" : t == kBall ? "ball" : "box"; }
-
-  struct Placed {
-    Type type = kKey;
-    Color color = kRed;
-    int x = 0;
-    int y = 0;
-  };
 
   int num_objs_;
   std::vector<Placed> objs_;

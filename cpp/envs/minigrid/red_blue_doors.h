@@ -16,14 +16,11 @@ class RedBlueDoors : public MiniGridEnv {
     return {
         {"size", int64_t{8}}, {"max_steps", int64_t{0}}, {"agent_view_size", int64_t{7}}, {"see_through_walls", false}};
   }
-  static EnvSpec Spec(const Config& config) {
-    RedBlueDoors check(config);
-    return MiniGridSpec(ViewSize(config, kName));
-  }
+  static EnvSpec Spec(const Config& config) { return CheckedSpec<RedBlueDoors>(config, kName); }
 
   explicit RedBlueDoors(const Config& config)
-      : MiniGridEnv(2 * Size(config), Size(config), MaxSteps(config, kName, 20 * Size(config) * Size(config)),
-                    ViewSize(config, kName), config.Get<bool>("see_through_walls")),
+      : MiniGridEnv(config, kName, 2 * Size(config), Size(config), 20 * Size(config) * Size(config),
+                    config.Get<bool>("see_through_walls")),
         size_(Size(config)) {
     SetMission("open the red door then the blue door");
   }
@@ -46,7 +43,7 @@ class RedBlueDoors : public MiniGridEnv {
 
  protected:
   void GenGrid(Rng& rng) override {
-    grid_.WallRect(0, 0, 2 * size_, size_);
+    grid_.OuterWalls();
     grid_.WallRect(size_ / 2, 0, size_, size_);
     PlaceAgent(rng, size_ / 2, 0, size_, size_);
     red_y_ = RandInt(rng, 1, size_ - 1);

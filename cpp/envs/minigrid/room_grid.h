@@ -30,8 +30,10 @@ class RoomGridEnv : public MiniGridEnv {
     bool locked = false;
   };
 
-  RoomGridEnv(int room_size, int num_rows, int num_cols, int max_steps, int view)
-      : MiniGridEnv((room_size - 1) * num_cols + 1, (room_size - 1) * num_rows + 1, max_steps, view, false),
+  RoomGridEnv(const Config& config, const std::string& env, int room_size, int num_rows, int num_cols,
+              int64_t default_max_steps)
+      : MiniGridEnv(config, env, (room_size - 1) * num_cols + 1, (room_size - 1) * num_rows + 1, default_max_steps,
+                    false),
         room_size_(room_size),
         num_rows_(num_rows),
         num_cols_(num_cols),
@@ -40,6 +42,21 @@ class RoomGridEnv : public MiniGridEnv {
         reached_(static_cast<std::size_t>(num_rows * num_cols)) {}
 
   Room& GetRoom(int i, int j) { return rooms_[static_cast<std::size_t>(j * num_cols_ + i)]; }
+
+  // The tag of the object whose pickup wins (KeyCorridor, UnlockPickup: minigrid compares
+  // self.carrying with self.obj by identity).
+  static constexpr uint8_t kTarget = 1;
+
+  // MiniGridStep, then the success reward and the episode's end when the agent picks up the
+  // target.
+  StepResult PickupTargetStep(int action) {
+    StepResult r = MiniGridStep(action);
+    if (action == kPickup && Carrying().tag == kTarget) {
+      r.reward = SuccessReward();
+      r.terminated = true;
+    }
+    return r;
+  }
 
   // RoomGrid._gen_grid.
   void GenRooms(Rng& rng) {
@@ -80,17 +97,14 @@ class RoomGridEnv : public MiniGridEnv {
         }
       }
     }
-    agent_x_ = num_cols_ / 2 * step + room_size_ / 2;
-    agent_y_ = num_rows_ / 2 * step + room_size_ / 2;
-    agent_dir_ = 0;
+    SetAgent(num_cols_ / 2 * step + room_size_ / 2, num_rows_ / 2 * step + room_size_ / 2, 0);
   }
 
   // add_object(i, j, kind, color) -> place_in_room: place_obj in the room (max_tries 1000),
   // not next to the agent. kind / color kNone-like (-1): drawn (kind first). Returns the object.
   Obj AddObject(Rng& rng, int i, int j, int kind = -1, int color = -1, uint8_t tag = 0) {
-    static constexpr Type kKinds[3] = {kKey, kBall, kBox};
-    const Type type = kind < 0 ? kKinds[RandInt(rng, 0, 3)] : static_cast<Type>(kind);
-    const Color c = color < 0 ? kColorNames[RandInt(rng, 0, 6)] : static_cast<Color>(color);
+    const Type type = kind < 0 ? RandKind(rng) : static_cast<Type>(kind);
+    const Color c = color < 0 ? RandColor(rng) : static_cast<Color>(color);
     Obj obj = Obj::Make(type, c);
     obj.tag = tag;
     const Room& room = GetRoom(i, j);
@@ -107,21 +121,22 @@ class RoomGridEnv : public MiniGridEnv {
   }
 
   // add_door(i, j, door_idx, color, locked): -1 draws (door_idx among the free shared walls,
-  // then the colour, then locked = integers(0, 2) == 0). Returns the door's wall index.
-  int AddDoor(Rng& rng, int i, int j, int door_idx = -1, int color = -1, int locked = -1) {
+  // then the colour, then locked = integers(0, 2) == 0). Returns the door.
+  Obj AddDoor(Rng& rng, int i, int j, int door_idx = -1, int color = -1, int locked = -1) {
     Room& room = GetRoom(i, j);
     if (door_idx < 0) {
       do {
         door_idx = RandInt(rng, 0, 4);
       } while (room.neighbor[door_idx] < 0 || room.joined[door_idx] != 0);
     }
-    const Color c = color < 0 ? kColorNames[RandInt(rng, 0, 6)] : static_cast<Color>(color);
+    const Color c = color < 0 ? RandColor(rng) : static_cast<Color>(color);
     const bool lock = locked < 0 ? RandInt(rng, 0, 2) == 0 : locked != 0;
     room.locked = lock;
-    grid_.Set(room.door_x[door_idx], room.door_y[door_idx], Obj::Door(c, lock));
+    const Obj door = Obj::Door(c, lock);
+    grid_.Set(room.door_x[door_idx], room.door_y[door_idx], door);
     room.joined[door_idx] = 1;
     rooms_[static_cast<std::size_t>(room.neighbor[door_idx])].joined[(door_idx + 2) % 4] = 1;
-    return door_idx;
+    return door;
   }
 
   // remove_wall(i, j, wall_idx).
@@ -169,7 +184,7 @@ class RoomGridEnv : public MiniGridEnv {
       const Room& room = GetRoom(i, j);
       if (room.neighbor[k] < 0 || room.joined[k] != 0) continue;
       if (room.locked || rooms_[static_cast<std::size_t>(room.neighbor[k])].locked) continue;
-      AddDoor(rng, i, j, k, kColorNames[RandInt(rng, 0, 6)], 0);
+      AddDoor(rng, i, j, k, RandColor(rng), 0);
     }
   }
 

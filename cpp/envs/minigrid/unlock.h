@@ -19,33 +19,26 @@ template <UnlockKind kKind>
 class UnlockEnv : public RoomGridEnv {
  public:
   static Config DefaultConfig() { return {{"max_steps", int64_t{0}}, {"agent_view_size", int64_t{7}}}; }
-  static EnvSpec Spec(const Config& config) {
-    UnlockEnv check(config);
-    return MiniGridSpec(ViewSize(config, kName));
-  }
+  static EnvSpec Spec(const Config& config) { return CheckedSpec<UnlockEnv>(config, kName); }
 
   explicit UnlockEnv(const Config& config)
-      : RoomGridEnv(6, 1, 2, MaxSteps(config, kName, (kKind == UnlockKind::kBlockedPickup ? 16 : 8) * 36),
-                    ViewSize(config, kName)) {
+      : RoomGridEnv(config, kName, 6, 1, 2, (kKind == UnlockKind::kBlockedPickup ? 16 : 8) * 36) {
     SetMission(kKind == UnlockKind::kUnlock ? "open the door" : "pick up the red box");  // the box's: at reset
   }
 
   void Step(const Action& action, Rng& /*rng*/, Output& out) override {
     const int a = static_cast<int>(action.Get<int64_t>()[0]);
-    StepResult r = MiniGridStep(a);
     if constexpr (kKind == UnlockKind::kUnlock) {
+      StepResult r = MiniGridStep(a);
       const Obj& door = grid_.Get(door_x_, door_y_);
       if (a == kToggle && door.type == kDoor && door.state == kOpen) {
         r.reward = SuccessReward();
         r.terminated = true;
       }
+      Finish(r, out);
     } else {
-      if (a == kPickup && Carrying().tag == kTarget) {
-        r.reward = SuccessReward();
-        r.terminated = true;
-      }
+      Finish(PickupTargetStep(a), out);
     }
-    Finish(r, out);
   }
 
  protected:
@@ -53,15 +46,13 @@ class UnlockEnv : public RoomGridEnv {
     GenRooms(rng);
     Obj box{};
     if constexpr (kKind != UnlockKind::kUnlock) box = AddObject(rng, 1, 0, kBox, -1, kTarget);
-    AddDoor(rng, 0, 0, 0, -1, 1);
-    const Room& room = GetRoom(0, 0);
-    door_x_ = room.door_x[0];
-    door_y_ = room.door_y[0];
-    const Color door_color = static_cast<Color>(grid_.Get(door_x_, door_y_).color);
+    const Obj door = AddDoor(rng, 0, 0, 0, -1, 1);
+    door_x_ = GetRoom(0, 0).door_x[0];
+    door_y_ = GetRoom(0, 0).door_y[0];
     if constexpr (kKind == UnlockKind::kBlockedPickup) {
-      grid_.Set(door_x_ - 1, door_y_, Obj::Make(kBall, kColorNames[RandInt(rng, 0, 6)]));
+      grid_.Set(door_x_ - 1, door_y_, Obj::Make(kBall, RandColor(rng)));
     }
-    AddObject(rng, 0, 0, kKey, door_color);
+    AddObject(rng, 0, 0, kKey, door.color);
     PlaceAgentInRoom(rng, 0, 0);
     if constexpr (kKind != UnlockKind::kUnlock) SetMission({"pick up the ", kColorName[box.color], " box"});
   }
@@ -70,7 +61,6 @@ class UnlockEnv : public RoomGridEnv {
   static constexpr const char* kName = kKind == UnlockKind::kUnlock   ? "MiniGrid Unlock"
                                        : kKind == UnlockKind::kPickup ? "MiniGrid UnlockPickup"
                                                                       : "MiniGrid BlockedUnlockPickup";
-  static constexpr uint8_t kTarget = 1;
 
   int door_x_ = 0;
   int door_y_ = 0;

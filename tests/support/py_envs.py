@@ -122,7 +122,11 @@ class FaultyEnv(gymnasium.Env):
                 os._exit(3)
             if self.fault == "segfault":
                 # Python's crash report to this process's fd 2 (which the test captures), not to the
-                # terminal that pytest's own faulthandler, inherited through fork, writes to.
+                # terminal that pytest's own faulthandler, inherited through fork, writes to. Disabled
+                # first: enable() on an enabled faulthandler only moves its output and leaves the
+                # signal handlers as they are, and a library in the parent may have replaced them
+                # since (ray.init() installs its own SIGSEGV handler: no report at all).
+                faulthandler.disable()
                 faulthandler.enable(file=sys.stderr)
                 ctypes.string_at(0)
             if self.fault == "hang":

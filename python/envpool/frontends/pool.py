@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from envpool.frontends.seeding import EnvSeeds, check_env_ids, check_env_index
-from envpool.frontends.sources import CorePool, NativeSource, OpenedPool, PoolSettings, PoolSource
+from envpool.frontends.sources import CorePool, OpenedPool, PoolSettings, PoolSource
 from envpool.protocol import ReferencePoolAPI
 from envpool.tasks import TaskSpec
 
@@ -37,12 +37,6 @@ def check_reset_mask(mask: Any, num_envs: int) -> np.ndarray:
             f"`options['reset_mask']` must contain a boolean array with at least one True value, got reset_mask={mask}"
         )
     return mask
-
-
-def open_native_pool(task_id: str, **make_kwargs: Any) -> OpenedPool:
-    """A native task's pool, opened as a front end opens it (``make``'s arguments; tests open
-    pools without a front end this way)."""
-    return NativeSource(task_id, **make_kwargs).open_pool()
 
 
 class PoolFrontEnd(ReferencePoolAPI):

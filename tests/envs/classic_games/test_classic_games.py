@@ -25,7 +25,7 @@ tictactoe = pytest.importorskip("pettingzoo.classic.tictactoe.tictactoe")
 connect_four = pytest.importorskip("pettingzoo.classic.connect_four.connect_four")
 
 from envpool.errors import EnvError  # noqa: E402
-from envpool.frontends.pool import open_native_pool  # noqa: E402
+from envpool.frontends.sources import NativeSource  # noqa: E402
 
 # --------------------------------------------------------------------------------------------
 # Adapter: the pool under test.
@@ -53,7 +53,7 @@ class Games:
     def __init__(self, task_id: str, num_envs: int) -> None:
         self.task_id = task_id
         self.num_envs = num_envs
-        self.pool = open_native_pool(task_id, num_envs=num_envs, seed=0).pool
+        self.pool = NativeSource(task_id, num_envs=num_envs, seed=0).open_pool().pool
 
     @staticmethod
     def _rows(result: tuple[Any, ...]) -> Rows:
@@ -475,4 +475,4 @@ def test_spec(task_id: str) -> None:
         "active",
         "needs_action",
     ]
-    assert open_native_pool(task_id).max_episode_steps is None  # no time limit
+    assert NativeSource(task_id).open_pool().max_episode_steps is None  # no time limit

@@ -1,24 +1,26 @@
 #!/usr/bin/env bash
-# The README's test command with an extra users install beside [test]: `[ray]` (Ray core, for
-# envpool.ray.RunnerGroup) without `[rllib]`. Ray then installs `ray.rllib`, whose import fails
-# ("Can't import ray.tune as some dependencies are missing"), which made `pytest -q` error at
-# collection (issue 36 item 1). In a fresh venv from the wheel:
-#   pip install "<wheel>[test,ray]"
-#   pytest -q --collect-only     from the repository root, as the README runs pytest: every test
-#                                module of the suite imports (a partial install fails here first)
-#   pytest -q -rs tests/integrations/test_rllib.py tests/integrations/test_ray.py tests/integrations/test_ray_cluster.py
-#                                the modules whose outcome depends on Ray being installed:
-#                                tests/integrations/test_rllib.py must skip (ray.rllib unimportable), tests/integrations/test_ray.py
-#                                and tests/integrations/test_ray_cluster.py run for real (the newest gymnasium, where
-#                                the ray step has RLlib's pin, 1.2.2)
-# By default the whole suite runs (the README's command as is: issue 36 asks for it with [ray]
-# only); EXTRAS_FULL=0 runs the collection and the three modules instead, for a quick local check.
-# tests/install/test_optional_deps.py checks the other partial installs at collection (packages present
-# but broken). Time, measured on the shared 2-core machine at load average ~12 (2026-11-27):
-# 144 s in all (install 91 s with pip's cache warm, 375 s cold with another venv installing
-# beside it; collection 5 s; the three modules 46 s). EXTRAS_FULL=1: the whole suite took 886 s
-# there (1273 passed, 15 skipped).
-# Usage: [EXTRAS_FULL=0] scripts/ci_extras.sh [--wheel PATH] [--keep]
+# The README's test command, once, in a fresh venv that differs from the tests step's in the two
+# ways users' installs do:
+# - an extra beside [test]: `[ray]` (Ray core, for envpool.ray.RunnerGroup) without `[rllib]`.
+#   Ray then installs `ray.rllib`, whose import fails ("Can't import ray.tune as some
+#   dependencies are missing"), which made `pytest -q` error at collection (issue 36 item 1);
+# - the oldest gymnasium of our supported range (gymnasium>=1.1): GYM_VERSION, default 1.1.1.
+#   Ray core does not pin gymnasium, so one venv checks both (they were two whole-suite steps,
+#   300 s + 362 s of CI). Tests whose gymnasium oracle a release lacks skip with the reason
+#   (Taxi-v4 is in gymnasium only from 1.3); the ray step runs RLlib on 1.2.2, its pin.
+# From the wheel:
+#   pip install "<wheel>[test,ray]" gymnasium==1.1.1
+#   pytest -q -rs                from the repository root, as the README runs it: the whole suite;
+#                                nothing may fail or error, tests/integrations/test_rllib.py must
+#                                skip for ray[rllib], tests/integrations/test_ray.py and
+#                                tests/integrations/test_ray_cluster.py must run
+# EXTRAS_FULL=0 runs only `pytest --collect-only` (every test module imports: a partial install
+# fails here first) and those three modules, for a quick local check. scripts/ci_gym_matrix.sh
+# runs the suite on other gymnasium releases locally. tests/install/test_optional_deps.py checks
+# the other partial installs at collection (packages present but broken). Time: install 91 s with
+# pip's cache warm (375 s cold with another venv installing beside it), the whole suite ~5 min on
+# the quiet 2-core machine.
+# Usage: [EXTRAS_FULL=0] [GYM_VERSION=X] scripts/ci_extras.sh [--wheel PATH] [--keep]
 set -euo pipefail
 source "$(dirname "$0")/lib/ci_common.sh"
 ci_setup ci_extras "$@"
@@ -26,9 +28,10 @@ echo "wheel: $wheel ($((SECONDS - t0)) s)"
 
 "$PY" -m venv "$work/venv"
 py=$work/venv/bin/python
-"$py" -m pip install -q "$wheel[test,ray]"
+gym_version=${GYM_VERSION:-1.1.1}
+"$py" -m pip install -q "$wheel[test,ray]" "gymnasium==$gym_version"
 "$py" -m pip check
-"$py" -c "import ray, gymnasium; print('ray', ray.__version__, '| gymnasium', gymnasium.__version__)"
+"$py" -c "import ray, gymnasium; print('ray', ray.__version__, '| gymnasium', gymnasium.__version__); assert gymnasium.__version__ == '$gym_version'"
 if "$py" -c "import ray.rllib" 2>/dev/null; then
   echo "ci_extras: ray.rllib imports with [ray] alone: this step no longer checks a partial install" >&2
   exit 1

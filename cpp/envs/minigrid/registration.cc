@@ -20,6 +20,7 @@
 #include "envs/minigrid/locked_room.h"
 #include "envs/minigrid/memory.h"
 #include "envs/minigrid/multi_room.h"
+#include "envs/minigrid/obstructed_maze.h"
 #include "envs/minigrid/playground.h"
 #include "envs/minigrid/put_near.h"
 #include "envs/minigrid/red_blue_doors.h"
@@ -39,6 +40,17 @@ Config Obstacles(int64_t size, int64_t n_obstacles, bool random_start = false) {
 }
 
 Config Corridor(int64_t room_size, int64_t num_rows) { return {{"room_size", room_size}, {"num_rows", num_rows}}; }
+
+Config Hidden(bool key_in_box, bool blocked) { return {{"key_in_box", key_in_box}, {"blocked", blocked}}; }
+
+// ObstructedMaze_Full's kwargs: agent_room, key_in_box, blocked, num_quarters, num_rooms_visited.
+Config Maze(int64_t room_i, int64_t room_j, bool key_in_box, bool blocked, int64_t quarters, int64_t visited) {
+  return {{"agent_room", std::vector<double>{static_cast<double>(room_i), static_cast<double>(room_j)}},
+          {"key_in_box", key_in_box},
+          {"blocked", blocked},
+          {"num_quarters", quarters},
+          {"num_rooms_visited", visited}};
+}
 
 }  // namespace
 
@@ -112,6 +124,19 @@ std::vector<TaskSpec> Tasks() {
       Task<PutNear>("MiniGrid-PutNear-8x8-N3-v0", 0, NAN, {{"size", int64_t{8}}, {"numObjs", int64_t{3}}}),
       Task<LockedRoom>("MiniGrid-LockedRoom-v0", 0),
       Task<Playground>("MiniGrid-Playground-v0", 0),
+      Task<ObstructedMaze1Dlhb>("MiniGrid-ObstructedMaze-1Dl-v0", 0, NAN, Hidden(false, false)),
+      Task<ObstructedMaze1Dlhb>("MiniGrid-ObstructedMaze-1Dlh-v0", 0, NAN, Hidden(true, false)),
+      Task<ObstructedMaze1Dlhb>("MiniGrid-ObstructedMaze-1Dlhb-v0", 0),
+      Task<ObstructedMazeFull>("MiniGrid-ObstructedMaze-2Dl-v0", 0, NAN, Maze(2, 1, false, false, 1, 4)),
+      Task<ObstructedMazeFull>("MiniGrid-ObstructedMaze-2Dlh-v0", 0, NAN, Maze(2, 1, true, false, 1, 4)),
+      Task<ObstructedMazeFull>("MiniGrid-ObstructedMaze-2Dlhb-v0", 0, NAN, Maze(2, 1, true, true, 1, 4)),
+      Task<ObstructedMazeFull>("MiniGrid-ObstructedMaze-1Q-v0", 0, NAN, Maze(1, 1, true, true, 1, 5)),
+      Task<ObstructedMazeFull>("MiniGrid-ObstructedMaze-2Q-v0", 0, NAN, Maze(2, 1, true, true, 2, 11)),
+      Task<ObstructedMazeFull>("MiniGrid-ObstructedMaze-Full-v0", 0),
+      Task<ObstructedMazeFullV1>("MiniGrid-ObstructedMaze-2Dlhb-v1", 0, NAN, Maze(2, 1, true, true, 1, 4)),
+      Task<ObstructedMazeFullV1>("MiniGrid-ObstructedMaze-1Q-v1", 0, NAN, Maze(1, 1, true, true, 1, 5)),
+      Task<ObstructedMazeFullV1>("MiniGrid-ObstructedMaze-2Q-v1", 0, NAN, Maze(2, 1, true, true, 2, 11)),
+      Task<ObstructedMazeFullV1>("MiniGrid-ObstructedMaze-Full-v1", 0),
   };
 }
 

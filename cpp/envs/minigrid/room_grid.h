@@ -100,13 +100,19 @@ class RoomGridEnv : public MiniGridEnv {
     SetAgent(num_cols_ / 2 * step + room_size_ / 2, num_rows_ / 2 * step + room_size_ / 2, 0);
   }
 
-  // add_object(i, j, kind, color) -> place_in_room: place_obj in the room (max_tries 1000),
-  // not next to the agent. kind / color kNone-like (-1): drawn (kind first). Returns the object.
+  // add_object(i, j, kind, color) -> place_in_room. kind / color -1: drawn (kind first).
+  // Returns the object.
   Obj AddObject(Rng& rng, int i, int j, int kind = -1, int color = -1, uint8_t tag = 0) {
     const Type type = kind < 0 ? RandKind(rng) : static_cast<Type>(kind);
     const Color c = color < 0 ? RandColor(rng) : static_cast<Color>(color);
     Obj obj = Obj::Make(type, c);
     obj.tag = tag;
+    PlaceInRoom(rng, i, j, obj);
+    return obj;
+  }
+
+  // place_in_room(i, j, obj): place_obj in the room (max_tries 1000), not next to the agent.
+  void PlaceInRoom(Rng& rng, int i, int j, const Obj& obj) {
     const Room& room = GetRoom(i, j);
     for (int tries = 0;; ++tries) {
       if (tries > 1000) throw std::runtime_error("MiniGrid: rejection sampling failed in place_obj");
@@ -116,7 +122,7 @@ class RoomGridEnv : public MiniGridEnv {
       if (x == agent_x_ && y == agent_y_) continue;
       if (std::abs(agent_x_ - x) + std::abs(agent_y_ - y) < 2) continue;  // reject_next_to
       grid_.Set(x, y, obj);
-      return obj;
+      return;
     }
   }
 

@@ -88,6 +88,19 @@ MINIGRID_IDS = [
     "MiniGrid-PutNear-8x8-N3-v0",
     "MiniGrid-LockedRoom-v0",
     "MiniGrid-Playground-v0",
+    "MiniGrid-ObstructedMaze-1Dl-v0",
+    "MiniGrid-ObstructedMaze-1Dlh-v0",
+    "MiniGrid-ObstructedMaze-1Dlhb-v0",
+    "MiniGrid-ObstructedMaze-2Dl-v0",
+    "MiniGrid-ObstructedMaze-2Dlh-v0",
+    "MiniGrid-ObstructedMaze-2Dlhb-v0",
+    "MiniGrid-ObstructedMaze-1Q-v0",
+    "MiniGrid-ObstructedMaze-2Q-v0",
+    "MiniGrid-ObstructedMaze-Full-v0",
+    "MiniGrid-ObstructedMaze-2Dlhb-v1",
+    "MiniGrid-ObstructedMaze-1Q-v1",
+    "MiniGrid-ObstructedMaze-2Q-v1",
+    "MiniGrid-ObstructedMaze-Full-v1",
 ]
 MISSION_BYTES = 96
 # Random actions, weighted toward moving and acting on the cell ahead so that episodes open
@@ -258,6 +271,16 @@ SCRIPTS = {
     # open the key room's door, take the key, unlock the locked room, reach its goal (the
     # colours are the mission's words: "get the L key from the K room, unlock the L door ...")
     "MiniGrid-LockedRoom-v0": [("door", "mission:6", 5), ("key", None, 3), ("door", "mission:2", 5), *GOAL],
+    # pickup the key, unlock the door, drop the key, pickup the blue ball
+    "MiniGrid-ObstructedMaze-1Dl-v0": [("key", None, 3), ("door", None, 5), ("drop", None, 4), ("ball", "blue", 3)],
+    # the same, the key first taken out of its box (toggle)
+    "MiniGrid-ObstructedMaze-1Dlh-v0": [
+        ("box", None, 5),
+        ("key", None, 3),
+        ("door", None, 5),
+        ("drop", None, 4),
+        ("ball", "blue", 3),
+    ],
 }
 
 
@@ -365,6 +388,9 @@ KWARG_CASES = [
     ("MiniGrid-PutNear-8x8-N3-v0", {"size": 11, "numObjs": 9, "max_steps": 200}),
     ("MiniGrid-LockedRoom-v0", {"size": 15, "agent_view_size": 9}),
     ("MiniGrid-Playground-v0", {"max_steps": 30, "see_through_walls": True}),
+    ("MiniGrid-ObstructedMaze-1Dlhb-v0", {"key_in_box": False, "max_steps": 50}),
+    ("MiniGrid-ObstructedMaze-2Dlhb-v0", {"agent_room": (0, 0), "num_quarters": 3}),
+    ("MiniGrid-ObstructedMaze-Full-v1", {"num_quarters": 2, "num_rooms_visited": 1, "agent_view_size": 5}),
 ]
 
 
@@ -420,6 +446,9 @@ BAD_KWARGS = [
     ("MiniGrid-PutNear-6x6-N2-v0", {"numObjs": 5}, "numObjs"),  # 4 fill a 4 x 4 room
     ("MiniGrid-LockedRoom-v0", {"size": 18}, "size"),
     ("MiniGrid-LockedRoom-v0", {"size": 11}, "size"),
+    ("MiniGrid-ObstructedMaze-Full-v0", {"num_quarters": 5}, "num_quarters"),
+    ("MiniGrid-ObstructedMaze-Full-v0", {"agent_room": [3, 1]}, "agent_room"),
+    ("MiniGrid-ObstructedMaze-1Q-v1", {"num_rooms_visited": 0}, "num_rooms_visited"),
 ]
 
 

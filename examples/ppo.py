@@ -7,6 +7,7 @@
     python examples/ppo.py --python-envs true            # gymnasium's CartPole in worker processes
     python examples/ppo.py --env SimpleSpread-v3 --num-envs 32 --rollout-steps 50 --lr 0.0007 \
         --total-steps 3000000 --plot docs/ppo_simple_spread.png   # multi-agent: one policy, agent rows
+    python examples/ppo.py --env MiniGrid-DoorKey-5x5-v0 --total-steps 500000 --plot docs/ppo_doorkey.png
 
 The runner returns episodes (chunks of ongoing ones included); ``envpool.episodes_to_batch``
 lays them out time-major with the observations to bootstrap truncated and cut episodes from,
@@ -14,7 +15,10 @@ which is what GAE needs. With ``--batch-size < --num-envs`` the pool is asynchro
 runner computes one batch's actions while the other envs step. Discrete action spaces get a
 categorical policy, Box ones a Gaussian with a learned state-independent log-std (actions are
 clipped to the box by the env). Observations are normalised with running statistics (as
-gymnasium's NormalizeObservation does), which the MuJoCo tasks need.
+gymnasium's NormalizeObservation does), which the MuJoCo tasks need. A ``Dict`` observation
+(MiniGrid's image, direction and mission bytes) is fed as its leaves flattened and concatenated
+in key order. Sparse-reward tasks (MiniGrid) also report the evaluation's success rate: the share
+of episodes with a positive return.
 
 ``train(...)`` is importable (the CI learning test calls it); ``main()`` adds a tqdm progress
 bar and writes the learning curve.
@@ -73,6 +77,27 @@ class Config:
     normalize_obs: bool = False  # the MuJoCo preset turns it on
     normalize_reward: bool = False  # scale rewards by a running std of the discounted return
     seed: int = 1
+
+
+def flat_dim(space) -> int:
+    """The width of ``flatten_obs``'s rows for observations of ``space``."""
+    if hasattr(space, "spaces") and isinstance(space.spaces, dict):
+        return sum(flat_dim(sub) for sub in space.spaces.values())
+    return int(np.prod(space.shape)) if space.shape else 1
+
+
+def flatten_obs(obs) -> np.ndarray:
+    """A batch of observations as one float64 row each; a Dict's leaves in key order (the order
+    of the space's keys, which ``flat_dim`` sums)."""
+    if isinstance(obs, dict):
+        return np.concatenate([flatten_obs(obs[k]) for k in obs], axis=1)
+    obs = np.asarray(obs, np.float64)
+    return obs.reshape(len(obs), -1)
+
+
+def take_rows(obs, index):
+    """``obs[index]`` for an array or a Dict of arrays."""
+    return {k: take_rows(v, index) for k, v in obs.items()} if isinstance(obs, dict) else obs[index]
 
 
 class RunningMeanStd:
@@ -138,8 +163,8 @@ class Policy:
     def __init__(self, agent: Agent, obs_rms: RunningMeanStd | None, deterministic: bool = False):
         self.agent, self.obs_rms, self.deterministic = agent, obs_rms, deterministic
 
-    def normalize(self, obs: np.ndarray) -> torch.Tensor:
-        obs = np.asarray(obs, np.float64).reshape(len(obs), -1)
+    def normalize(self, obs) -> torch.Tensor:
+        obs = flatten_obs(obs)
         if self.obs_rms is not None:
             obs = np.clip((obs - self.obs_rms.mean) / np.sqrt(self.obs_rms.var + 1e-8), -10, 10)
         return torch.as_tensor(obs, dtype=torch.float32)
@@ -211,7 +236,7 @@ def ppo_update(agent: Agent, optimizer, policy: Policy, batch, cfg: Config) -> N
         boot_values = agent.critic(policy.normalize(batch.bootstrap_observations)).squeeze(-1).numpy()
     adv, returns = gae(batch, boot_values, cfg.gamma, cfg.gae_lambda)
     # flatten the valid steps
-    b_obs = policy.normalize(batch.observations[mask])
+    b_obs = policy.normalize(take_rows(batch.observations, mask))
     b_act = torch.as_tensor(batch.actions[mask])
     b_logp = torch.as_tensor(batch.extras["logp"][mask], dtype=torch.float32)
     b_adv = torch.as_tensor(adv[mask], dtype=torch.float32)
@@ -243,7 +268,7 @@ def train(cfg: Config, progress: Any = None, log: list | None = None) -> dict[st
     torch.manual_seed(cfg.seed)
     np.random.seed(cfg.seed)
     envs = make_envs(cfg)
-    obs_dim = int(np.prod(envs.single_observation_space.shape))
+    obs_dim = flat_dim(envs.single_observation_space)
     agent = Agent(obs_dim, envs.single_action_space, cfg.hidden)
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.lr, eps=1e-5)
     obs_rms = RunningMeanStd((obs_dim,)) if cfg.normalize_obs else None
@@ -277,8 +302,7 @@ def train(cfg: Config, progress: Any = None, log: list | None = None) -> dict[st
                 scale_rewards(batch, disc_return, ret_rms, cfg.gamma)
             ppo_update(agent, optimizer, policy, batch, cfg)
             if obs_rms is not None:  # statistics for the next rollout
-                valid_obs = batch.observations[batch.mask]
-                obs_rms.update(np.asarray(valid_obs, np.float64).reshape(len(valid_obs), -1))
+                obs_rms.update(flatten_obs(take_rows(batch.observations, batch.mask)))
             t_learn += time.perf_counter() - t0
             if progress is not None:
                 progress.update(steps_per_update)
@@ -290,6 +314,7 @@ def train(cfg: Config, progress: Any = None, log: list | None = None) -> dict[st
         runner.get_metrics()  # (starts a new metrics period)
         eval_eps = runner.sample(num_episodes=max(10, cfg.num_envs))
         eval_return = float(np.mean([e.get_return() for e in eval_eps]))
+        eval_success = float(np.mean([e.get_return() > 0 for e in eval_eps]))
         if rows != cfg.num_envs:  # multi-agent: the envs' episode returns (all agents), as in training
             eval_return = runner.get_metrics()["episode_return_mean"]
     finally:
@@ -301,6 +326,7 @@ def train(cfg: Config, progress: Any = None, log: list | None = None) -> dict[st
         "sample_time_s": t_sample,
         "learn_time_s": t_learn,
         "eval_return": eval_return,
+        "eval_success_rate": eval_success,  # episodes with a positive return (MiniGrid: reached the goal)
         "final_train_return": float(np.mean([r for _, r in curve[-5:]])) if curve else float("nan"),
         "agents_per_env": rows // cfg.num_envs,  # 1, or a multi-agent task's agent rows per env
     }
@@ -328,6 +354,8 @@ PRESETS = {
     # MuJoCo: CleanRL's continuous-action PPO settings (2048 steps per update, 10 epochs, lr
     # 3e-4, no entropy bonus, normalised observations and rewards), but 8 minibatches of 256
     # instead of 32 of 64: 4x fewer gradient steps, which is what a 2-core machine can afford.
+    # MiniGrid: sparse rewards, raw grid encodings normalised with running statistics; 16 envs.
+    "minigrid": dict(num_envs=16, normalize_obs=True, hidden=128, lr=1e-3),
     "mujoco": dict(
         rollout_steps=256,
         lr=3e-4,
@@ -373,6 +401,8 @@ def main(argv=None) -> None:
         probe.close()
     continuous = not hasattr(action_space, "n")
     values = dict(PRESETS["mujoco"]) if continuous else {}
+    if env_id.startswith(("MiniGrid-", "BabyAI-")):
+        values = dict(PRESETS["minigrid"])
     values.update({k: v for k, v in vars(args).items() if k in fields and v is not None})
     cfg = Config(**values)
     from tqdm import tqdm
@@ -387,7 +417,8 @@ def main(argv=None) -> None:
         f"{cfg.env}: {result['env_steps']} {'env' if result['agents_per_env'] == 1 else 'agent'} steps in {wall:.0f} s "
         f"(sampling {result['sample_time_s']:.0f} s, learning {result['learn_time_s']:.0f} s); "
         f"mean training return over the last 5 updates {result['final_train_return']:.1f}; "
-        f"evaluation return (deterministic policy) {result['eval_return']:.1f}"
+        f"evaluation return (deterministic policy) {result['eval_return']:.3f}, "
+        f"success rate {result['eval_success_rate']:.2f}"
     )
     if args.plot and result["curve"]:
         m = result["agents_per_env"]

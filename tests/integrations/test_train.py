@@ -1,4 +1,5 @@
-"""Training visibly works: a short, seeded PPO run (examples/ppo.py, PyTorch CPU) on CartPole-v1
+"""Training visibly works: short, seeded PPO runs (examples/ppo.py, PyTorch CPU) on CartPole-v1 and
+MiniGrid-DoorKey-5x5-v0
 sampled by envpool.EnvRunner must clear a learning threshold. Needs torch: skipped without it;
 scripts/ci_train.sh installs it and runs this.
 
@@ -41,3 +42,17 @@ def test_ppo_learns_cartpole_within_a_fixed_budget():
     # the deterministic policy, on fresh episodes after training
     assert result["eval_return"] >= 200, result
     assert result["final_train_return"] >= 2 * first
+
+
+def test_ppo_learns_minigrid_doorkey_within_a_fixed_budget():
+    # Issue 40: examples/ppo.py with its MiniGrid preset (Dict observations flattened, running
+    # normalisation) on MiniGrid-DoorKey-5x5-v0, 120k env steps (~35 s here). Seeds 1, 2, 3 gave
+    # evaluation success rates 1.0, 1.0, 1.0 and returns 0.963, 0.961, 0.963 (random play: ~0.03).
+    ppo = load_ppo()
+    torch.set_num_threads(1)
+    log = []
+    cfg = ppo.Config(env="MiniGrid-DoorKey-5x5-v0", total_steps=120_000, seed=1, **ppo.PRESETS["minigrid"])
+    result = ppo.train(cfg, log=log)
+    assert log[0][1]["episode_return_mean"] < 0.3  # it starts from (near) random play
+    assert result["eval_success_rate"] > 0.9, result
+    assert result["eval_return"] > 0.8, result

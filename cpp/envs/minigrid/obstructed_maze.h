@@ -48,11 +48,12 @@ class ObstructedMaze : public RoomGridEnv {
     if constexpr (kFull) {
       num_quarters_ = IntIn(config, kName, "num_quarters", 1, 4);
       const auto room = config.Get<std::vector<double>>("agent_room");
-      const bool ok = room.size() == 2 && room[0] == static_cast<int>(room[0]) && room[1] == static_cast<int>(room[1]) &&
-                      room[0] >= 0 && room[0] <= 2 && room[1] >= 0 && room[1] <= 2;
+      const bool ok = room.size() == 2 && room[0] == static_cast<int>(room[0]) &&
+                      room[1] == static_cast<int>(room[1]) && room[0] >= 0 && room[0] <= 2 && room[1] >= 0 &&
+                      room[1] <= 2;
       if (!ok) {
-        throw std::invalid_argument(std::string(kName) +
-                                    ": agent_room must be two integers [i, j], each 0, 1 or 2 (a room of the 3 x 3 maze)");
+        throw std::invalid_argument(
+            std::string(kName) + ": agent_room must be two integers [i, j], each 0, 1 or 2 (a room of the 3 x 3 maze)");
       }
       agent_room_i_ = static_cast<int>(room[0]);
       agent_room_j_ = static_cast<int>(room[1]);
@@ -86,7 +87,8 @@ class ObstructedMaze : public RoomGridEnv {
         AddDoor(rng, 1, 1, i, door_colors_[i], 0);
         for (int k : {-1, 1}) {
           const int side = (i + k + 4) % 4;
-          AddMazeDoor(rng, kSideI[i], kSideJ[i], side, door_colors_[(i + k + 6) % 6], true, kLayout == MazeLayout::kFull);
+          AddMazeDoor(rng, kSideI[i], kSideJ[i], side, door_colors_[(i + k + 6) % 6], true,
+                      kLayout == MazeLayout::kFull);
         }
         if constexpr (kLayout == MazeLayout::kFullV1) {
           for (int k : {-1, 1}) AddKey(rng, kSideI[i], kSideJ[i], door_colors_[(i + k + 6) % 6]);
@@ -100,7 +102,7 @@ class ObstructedMaze : public RoomGridEnv {
 
  private:
   static constexpr bool kFull = kLayout != MazeLayout::k1Dlhb;
-  static constexpr const char* kName = kLayout == MazeLayout::k1Dlhb ? "MiniGrid ObstructedMaze_1Dlhb"
+  static constexpr const char* kName = kLayout == MazeLayout::k1Dlhb  ? "MiniGrid ObstructedMaze_1Dlhb"
                                        : kLayout == MazeLayout::kFull ? "MiniGrid ObstructedMaze_Full"
                                                                       : "MiniGrid ObstructedMaze_Full_V1";
 

@@ -13,11 +13,16 @@ draws a fresh one; the time limit is the ``TimeLimit`` wrapper's (the env itself
 ``render_mode="rgb_array"`` renders one frame, ``"human"`` gets gymnasium's
 ``HumanRendering`` wrapper. Unlike gymnasium's envs, stepping after ``terminated`` or
 ``truncated`` without a ``reset()`` raises (gymnasium leaves it undefined).
+
+Text observations (MiniGrid's and BabyAI's ``mission``) are strings here, in a gymnasium
+``Text`` space, as the family's own single env gives them; a pool gives them as fixed-width
+UTF-8 bytes (docs/tasks.md#minigrid), which have an array form.
 """
 
 from __future__ import annotations
 
 import secrets
+import string
 from typing import Any
 
 import gymnasium
@@ -30,6 +35,12 @@ from envpool.tasks import make_spec
 
 # make() arguments that shape a pool: meaningless for one env.
 _POOL_ARGUMENTS = ("num_envs", "batch_size", "num_threads", "autoreset_mode", "env_type")
+
+# The Dict observation key that holds text, by task family (id prefix): zero-padded UTF-8 bytes
+# in a pool, a str in a Text space of at most that many characters here. The charset is ASCII's
+# printable characters without the control whitespace: every mission minigrid writes.
+_TEXT_KEYS = {"MiniGrid-": "mission", "BabyAI-": "mission"}
+_TEXT_CHARSET = frozenset(string.ascii_letters + string.digits + string.punctuation + " ")
 
 
 class EnvPoolEnv(gymnasium.Env):
@@ -69,7 +80,7 @@ class EnvPoolEnv(gymnasium.Env):
         )
         task = self._envs.task_spec
         self.task_id = task_id
-        self.observation_space = task.observation_space
+        self.observation_space = _text_view(task_id, task.observation_space)
         self.action_space = task.action_space
         self.render_mode = render_mode
         self.metadata = {"render_modes": ["rgb_array"] if task.render_shape else []}
@@ -143,8 +154,19 @@ class EnvPoolEnv(gymnasium.Env):
         }
 
 
+def _text_view(task_id: str, space: spaces.Space) -> spaces.Space:
+    """``space`` with its text key (if the task's family has one) as a ``Text`` space."""
+    key = next((key for prefix, key in _TEXT_KEYS.items() if task_id.startswith(prefix)), None)
+    if key is None or not isinstance(space, spaces.Dict) or key not in space.spaces:
+        return space
+    width = int(space[key].shape[0])
+    return spaces.Dict({k: spaces.Text(width, charset=_TEXT_CHARSET) if k == key else v for k, v in space.items()})
+
+
 def _unbatch(space: spaces.Space, batch):
     """Row 0 of a one-env batch, shaped as a single gymnasium env returns it."""
+    if isinstance(space, spaces.Text):  # zero-padded UTF-8 bytes
+        return bytes(batch[0]).rstrip(b"\0").decode()
     if isinstance(space, spaces.Tuple):
         return tuple(_unbatch(sub, part) for sub, part in zip(space.spaces, batch))
     if isinstance(space, spaces.Dict):

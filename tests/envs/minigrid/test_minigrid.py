@@ -483,3 +483,32 @@ def test_multiroom_layout_that_cannot_fit_is_an_error_not_a_hang():
     with pytest.raises(EnvError, match="no chain of 30 rooms"):
         envs.reset()
     envs.close()
+
+
+def test_single_env_view_gives_the_mission_as_text():
+    # gymnasium.make("envpool/<id>"): one env whose mission is minigrid's str, in a Text space
+    # (a pool gives the zero-padded bytes: docs/tasks.md#minigrid).
+    task = "MiniGrid-PutNear-6x6-N2-v0"  # a mission drawn per episode
+    env = gym.make(f"envpool/{task}")
+    ref = reference(task)
+    space = env.observation_space["mission"]
+    assert isinstance(space, gym.spaces.Text) and space.max_length == MISSION_BYTES
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # gymnasium's env checker finds nothing to warn about
+        obs, _ = env.reset(seed=5)
+    for t, action in enumerate([None, *actions_for(1, 60, 4)[:, 0]]):
+        if action is None:
+            ref_obs = ref.reset(seed=5)[0]
+        else:
+            obs, reward, terminated, truncated, _ = env.step(int(action))
+            ref_obs, ref_reward, ref_term, ref_trunc, _ = ref.step(int(action))
+            assert (reward, terminated, truncated) == (ref_reward, ref_term, ref_trunc), t
+        assert isinstance(obs["mission"], str) and obs["mission"] == ref_obs["mission"], t
+        assert env.observation_space.contains(obs), t
+        np.testing.assert_array_equal(obs["image"], ref_obs["image"])
+        assert obs["direction"] == ref_obs["direction"], t
+        if action is not None and (terminated or truncated):
+            obs, _ = env.reset(seed=6 + t)
+            ref_obs = ref.reset(seed=6 + t)[0]
+            assert obs["mission"] == ref_obs["mission"]
+    env.close()

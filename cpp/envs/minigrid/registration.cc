@@ -1,7 +1,7 @@
 // The MiniGrid tasks (minigrid 3.2.0's ids, bit for bit): each id with the kwargs minigrid
 // registers it with. minigrid registers no TimeLimit: each env truncates itself at its
 // max_steps, so max_episode_steps is 0 here. A new env of this family: its header here, the
-// #include and its Task<> entries.
+// #include and its Task<> entries. Every id also takes AddCommonKwargs's kwargs (minigrid_env.h).
 #include <cmath>
 
 #include "core/registry.h"
@@ -44,7 +44,7 @@ Config Corridor(int64_t room_size, int64_t num_rows) { return {{"room_size", roo
 
 std::vector<TaskSpec> Tasks() {
   const auto random_start = std::vector<double>{};
-  return {
+  std::vector<TaskSpec> tasks = {
       Task<Empty>("MiniGrid-Empty-5x5-v0", 0, NAN, {{"size", int64_t{5}}}),
       Task<Empty>("MiniGrid-Empty-Random-5x5-v0", 0, NAN, {{"size", int64_t{5}}, {"agent_start_pos", random_start}}),
       Task<Empty>("MiniGrid-Empty-6x6-v0", 0, NAN, {{"size", int64_t{6}}}),
@@ -113,6 +113,9 @@ std::vector<TaskSpec> Tasks() {
       Task<LockedRoom>("MiniGrid-LockedRoom-v0", 0),
       Task<Playground>("MiniGrid-Playground-v0", 0),
   };
+  // Every id also takes MiniGridEnv's rendering kwargs and the observation wrappers.
+  for (auto& task : tasks) AddCommonKwargs(task.defaults);
+  return tasks;
 }
 
 }  // namespace envpool::minigrid

@@ -1,6 +1,6 @@
 """render_mode="rgb_array" frames of the native MiniGrid envs (cpp/envs/minigrid/render.h)
 against minigrid 3.2.0's ``env.render()``, pixel for pixel: after reset and along random-action
-episodes (autoreset), for ids that show every object kind (walls, open / closed / locked doors,
+episodes (autoreset), for every id, and longer for ids that show every object kind (walls, open / closed / locked doors,
 keys, balls, boxes, goals, lava) and the agent in all four directions, with the highlight of
 the agent's view (see_through_walls, agent_view_size 3 and 9 included); and minigrid's rendering
 kwargs (tile_size at several sizes, highlight=False, agent_pov=True) as gym.make takes them."""
@@ -12,7 +12,7 @@ import pytest
 
 import envpool
 
-from .test_minigrid import actions_for, ours_kwargs, reference
+from .test_minigrid import MINIGRID_IDS, actions_for, ours_kwargs, reference
 
 CASES = [
     ("MiniGrid-DoorKey-8x8-v0", {}),
@@ -73,6 +73,11 @@ def compare_episodes(task, kwargs, steps, num_envs=2, seed=11):
 @pytest.mark.parametrize(("task", "kwargs"), CASES)
 def test_frames_equal_minigrids(task, kwargs):
     compare_episodes(task, kwargs, steps=40)
+
+
+@pytest.mark.parametrize("task", MINIGRID_IDS)
+def test_every_id_renders_as_minigrid(task):
+    compare_episodes(task, {}, steps=15, num_envs=1, seed=123)
 
 
 def test_frames_show_every_object_kind():

@@ -11,7 +11,11 @@
 //    see_through_walls (process_vis), each cell (OBJECT_TO_IDX, COLOR_TO_IDX, state), the
 //    agent's own cell showing what it carries; "direction" agent_dir; "mission" the mission's
 //    UTF-8 bytes, zero-padded to kMissionBytes (gymnasium's Text space has no fixed-width
-//    array form; docs/tasks.md, MiniGrid).
+//    array form; docs/tasks.md, MiniGrid);
+//  - obs_wrappers: minigrid.wrappers' observation wrappers, done here (ObsOptions, WriteObs);
+//  - render() (rgb_array): get_frame(highlight, tile_size, agent_pov), tiles from render.h. The
+//    highlight and the RGB views use the visibility mask of the last observation, which is the
+//    current state's: every reset and step ends with WriteObs.
 // Randomness (docs/seeding.md): _rand_int is np_random.integers(low, high) = low +
 // Rng::Below(high - low); place_obj draws x then y until the cell is empty and not the agent's;
 // place_agent draws a direction after its position; np_random.shuffle (the crossing envs) is
@@ -31,6 +35,7 @@
 
 #include "core/env.h"
 #include "envs/minigrid/grid.h"
+#include "envs/minigrid/render.h"
 
 namespace envpool::minigrid {
 
@@ -106,25 +111,112 @@ struct AgentStart {
   int dir;
 };
 
-// The spaces: Dict(direction Discrete(4), image Box(0, 255, (v, v, 3), uint8), mission
-// Box(0, 255, (kMissionBytes,), uint8)); Discrete(7) actions (Dynamic-Obstacles: 3).
-inline EnvSpec MiniGridSpec(int view, int num_actions = 7) {
-  return EnvSpec{
-      {ArraySpec::Discrete("direction", 4), ArraySpec::Box("image", DType::kUInt8, {view, view, 3}, {0}, {255}),
-       ArraySpec::Box("mission", DType::kUInt8, {kMissionBytes}, {0}, {255})},
-      {ArraySpec::Discrete("action", num_actions)},
-      {}};
+// FlatObsWrapper's mission encoding: maxStrLen characters of numCharCodes one-hot codes.
+inline constexpr int kFlatMissionChars = 96;
+inline constexpr int kFlatCharCodes = 28;
+
+// The kwargs every MiniGrid id takes besides its env's own, with minigrid's defaults:
+// MiniGridEnv's rendering kwargs (tile_size, highlight, agent_pov: what render() draws) and the
+// observation wrappers (obs_wrappers, minigrid.wrappers class names applied innermost first;
+// obs_tile_size, the RGB wrappers' tile_size).
+inline void AddCommonKwargs(Config& config) {
+  config.Set("tile_size", int64_t{kTilePixels});
+  config.Set("highlight", true);
+  config.Set("agent_pov", false);
+  config.Set("obs_wrappers", std::vector<std::string>{});
+  config.Set("obs_tile_size", int64_t{8});
 }
+
+// What the observation is, after the wrappers of obs_wrappers.
+struct ObsOptions {
+  // The "image": gen_obs's encoding (v, v, 3), FullyObsWrapper's (width, height, 3),
+  // OneHotPartialObsWrapper's (v, v, 20), RGBImgObsWrapper's full frame (height * t, width * t,
+  // 3) or RGBImgPartialObsWrapper's agent view (v * t, v * t, 3).
+  enum Image : uint8_t { kEncoded, kFull, kOneHot, kRgbFull, kRgbPov } image = kEncoded;
+  // The observation: the Dict (direction, image, mission), ImgObsWrapper's image alone, or
+  // FlatObsWrapper's flattened image followed by the one-hot mission.
+  enum Form : uint8_t { kDict, kImageOnly, kFlat } form = kDict;
+
+  // Parses obs_wrappers: at most one image wrapper, then at most one of ImgObsWrapper and
+  // FlatObsWrapper, last (after either, minigrid's observation is no Dict for another wrapper;
+  // a second image wrapper replaces or breaks the first: FullyObs then OneHotPartial indexes
+  // past its 20 bits, RGBImgPartial over FullyObs declares the full grid's shape).
+  static ObsOptions Parse(const std::vector<std::string>& wrappers, const std::string& env) {
+    ObsOptions o;
+    bool image_set = false;
+    for (std::size_t k = 0; k < wrappers.size(); ++k) {
+      const std::string& w = wrappers[k];
+      auto refuse = [&](const std::string& why) { throw std::invalid_argument(env + ": obs_wrappers: " + why); };
+      if (o.form != kDict) refuse("'" + wrappers[k - 1] + "' must be the last wrapper, got '" + w + "' after it");
+      if (w == "ImgObsWrapper" || w == "FlatObsWrapper") {
+        o.form = w == "ImgObsWrapper" ? kImageOnly : kFlat;
+        continue;
+      }
+      Image image = kEncoded;
+      if (w == "FullyObsWrapper") {
+        image = kFull;
+      } else if (w == "OneHotPartialObsWrapper") {
+        image = kOneHot;
+      } else if (w == "RGBImgObsWrapper") {
+        image = kRgbFull;
+      } else if (w == "RGBImgPartialObsWrapper") {
+        image = kRgbPov;
+      } else {
+        refuse("unknown wrapper '" + w +
+               "' (known: RGBImgObsWrapper, RGBImgPartialObsWrapper, FullyObsWrapper, OneHotPartialObsWrapper, "
+               "ImgObsWrapper, FlatObsWrapper)");
+      }
+      if (image_set) refuse("one image wrapper at most, got '" + w + "' after another");
+      image_set = true;
+      o.image = image;
+    }
+    return o;
+  }
+};
 
 // An env's Spec: its spaces, after the kwargs checks of a constructed env (which draws nothing).
 template <typename E>
-EnvSpec CheckedSpec(const Config& config, const std::string& env, int num_actions = 7) {
-  E check(config);
-  return MiniGridSpec(ViewSize(config, env), num_actions);
+EnvSpec CheckedSpec(const Config& config, const std::string& /*env*/, int num_actions = 7) {
+  const E check(config);
+  return check.MakeSpec(num_actions);
 }
 
 class MiniGridEnv : public Env {
  public:
+  // The spaces: Dict(direction Discrete(4), image Box(0, 255, (v, v, 3), uint8), mission
+  // Box(0, 255, (kMissionBytes,), uint8)), the image and the form as obs_wrappers make them;
+  // Discrete(num_actions) actions (7; Dynamic-Obstacles: 3). Frames: the grid at tile_size
+  // (agent_pov: the agent's view).
+  EnvSpec MakeSpec(int num_actions) const {
+    const auto [h, w, c] = ImageShape();
+    EnvSpec spec{{}, {ArraySpec::Discrete("action", num_actions)}, {}};
+    if (obs_.form == ObsOptions::kFlat) {
+      spec.obs.push_back(
+          ArraySpec::Box("obs", DType::kUInt8, {h * w * c + kFlatMissionChars * kFlatCharCodes}, {0}, {255}));
+    } else {
+      ArraySpec image = ArraySpec::Box("image", DType::kUInt8, {h, w, c}, {0}, {255});
+      if (obs_.form == ObsOptions::kImageOnly) {
+        spec.obs.push_back(std::move(image));
+      } else {
+        spec.obs = {ArraySpec::Discrete("direction", 4), std::move(image),
+                    ArraySpec::Box("mission", DType::kUInt8, {kMissionBytes}, {0}, {255})};
+      }
+    }
+    const int t = render_tiles_->tile();
+    spec.render_height = (agent_pov_ ? view_ : grid_.height()) * t;
+    spec.render_width = (agent_pov_ ? view_ : grid_.width()) * t;
+    return spec;
+  }
+
+  // MiniGridEnv.render() with render_mode "rgb_array": get_frame(highlight, tile_size, agent_pov).
+  void Render(uint8_t* rgb) const override {
+    if (agent_pov_) {
+      DrawPov(rgb, *render_tiles_);
+    } else {
+      DrawFull(rgb, *render_tiles_, highlight_);
+    }
+  }
+
   void Reset(Rng& rng, Output& out) final {
     grid_.Clear();
     carrying_ = Obj{};
@@ -213,17 +305,28 @@ class MiniGridEnv : public Env {
     return 1.0 - 0.9 * (static_cast<double>(step_count_) / static_cast<double>(max_steps_));
   }
 
-  MiniGridEnv(int width, int height, int max_steps, int view, bool see_through_walls)
-      : grid_(width, height),
-        max_steps_(max_steps),
-        view_(view),
-        see_through_walls_(see_through_walls),
-        view_cells_(static_cast<std::size_t>(view * view)),
-        visible_(static_cast<std::size_t>(view * view)) {}
-  // With the kwargs every env takes: max_steps (0: default_max_steps) and agent_view_size.
+  // With the kwargs every env takes: max_steps (0: default_max_steps), agent_view_size and
+  // AddCommonKwargs's (each at minigrid's default where a config lacks it).
   MiniGridEnv(const Config& config, const std::string& env, int width, int height, int64_t default_max_steps,
               bool see_through_walls)
-      : MiniGridEnv(width, height, MaxSteps(config, env, default_max_steps), ViewSize(config, env), see_through_walls) {
+      : grid_(width, height),
+        max_steps_(MaxSteps(config, env, default_max_steps)),
+        view_(ViewSize(config, env)),
+        see_through_walls_(see_through_walls),
+        view_cells_(static_cast<std::size_t>(view_ * view_)),
+        visible_(static_cast<std::size_t>(view_ * view_)) {
+    Config common;
+    AddCommonKwargs(common);
+    for (const auto& [key, value] : common.values()) {
+      if (!config.Has(key)) continue;
+      common.Set(key, config.values().at(key));
+    }
+    render_tiles_ = &TileSet::Of(IntIn(common, env, "tile_size", 1, 256));
+    highlight_ = common.Get<bool>("highlight");
+    agent_pov_ = common.Get<bool>("agent_pov");
+    obs_ = ObsOptions::Parse(common.Get<std::vector<std::string>>("obs_wrappers"), env);
+    const int obs_tile = IntIn(common, env, "obs_tile_size", 1, 256);
+    if (obs_.image == ObsOptions::kRgbFull || obs_.image == ObsOptions::kRgbPov) obs_tiles_ = &TileSet::Of(obs_tile);
   }
 
   // _gen_grid: the grid is empty, agent_pos (-1, -1); place the agent and set the mission.
@@ -242,6 +345,7 @@ class MiniGridEnv : public Env {
       std::memcpy(mission_.data() + n, piece.data(), piece.size());
       n += piece.size();
     }
+    if (obs_.form == ObsOptions::kFlat) EncodeFlatMission(n);
   }
   void SetMission(std::string_view mission) { SetMission({mission}); }
 
@@ -397,10 +501,58 @@ class MiniGridEnv : public Env {
     }
   }
 
-  // gen_obs. View cell (i, j) (i across, j from the far row to the agent's row) is the world
-  // cell agent + dir * (v - 1 - j) + right * (i - v / 2), right = (-dir_y, dir_x): the slice
-  // get_view_exts cuts, rotated left agent_dir + 1 times. Cells off the grid are walls.
+  // The observation: gen_obs, then the wrappers of obs_wrappers.
   void WriteObs(Output& out) {
+    GenObsGrid();
+    uint8_t* image = out.Obs<uint8_t>(obs_.form == ObsOptions::kDict ? 1 : 0);
+    switch (obs_.image) {
+      case ObsOptions::kEncoded:
+        WriteEncoded(image);
+        break;
+      case ObsOptions::kFull:
+        WriteFullEncoding(image);
+        break;
+      case ObsOptions::kOneHot:
+        WriteOneHot(image);
+        break;
+      case ObsOptions::kRgbFull:
+        DrawFull(image, *obs_tiles_, highlight_);  // RGBImgObsWrapper passes the env's highlight
+        break;
+      case ObsOptions::kRgbPov:
+        DrawPov(image, *obs_tiles_);
+        break;
+    }
+    if (obs_.form == ObsOptions::kDict) {
+      out.Obs<int64_t>(0)[0] = agent_dir_;
+      std::memcpy(out.Obs<uint8_t>(2), mission_.data(), mission_.size());
+    } else if (obs_.form == ObsOptions::kFlat) {
+      const auto [h, w, c] = ImageShape();
+      std::memcpy(image + static_cast<std::size_t>(h) * w * c, flat_mission_.data(), flat_mission_.size());
+    }
+  }
+
+  // The image's shape (rows, columns, channels).
+  std::array<int, 3> ImageShape() const {
+    const int t = obs_tiles_ == nullptr ? 0 : obs_tiles_->tile();
+    switch (obs_.image) {
+      case ObsOptions::kFull:
+        return {grid_.width(), grid_.height(), 3};
+      case ObsOptions::kOneHot:
+        return {view_, view_, 11 + 6 + 3};  // OBJECT_TO_IDX, COLOR_TO_IDX, STATE_TO_IDX bits
+      case ObsOptions::kRgbFull:
+        return {grid_.height() * t, grid_.width() * t, 3};
+      case ObsOptions::kRgbPov:
+        return {view_ * t, view_ * t, 3};
+      default:
+        return {view_, view_, 3};
+    }
+  }
+
+  // gen_obs_grid. View cell (i, j) (i across, j from the far row to the agent's row) is the world
+  // cell agent + dir * (v - 1 - j) + right * (i - v / 2), right = (-dir_y, dir_x): the slice
+  // get_view_exts cuts, rotated left agent_dir + 1 times. Cells off the grid are walls. Then
+  // the visibility mask, and the agent's cell holds what it carries.
+  void GenObsGrid() {
     const int v = view_, half = v / 2;
     const int dx = kDirX[agent_dir_], dy = kDirY[agent_dir_];
     const int rx = -dy, ry = dx;
@@ -417,7 +569,11 @@ class MiniGridEnv : public Env {
       ProcessVis(half, v - 1);
     }
     ViewCell(half, v - 1) = carrying_;  // the agent's cell shows what it carries, or nothing
-    uint8_t* image = out.Obs<uint8_t>(1);
+  }
+
+  // gen_obs's image: the view's encoding, hidden cells zero.
+  void WriteEncoded(uint8_t* image) const {
+    const int v = view_;
     for (int i = 0; i < v; ++i) {
       for (int j = 0; j < v; ++j) {
         uint8_t* px = image + (static_cast<std::size_t>(i) * v + j) * 3;
@@ -431,8 +587,101 @@ class MiniGridEnv : public Env {
         px[2] = c.empty() ? 0 : c.state;
       }
     }
-    out.Obs<int64_t>(0)[0] = agent_dir_;
-    std::memcpy(out.Obs<uint8_t>(2), mission_.data(), mission_.size());
+  }
+
+  // FullyObsWrapper: grid.encode() (width, height, 3), the agent's cell (agent, red, agent_dir).
+  void WriteFullEncoding(uint8_t* image) const {
+    const int w = grid_.width(), h = grid_.height();
+    for (int i = 0; i < w; ++i) {
+      for (int j = 0; j < h; ++j) {
+        uint8_t* px = image + (static_cast<std::size_t>(i) * h + j) * 3;
+        const Obj& c = grid_.Get(i, j);
+        px[0] = c.type;
+        px[1] = c.empty() ? 0 : c.color;
+        px[2] = c.empty() ? 0 : c.state;
+      }
+    }
+    uint8_t* agent = image + (static_cast<std::size_t>(agent_x_) * h + agent_y_) * 3;
+    agent[0] = kAgent;
+    agent[1] = kRed;
+    agent[2] = static_cast<uint8_t>(agent_dir_);
+  }
+
+  // OneHotPartialObsWrapper: each view cell's (type, colour, state) as three set bits of 20
+  // (hidden cells: unseen, red, open, as their zero encoding reads).
+  void WriteOneHot(uint8_t* image) const {
+    const int v = view_;
+    constexpr int kBits = 11 + 6 + 3;
+    std::memset(image, 0, static_cast<std::size_t>(v) * v * kBits);
+    for (int i = 0; i < v; ++i) {
+      for (int j = 0; j < v; ++j) {
+        uint8_t* bits = image + (static_cast<std::size_t>(i) * v + j) * kBits;
+        const Obj& c = ViewCell(i, j);
+        const bool shown = visible_[static_cast<std::size_t>(i * v + j)] != 0;
+        bits[shown ? c.type : 0] = 1;
+        bits[11 + (shown && !c.empty() ? c.color : 0)] = 1;
+        bits[17 + (shown && !c.empty() ? c.state : 0)] = 1;
+      }
+    }
+  }
+
+  // Grid.render of the whole grid (get_full_render): the agent's triangle on its cell, and with
+  // `highlight` the cells of the last observation's visibility mask lightened (a world cell is
+  // view cell (i, j) with i = right . (cell - agent) + v / 2, j = v - 1 - dir . (cell - agent)).
+  void DrawFull(uint8_t* rgb, const TileSet& tiles, bool highlight) const {
+    const int w = grid_.width(), h = grid_.height(), v = view_, half = v / 2;
+    const std::size_t row_bytes = static_cast<std::size_t>(w) * tiles.tile() * 3;
+    const bool placed = agent_dir_ >= 0;  // before the first reset: no agent, no view
+    const int dx = placed ? kDirX[agent_dir_] : 0, dy = placed ? kDirY[agent_dir_] : 0;
+    for (int j = 0; j < h; ++j) {
+      for (int i = 0; i < w; ++i) {
+        bool lit = false;
+        if (highlight && placed) {
+          const int rel_x = i - agent_x_, rel_y = j - agent_y_;
+          const int vi = -dy * rel_x + dx * rel_y + half;
+          const int vj = v - 1 - (dx * rel_x + dy * rel_y);
+          lit = vi >= 0 && vi < v && vj >= 0 && vj < v && visible_[static_cast<std::size_t>(vi * v + vj)] != 0;
+        }
+        const bool agent_here = placed && i == agent_x_ && j == agent_y_;
+        tiles.Put(rgb, row_bytes, i, j, grid_.Get(i, j), agent_here ? agent_dir_ : -1, lit);
+      }
+    }
+  }
+
+  // get_pov_render: the view grid (hidden cells emptied by process_vis, the agent's cell holding
+  // what it carries), visible cells highlighted, the agent at the bottom middle facing up.
+  void DrawPov(uint8_t* rgb, const TileSet& tiles) const {
+    const int v = view_;
+    const std::size_t row_bytes = static_cast<std::size_t>(v) * tiles.tile() * 3;
+    const bool placed = agent_dir_ >= 0;
+    for (int j = 0; j < v; ++j) {
+      for (int i = 0; i < v; ++i) {
+        const bool shown = placed && visible_[static_cast<std::size_t>(i * v + j)] != 0;
+        const bool agent_here = placed && i == v / 2 && j == v - 1;
+        tiles.Put(rgb, row_bytes, i, j, shown ? ViewCell(i, j) : Obj{}, agent_here ? 3 : -1, shown);
+      }
+    }
+  }
+
+  // FlatObsWrapper's one-hot mission (its first n bytes): a-z, space, comma after lower().
+  void EncodeFlatMission(std::size_t n) {
+    flat_mission_.fill(0);
+    for (std::size_t k = 0; k < n; ++k) {
+      char ch = static_cast<char>(mission_[k]);
+      if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+      int code;
+      if (ch >= 'a' && ch <= 'z') {
+        code = ch - 'a';
+      } else if (ch == ' ') {
+        code = 26;
+      } else if (ch == ',') {
+        code = 27;
+      } else {
+        throw std::invalid_argument(std::string("MiniGrid: FlatObsWrapper: character '") + ch +
+                                    "' is not available in mission string");
+      }
+      flat_mission_[k * kFlatCharCodes + static_cast<std::size_t>(code)] = 1;
+    }
   }
 
   // Grid.process_vis(agent_pos = (ax, ay)) on the view: light spreads from the agent's cell
@@ -463,6 +712,7 @@ class MiniGridEnv : public Env {
   }
 
   Obj& ViewCell(int i, int j) { return view_cells_[static_cast<std::size_t>(i * view_ + j)]; }
+  const Obj& ViewCell(int i, int j) const { return view_cells_[static_cast<std::size_t>(i * view_ + j)]; }
   uint8_t& Visible(int i, int j) { return visible_[static_cast<std::size_t>(i * view_ + j)]; }
 
   int max_steps_;
@@ -473,6 +723,12 @@ class MiniGridEnv : public Env {
   std::array<uint8_t, kMissionBytes> mission_{};
   std::vector<Obj> view_cells_;
   std::vector<uint8_t> visible_;
+  ObsOptions obs_;
+  const TileSet* render_tiles_ = nullptr;  // render()'s, at tile_size
+  const TileSet* obs_tiles_ = nullptr;     // the RGB wrappers', at obs_tile_size
+  bool highlight_ = true;
+  bool agent_pov_ = false;
+  std::array<uint8_t, kFlatMissionChars * kFlatCharCodes> flat_mission_{};
 };
 
 }  // namespace envpool::minigrid

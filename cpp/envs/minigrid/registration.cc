@@ -1,7 +1,7 @@
 // The MiniGrid tasks (minigrid 3.2.0's ids, bit for bit): each id with the kwargs minigrid
 // registers it with. minigrid registers no TimeLimit: each env truncates itself at its
 // max_steps, so max_episode_steps is 0 here. A new env of this family: its header here, the
-// #include and its Task<> entries.
+// #include and its Task<> entries. Every id also takes AddCommonKwargs's kwargs (minigrid_env.h).
 #include <cmath>
 
 #include "core/registry.h"
@@ -56,7 +56,7 @@ Config Maze(int64_t room_i, int64_t room_j, bool key_in_box, bool blocked, int64
 
 std::vector<TaskSpec> Tasks() {
   const auto random_start = std::vector<double>{};
-  return {
+  std::vector<TaskSpec> tasks = {
       Task<Empty>("MiniGrid-Empty-5x5-v0", 0, NAN, {{"size", int64_t{5}}}),
       Task<Empty>("MiniGrid-Empty-Random-5x5-v0", 0, NAN, {{"size", int64_t{5}}, {"agent_start_pos", random_start}}),
       Task<Empty>("MiniGrid-Empty-6x6-v0", 0, NAN, {{"size", int64_t{6}}}),
@@ -138,6 +138,9 @@ std::vector<TaskSpec> Tasks() {
       Task<ObstructedMazeFullV1>("MiniGrid-ObstructedMaze-2Q-v1", 0, NAN, Maze(2, 1, true, true, 2, 11)),
       Task<ObstructedMazeFullV1>("MiniGrid-ObstructedMaze-Full-v1", 0),
   };
+  // Every id also takes MiniGridEnv's rendering kwargs and the observation wrappers.
+  for (auto& task : tasks) AddCommonKwargs(task.defaults);
+  return tasks;
 }
 
 }  // namespace envpool::minigrid

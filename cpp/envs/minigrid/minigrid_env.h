@@ -42,8 +42,10 @@ namespace envpool::minigrid {
 // Actions (minigrid.core.actions.Actions).
 enum ActionId : int { kLeft = 0, kRight = 1, kForward = 2, kPickup = 3, kDrop = 4, kToggle = 5, kDone = 6 };
 
-// The mission array's width: the reference EnvPool's for MiniGrid-* ids (its BabyAI ids use 512).
+// The mission array's width: the reference EnvPool's, 96 bytes for MiniGrid-* ids and 512 for
+// BabyAI-* ids (whose missions chain clauses).
 inline constexpr int kMissionBytes = 96;
+inline constexpr int kBabyAIMissionBytes = 512;
 
 // agent_view_size: odd and >= 3 as minigrid asserts; the bound keeps the image a sane size.
 inline int ViewSize(const Config& config, const std::string& env) {
@@ -184,7 +186,7 @@ EnvSpec CheckedSpec(const Config& config, const std::string& /*env*/, int num_ac
 class MiniGridEnv : public Env {
  public:
   // The spaces: Dict(direction Discrete(4), image Box(0, 255, (v, v, 3), uint8), mission
-  // Box(0, 255, (kMissionBytes,), uint8)), the image and the form as obs_wrappers make them;
+  // Box(0, 255, (mission_bytes_,), uint8)), the image and the form as obs_wrappers make them;
   // Discrete(num_actions) actions (7; Dynamic-Obstacles: 3). Frames: the grid at tile_size
   // (agent_pov: the agent's view).
   EnvSpec MakeSpec(int num_actions) const {
@@ -199,7 +201,7 @@ class MiniGridEnv : public Env {
         spec.obs.push_back(std::move(image));
       } else {
         spec.obs = {ArraySpec::Discrete("direction", 4), std::move(image),
-                    ArraySpec::Box("mission", DType::kUInt8, {kMissionBytes}, {0}, {255})};
+                    ArraySpec::Box("mission", DType::kUInt8, {mission_bytes_}, {0}, {255})};
       }
     }
     const int t = render_tiles_->tile();
@@ -336,8 +338,8 @@ class MiniGridEnv : public Env {
   void SetMission(std::initializer_list<std::string_view> pieces) {
     std::size_t n = 0;
     for (auto piece : pieces) n += piece.size();
-    if (n > static_cast<std::size_t>(kMissionBytes)) {
-      throw std::length_error("MiniGrid: mission longer than " + std::to_string(kMissionBytes) + " bytes");
+    if (n > static_cast<std::size_t>(mission_bytes_)) {
+      throw std::length_error("MiniGrid: mission longer than " + std::to_string(mission_bytes_) + " bytes");
     }
     mission_.fill(0);
     n = 0;
@@ -348,6 +350,11 @@ class MiniGridEnv : public Env {
     if (obs_.form == ObsOptions::kFlat) EncodeFlatMission(n);
   }
   void SetMission(std::string_view mission) { SetMission({mission}); }
+
+  // BabyAI's levels: the wider mission array (set once, by the constructor), and max_steps
+  // set per episode (from the instruction, at reset).
+  void UseBabyAIMissionBytes() { mission_bytes_ = kBabyAIMissionBytes; }
+  void SetMaxSteps(int max_steps) { max_steps_ = max_steps; }
 
   // _rand_int(low, high): np_random.integers(low, high), high > low.
   static int RandInt(Rng& rng, int low, int high) {
@@ -524,7 +531,7 @@ class MiniGridEnv : public Env {
     }
     if (obs_.form == ObsOptions::kDict) {
       out.Obs<int64_t>(0)[0] = agent_dir_;
-      std::memcpy(out.Obs<uint8_t>(2), mission_.data(), mission_.size());
+      std::memcpy(out.Obs<uint8_t>(2), mission_.data(), static_cast<std::size_t>(mission_bytes_));
     } else if (obs_.form == ObsOptions::kFlat) {
       const auto [h, w, c] = ImageShape();
       std::memcpy(image + static_cast<std::size_t>(h) * w * c, flat_mission_.data(), flat_mission_.size());
@@ -720,7 +727,8 @@ class MiniGridEnv : public Env {
   bool see_through_walls_;
   Obj carrying_{};
   int step_count_ = 0;
-  std::array<uint8_t, kMissionBytes> mission_{};
+  int mission_bytes_ = kMissionBytes;  // the spec's width: kMissionBytes or kBabyAIMissionBytes
+  std::array<uint8_t, kBabyAIMissionBytes> mission_{};
   std::vector<Obj> view_cells_;
   std::vector<uint8_t> visible_;
   ObsOptions obs_;

@@ -6,6 +6,7 @@
 
 #include "core/registry.h"
 #include "envs/builtin_tasks.h"
+#include "envs/minigrid/babyai_goto.h"
 #include "envs/minigrid/crossing.h"
 #include "envs/minigrid/dist_shift.h"
 #include "envs/minigrid/door_key.h"
@@ -40,6 +41,8 @@ Config Obstacles(int64_t size, int64_t n_obstacles, bool random_start = false) {
 }
 
 Config Corridor(int64_t room_size, int64_t num_rows) { return {{"room_size", room_size}, {"num_rows", num_rows}}; }
+
+Config Local(int64_t room_size, int64_t num_dists) { return {{"room_size", room_size}, {"num_dists", num_dists}}; }
 
 Config Hidden(bool key_in_box, bool blocked) { return {{"key_in_box", key_in_box}, {"blocked", blocked}}; }
 
@@ -137,6 +140,25 @@ std::vector<TaskSpec> Tasks() {
       Task<ObstructedMazeFullV1>("MiniGrid-ObstructedMaze-1Q-v1", 0, NAN, Maze(1, 1, true, true, 1, 5)),
       Task<ObstructedMazeFullV1>("MiniGrid-ObstructedMaze-2Q-v1", 0, NAN, Maze(2, 1, true, true, 2, 11)),
       Task<ObstructedMazeFullV1>("MiniGrid-ObstructedMaze-Full-v1", 0),
+      Task<BabyAIGoToRedBallGrey>("BabyAI-GoToRedBallGrey-v0", 0),
+      Task<BabyAIGoToRedBall>("BabyAI-GoToRedBall-v0", 0),
+      Task<BabyAIGoToRedBallNoDists>("BabyAI-GoToRedBallNoDists-v0", 0),
+      Task<BabyAIGoToObj>("BabyAI-GoToObj-v0", 0),
+      Task<BabyAIGoToObj>("BabyAI-GoToObjS4-v0", 0, NAN, {{"room_size", int64_t{4}}}),
+      Task<BabyAIGoToObj>("BabyAI-GoToObjS6-v1", 0, NAN, {{"room_size", int64_t{6}}}),
+      Task<BabyAIGoToLocal>("BabyAI-GoToLocal-v0", 0),
+      Task<BabyAIGoToLocal>("BabyAI-GoToLocalS5N2-v0", 0, NAN, Local(5, 2)),
+      Task<BabyAIGoToLocal>("BabyAI-GoToLocalS6N2-v0", 0, NAN, Local(6, 2)),
+      Task<BabyAIGoToLocal>("BabyAI-GoToLocalS6N3-v0", 0, NAN, Local(6, 3)),
+      Task<BabyAIGoToLocal>("BabyAI-GoToLocalS6N4-v0", 0, NAN, Local(6, 4)),
+      Task<BabyAIGoToLocal>("BabyAI-GoToLocalS7N4-v0", 0, NAN, Local(7, 4)),
+      Task<BabyAIGoToLocal>("BabyAI-GoToLocalS7N5-v0", 0, NAN, Local(7, 5)),
+      Task<BabyAIGoToLocal>("BabyAI-GoToLocalS8N2-v0", 0, NAN, Local(8, 2)),
+      Task<BabyAIGoToLocal>("BabyAI-GoToLocalS8N3-v0", 0, NAN, Local(8, 3)),
+      Task<BabyAIGoToLocal>("BabyAI-GoToLocalS8N4-v0", 0, NAN, Local(8, 4)),
+      Task<BabyAIGoToLocal>("BabyAI-GoToLocalS8N5-v0", 0, NAN, Local(8, 5)),
+      Task<BabyAIGoToLocal>("BabyAI-GoToLocalS8N6-v0", 0, NAN, Local(8, 6)),
+      Task<BabyAIGoToLocal>("BabyAI-GoToLocalS8N7-v0", 0, NAN, Local(8, 7)),
   };
   // Every id also takes MiniGridEnv's rendering kwargs and the observation wrappers.
   for (auto& task : tasks) AddCommonKwargs(task.defaults);

@@ -16,6 +16,13 @@
 
 namespace envpool::minigrid {
 
+// place_obj gave up after its max_tries (minigrid's RecursionError): BabyAI's levels catch it
+// and generate the level again, as minigrid's RoomGridLevel does; for the other envs it ends
+// the reset with an error.
+struct PlaceFailed : std::runtime_error {
+  PlaceFailed() : std::runtime_error("MiniGrid: rejection sampling failed in place_obj") {}
+};
+
 class RoomGridEnv : public MiniGridEnv {
  protected:
   // A room: its top-left corner; per wall (0 right, 1 bottom, 2 left, 3 top) the door
@@ -112,17 +119,18 @@ class RoomGridEnv : public MiniGridEnv {
   }
 
   // place_in_room(i, j, obj): place_obj in the room (max_tries 1000), not next to the agent.
-  void PlaceInRoom(Rng& rng, int i, int j, const Obj& obj) {
+  // Returns where it went.
+  std::pair<int, int> PlaceInRoom(Rng& rng, int i, int j, const Obj& obj) {
     const Room& room = GetRoom(i, j);
     for (int tries = 0;; ++tries) {
-      if (tries > 1000) throw std::runtime_error("MiniGrid: rejection sampling failed in place_obj");
+      if (tries > 1000) throw PlaceFailed();
       const int x = RandInt(rng, room.top_x, std::min(room.top_x + room_size_, grid_.width()));
       const int y = RandInt(rng, room.top_y, std::min(room.top_y + room_size_, grid_.height()));
       if (!grid_.Get(x, y).empty()) continue;
       if (x == agent_x_ && y == agent_y_) continue;
       if (std::abs(agent_x_ - x) + std::abs(agent_y_ - y) < 2) continue;  // reject_next_to
       grid_.Set(x, y, obj);
-      return;
+      return {x, y};
     }
   }
 
@@ -167,7 +175,7 @@ class RoomGridEnv : public MiniGridEnv {
       agent_x_ = -1;
       agent_y_ = -1;
       const auto [x, y] = PlaceObj(rng, Obj{}, room.top_x, room.top_y, room_size_, room_size_, 1000);
-      if (x < 0) throw std::runtime_error("MiniGrid: rejection sampling failed in place_obj");
+      if (x < 0) throw PlaceFailed();
       agent_x_ = x;
       agent_y_ = y;
       agent_dir_ = RandInt(rng, 0, 4);

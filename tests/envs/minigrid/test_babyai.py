@@ -1,0 +1,157 @@
+"""The native BabyAI levels (cpp/envs/minigrid/babyai_*.h) against minigrid 3.2.0: the ids and
+their kwargs, the spaces (the mission 512 bytes wide), the same seed giving the same initial
+observation and mission ("go to the red ball", "go to a purple key" where several match),
+random-action episodes equal step for step in all autoreset modes (rewards from the
+instruction's verifier, max_steps from the instruction), scripted episodes that reach the
+target with minigrid's reward, kwargs and refusals.
+
+minigrid prints "Sampling rejected: ..." when a level is generated again; so may the reference
+envs here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import envpool
+
+from .test_minigrid import _path_to_face, actions_for, assert_obs_equal, ours_kwargs, reference, run_episodes
+
+BABYAI_IDS = [
+    "BabyAI-GoToRedBallGrey-v0",
+    "BabyAI-GoToRedBall-v0",
+    "BabyAI-GoToRedBallNoDists-v0",
+    "BabyAI-GoToObj-v0",
+    "BabyAI-GoToObjS4-v0",
+    "BabyAI-GoToObjS6-v1",
+    "BabyAI-GoToLocal-v0",
+    "BabyAI-GoToLocalS5N2-v0",
+    "BabyAI-GoToLocalS6N2-v0",
+    "BabyAI-GoToLocalS6N3-v0",
+    "BabyAI-GoToLocalS6N4-v0",
+    "BabyAI-GoToLocalS7N4-v0",
+    "BabyAI-GoToLocalS7N5-v0",
+    "BabyAI-GoToLocalS8N2-v0",
+    "BabyAI-GoToLocalS8N3-v0",
+    "BabyAI-GoToLocalS8N4-v0",
+    "BabyAI-GoToLocalS8N5-v0",
+    "BabyAI-GoToLocalS8N6-v0",
+    "BabyAI-GoToLocalS8N7-v0",
+]
+MISSION_BYTES = 512  # the reference EnvPool's width for BabyAI ids
+
+
+def test_native_babyai_ids_are_minigrids():
+    import gymnasium as gym
+
+    ours = sorted(t for t in envpool.list_all_envs() if t.startswith("BabyAI-"))
+    assert ours == sorted(BABYAI_IDS)
+    for task in ours:
+        assert task in gym.registry, task
+        assert envpool.make_spec(task).max_episode_steps in (None, 0)  # the level truncates itself
+
+
+def test_spaces():
+    import gymnasium as gym
+
+    envs = envpool.make("BabyAI-GoToLocal-v0", num_envs=2)
+    ref = reference("BabyAI-GoToLocal-v0")
+    space = envs.single_observation_space
+    assert space["image"] == ref.observation_space["image"]
+    assert space["direction"] == ref.observation_space["direction"]
+    assert space["mission"] == gym.spaces.Box(0, 255, (MISSION_BYTES,), np.uint8)
+    assert envs.single_action_space == ref.action_space
+    envs.close()
+
+
+@pytest.mark.parametrize("task", BABYAI_IDS)
+def test_initial_observation_and_mission(task):
+    num_envs = 12
+    envs = envpool.make(task, num_envs=num_envs, seed=100)
+    obs, _ = envs.reset()
+    ref = reference(task)
+    for i in range(num_envs):
+        ref_obs, _ = ref.reset(seed=100 + i)
+        assert_obs_equal(obs, i, ref_obs, f"{task} seed {100 + i}")
+        assert ref.max_steps > 0
+    envs.close()
+
+
+@pytest.mark.parametrize("task", BABYAI_IDS)
+def test_random_episodes(task):
+    # GoTo levels end when the agent faces the target, so random play ends episodes often.
+    assert run_episodes(task, "next_step", steps=150) > 0
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step", "disabled"])
+def test_autoreset_modes(mode):
+    assert run_episodes("BabyAI-GoToLocalS6N4-v0", mode, steps=150) > 5
+
+
+@pytest.mark.parametrize("task", ["BabyAI-GoToRedBallGrey-v0", "BabyAI-GoToObj-v0", "BabyAI-GoToLocal-v0"])
+def test_scripted_episodes_reach_the_target(task):
+    for seed in (30, 31, 32):
+        envs = envpool.make(task, num_envs=1, seed=seed)
+        ref = reference(task)
+        obs, _ = envs.reset()
+        assert_obs_equal(obs, 0, ref.reset(seed=seed)[0], f"{task} seed {seed} reset")
+        target = min(tuple(int(v) for v in pos) for pos in ref.instrs.desc.obj_poss)
+        for action in _path_to_face(ref, target):
+            obs, reward, terminated, truncated, _ = envs.step(np.array([action]))
+            ref_obs, ref_reward, ref_term, ref_trunc, _ = ref.step(action)
+            assert (reward[0], terminated[0], truncated[0]) == (ref_reward, ref_term, ref_trunc), (task, seed)
+            assert_obs_equal(obs, 0, ref_obs, f"{task} seed {seed} action {action}")
+            if ref_term:
+                break
+        assert ref_term and ref_reward > 0, f"{task} seed {seed}: the script did not reach the target"
+        envs.close()
+
+
+KWARG_CASES = [
+    ("BabyAI-GoToLocal-v0", {"room_size": 9, "num_dists": 12}),
+    ("BabyAI-GoToLocalS5N2-v0", {"max_steps": 20, "agent_view_size": 5}),
+    ("BabyAI-GoToRedBall-v0", {"num_dists": 2, "room_size": 6}),
+    ("BabyAI-GoToRedBallGrey-v0", {"num_dists": 0}),
+    ("BabyAI-GoToObj-v0", {"room_size": 5, "agent_view_size": 9}),
+]
+
+
+@pytest.mark.parametrize(("task", "kwargs"), KWARG_CASES)
+def test_kwargs_as_minigrid_takes_them(task, kwargs):
+    run_episodes(task, "next_step", steps=80, num_envs=2, seed=3, ours=ours_kwargs(kwargs), theirs=kwargs)
+
+
+BAD_KWARGS = [
+    ("BabyAI-GoToLocal-v0", {"num_dists": 0}, "num_dists"),
+    ("BabyAI-GoToLocal-v0", {"room_size": 5, "num_dists": 7}, "num_dists"),  # 9 free cells
+    ("BabyAI-GoToRedBall-v0", {"room_size": 3}, "room_size"),
+    ("BabyAI-GoToObj-v0", {"max_steps": -1}, "max_steps"),
+    ("BabyAI-GoToRedBallNoDists-v0", {"room_size": 6}, "room_size"),  # minigrid fixes it
+]
+
+
+@pytest.mark.parametrize(("task", "kwargs", "key"), BAD_KWARGS)
+def test_bad_kwargs_refused(task, kwargs, key):
+    with pytest.raises(ValueError, match=key):
+        envpool.make(task, num_envs=2, **kwargs)
+
+
+def test_render_and_a_wrapper_equal_minigrids():
+    # The MiniGrid options reach BabyAI's levels too: frames and RGBImgPartialObsWrapper.
+    from minigrid.wrappers import RGBImgPartialObsWrapper
+
+    task = "BabyAI-GoToLocalS8N7-v0"
+    envs = envpool.make(task, num_envs=1, seed=9, render_mode="rgb_array", obs_wrappers=["RGBImgPartialObsWrapper"])
+    ref = RGBImgPartialObsWrapper(reference(task, render_mode="rgb_array"))
+    obs, _ = envs.reset()
+    ref_obs, _ = ref.reset(seed=9)
+    for t, action in enumerate(actions_for(1, 40, 2)[:, 0]):
+        np.testing.assert_array_equal(obs["image"][0], ref_obs["image"], err_msg=f"step {t}")
+        np.testing.assert_array_equal(envs.render()[0], ref.unwrapped.render(), err_msg=f"step {t}")
+        obs, _, terminated, truncated, _ = envs.step(np.array([action]))
+        ref_obs, _, ref_term, ref_trunc, _ = ref.step(int(action))
+        assert (terminated[0], truncated[0]) == (ref_term, ref_trunc)
+        if ref_term or ref_trunc:
+            break
+    envs.close()

@@ -14,8 +14,10 @@
 # is then upgraded past PufferLib's pin to the version our benchmark uses (default 1.4.0), so both
 # sides step the very same environment code; pip reports that conflict and it is expected.
 # pettingzoo 1.27.0 and mpe2 1.1.1 (which brings pygame-ce and scipy) are installed too, for
-# bench/multiagent.py (simple_spread_v3 through pufferlib.emulation.PettingZooPufferEnv); a venv
-# made before they were added gets them on the next run without being rebuilt.
+# bench/multiagent.py (simple_spread_v3 through pufferlib.emulation.PettingZooPufferEnv), and
+# minigrid 3.2.0 for bench/minigrid.py (PufferLib's binding, pufferlib.environments.minigrid; its
+# extra pins minigrid 2.3.1, the benchmark steps the minigrid our envs follow); a venv made before
+# they were added gets them on the next run without being rebuilt.
 #   env: PEER_PUFFERLIB_VENV (default ~/.cache/peer-pufferlib), PEER_PUFFERLIB_GYMNASIUM (1.4.0),
 #        PEER_PUFFERLIB_SKIP_PLAIN=1 skips the plain attempt (it downloads torch just to fail).
 set -euo pipefail
@@ -30,9 +32,9 @@ sys.exit(not (str(pufferlib.__version__).startswith("3.0") and gymnasium.__versi
 PY
 }
 pip=("$dir/bin/python" -m pip)
-extras=("gymnasium[box2d,mujoco]==$gym_version" psutil pettingzoo==1.27.0 mpe2==1.1.1)
+extras=("gymnasium[box2d,mujoco]==$gym_version" psutil pettingzoo==1.27.0 mpe2==1.1.1 minigrid==3.2.0)
 if [[ -x $dir/bin/python ]] && check; then
-  if ! "$dir/bin/python" -c 'import pettingzoo, mpe2' 2>/dev/null; then
+  if ! "$dir/bin/python" -c 'import pettingzoo, mpe2, minigrid' 2>/dev/null; then
     "${pip[@]}" install -q "${extras[@]}" >&2 2> >(grep -v '^WARNING: Location' >&2) || true
   fi
   echo "$dir/bin/python"
@@ -71,7 +73,7 @@ else
   }
 fi
 # psutil: pufferlib.vector imports it but only the training extras require it. pettingzoo, mpe2:
-# bench/multiagent.py.
+# bench/multiagent.py. minigrid: bench/minigrid.py.
 "${pip[@]}" install -q "${extras[@]}" >&2 2> >(grep -v '^WARNING: Location' >&2) || true
 check || { echo "pufferlib.sh: pufferlib installed but does not import" >&2; exit 1; }
 echo "$dir/bin/python"

@@ -8,9 +8,11 @@
 //
 // Instructions here: GoTo(ObjDesc(type, color)), "go to the/a <colour> <type>": success when the
 // agent faces the position (at reset, or after a drop) of an object the description matched at
-// reset ("a" when it matched several). minigrid tracks those objects by identity; here each
-// object a level places carries its own tag. BABYAI_DONE_ACTIONS (minigrid's environment switch
-// for the `done` action) is off, as minigrid's default.
+// reset ("a" when it matched several). minigrid tracks those objects by identity; here every
+// object on the grid gets a tag of its own once the level is generated. BABYAI_DONE_ACTIONS
+// (minigrid's environment switch for the `done` action) is off, as minigrid's default.
+// add_distractors' all_unique (distinct from every object already in a room) is not ported:
+// the levels here pass all_unique=False, or add their first object with it.
 #pragma once
 
 #include <array>
@@ -53,7 +55,7 @@ class BabyAILevel : public RoomGridEnv {
   }
 
   // gen_mission: rooms are built; place the agent and objects, then name the target with
-  // GoTo(type, color). Throws RejectSampling (or PlaceFailed) to start again.
+  // GoTo(type, color). Throws RejectSampling (or RecursionError) to start again.
   virtual void GenMission(Rng& rng) = 0;
 
   // The instruction GenMission sets: go to an object of this type and colour.
@@ -62,15 +64,29 @@ class BabyAILevel : public RoomGridEnv {
     target_color_ = color;
   }
 
-  // add_object with a tag of its own (the object's identity). Returns it and where it went.
-  std::pair<Obj, std::pair<int, int>> AddTaggedObject(Rng& rng, int i, int j, int kind = -1, int color = -1) {
+  // add_object: returns the object and where it went.
+  std::pair<Obj, std::pair<int, int>> AddObjectAt(Rng& rng, int i, int j, int kind = -1, int color = -1) {
     const Type type = kind < 0 ? RandKind(rng) : static_cast<Type>(kind);
     const Color c = color < 0 ? RandColor(rng) : static_cast<Color>(color);
-    if (next_tag_ == 255) throw std::runtime_error("BabyAI: more than 254 objects in a level");
-    Obj obj = Obj::Make(type, c);
-    obj.tag = next_tag_++;
+    const Obj obj = Obj::Make(type, c);
     const auto pos = PlaceInRoom(rng, i, j, obj);
     return {obj, pos};
+  }
+
+  // open_all_doors: every door of every room open (the levels here call it with unlocked doors
+  // only: a locked door minigrid opens stays locked there, which a DoorState cannot say).
+  void OpenAllDoors() {
+    for (int j = 0; j < num_rows_; ++j) {
+      for (int i = 0; i < num_cols_; ++i) {
+        const Room& room = GetRoom(i, j);
+        for (int k = 0; k < 4; ++k) {
+          if (room.joined[k] != 1) continue;
+          Obj door = grid_.Get(room.door_x[k], room.door_y[k]);
+          if (door.type == kDoor) door.state = kOpen;
+          grid_.Set(room.door_x[k], room.door_y[k], door);
+        }
+      }
+    }
   }
 
   // add_distractors(i, j, num_distractors, all_unique=False): colour, then type, then the room
@@ -81,7 +97,7 @@ class BabyAILevel : public RoomGridEnv {
       const Type type = RandKind(rng);
       const int room_i = i < 0 ? RandInt(rng, 0, num_cols_) : i;
       const int room_j = j < 0 ? RandInt(rng, 0, num_rows_) : j;
-      const auto [obj, pos] = AddTaggedObject(rng, room_i, room_j, type, color);
+      const auto [obj, pos] = AddObjectAt(rng, room_i, room_j, type, color);
       if (placed != nullptr) placed->push_back(Placed{type, color, pos.first, pos.second});
     }
   }
@@ -131,21 +147,26 @@ class BabyAILevel : public RoomGridEnv {
                                  " attempts (minigrid would keep trying): too many objects for the rooms?");
       }
       grid_.Clear();
-      next_tag_ = 1;
       GenRooms(rng);
       try {
         GenMission(rng);
         break;
-      } catch (const PlaceFailed&) {
+      } catch (const RecursionError&) {
       } catch (const RejectSampling&) {
       }
     }
-    // surface() and reset_verifier(): the objects the description matches, column by column.
+    // Every object's identity, then surface() and reset_verifier(): the objects the description
+    // matches, column by column.
     tracked_.fill(0);
     target_pos_.clear();
+    int tag = 0;
     for (int i = 0; i < grid_.width(); ++i) {
       for (int j = 0; j < grid_.height(); ++j) {
-        const Obj& cell = grid_.Get(i, j);
+        Obj cell = grid_.Get(i, j);
+        if (cell.empty() || cell.type == kWall) continue;
+        if (++tag > 255) throw std::runtime_error("BabyAI: more than 255 objects in a level");
+        cell.tag = static_cast<uint8_t>(tag);
+        grid_.Set(i, j, cell);
         if (cell.type != target_type_ || cell.color != target_color_) continue;
         tracked_[cell.tag] = 1;
         target_pos_.emplace_back(i, j);
@@ -168,7 +189,6 @@ class BabyAILevel : public RoomGridEnv {
   }
 
   bool fixed_max_steps_;
-  uint8_t next_tag_ = 1;
   Type target_type_ = kBall;
   Color target_color_ = kRed;
   std::array<uint8_t, 256> tracked_{};

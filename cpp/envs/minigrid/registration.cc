@@ -159,6 +159,20 @@ std::vector<TaskSpec> Tasks() {
       Task<BabyAIGoToLocal>("BabyAI-GoToLocalS8N5-v0", 0, NAN, Local(8, 5)),
       Task<BabyAIGoToLocal>("BabyAI-GoToLocalS8N6-v0", 0, NAN, Local(8, 6)),
       Task<BabyAIGoToLocal>("BabyAI-GoToLocalS8N7-v0", 0, NAN, Local(8, 7)),
+      Task<BabyAIGoToMaze>("BabyAI-GoTo-v0", 0),
+      Task<BabyAIGoToMaze>("BabyAI-GoToOpen-v0", 0, NAN, {{"doors_open", true}}),
+      Task<BabyAIGoToMaze>("BabyAI-GoToObjMaze-v0", 0, NAN, {{"num_dists", int64_t{1}}}),
+      Task<BabyAIGoToMaze>("BabyAI-GoToObjMazeOpen-v0", 0, NAN, {{"num_dists", int64_t{1}}, {"doors_open", true}}),
+      Task<BabyAIGoToMaze>(
+          "BabyAI-GoToObjMazeS4R2-v0", 0, NAN,
+          {{"num_dists", int64_t{1}}, {"room_size", int64_t{4}}, {"num_rows", int64_t{2}}, {"num_cols", int64_t{2}}}),
+      Task<BabyAIGoToMaze>("BabyAI-GoToObjMazeS4-v0", 0, NAN, Local(4, 1)),
+      Task<BabyAIGoToMaze>("BabyAI-GoToObjMazeS5-v0", 0, NAN, Local(5, 1)),
+      Task<BabyAIGoToMaze>("BabyAI-GoToObjMazeS6-v0", 0, NAN, Local(6, 1)),
+      Task<BabyAIGoToMaze>("BabyAI-GoToObjMazeS7-v0", 0, NAN, Local(7, 1)),
+      Task<BabyAIGoToRedBlueBall>("BabyAI-GoToRedBlueBall-v0", 0),
+      Task<BabyAIGoToDoor>("BabyAI-GoToDoor-v0", 0),
+      Task<BabyAIGoToObjDoor>("BabyAI-GoToObjDoor-v0", 0),
   };
   // Every id also takes MiniGridEnv's rendering kwargs and the observation wrappers.
   for (auto& task : tasks) AddCommonKwargs(task.defaults);

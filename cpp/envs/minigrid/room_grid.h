@@ -16,11 +16,11 @@
 
 namespace envpool::minigrid {
 
-// place_obj gave up after its max_tries (minigrid's RecursionError): BabyAI's levels catch it
-// and generate the level again, as minigrid's RoomGridLevel does; for the other envs it ends
-// the reset with an error.
-struct PlaceFailed : std::runtime_error {
-  PlaceFailed() : std::runtime_error("MiniGrid: rejection sampling failed in place_obj") {}
+// minigrid's RecursionError: place_obj or connect_all gave up after their max tries. BabyAI's
+// levels catch it and generate the level again, as minigrid's RoomGridLevel does; for the other
+// envs it ends the reset with an error.
+struct RecursionError : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 class RoomGridEnv : public MiniGridEnv {
@@ -123,7 +123,7 @@ class RoomGridEnv : public MiniGridEnv {
   std::pair<int, int> PlaceInRoom(Rng& rng, int i, int j, const Obj& obj) {
     const Room& room = GetRoom(i, j);
     for (int tries = 0;; ++tries) {
-      if (tries > 1000) throw PlaceFailed();
+      if (tries > 1000) throw RecursionError("MiniGrid: rejection sampling failed in place_obj");
       const int x = RandInt(rng, room.top_x, std::min(room.top_x + room_size_, grid_.width()));
       const int y = RandInt(rng, room.top_y, std::min(room.top_y + room_size_, grid_.height()));
       if (!grid_.Get(x, y).empty()) continue;
@@ -175,7 +175,7 @@ class RoomGridEnv : public MiniGridEnv {
       agent_x_ = -1;
       agent_y_ = -1;
       const auto [x, y] = PlaceObj(rng, Obj{}, room.top_x, room.top_y, room_size_, room_size_, 1000);
-      if (x < 0) throw PlaceFailed();
+      if (x < 0) throw RecursionError("MiniGrid: rejection sampling failed in place_obj");
       agent_x_ = x;
       agent_y_ = y;
       agent_dir_ = RandInt(rng, 0, 4);
@@ -190,7 +190,7 @@ class RoomGridEnv : public MiniGridEnv {
     const int step = room_size_ - 1;
     const int start = (agent_y_ / step) * num_cols_ + agent_x_ / step;
     for (int itrs = 0;; ++itrs) {
-      if (itrs > 5000) throw std::runtime_error("MiniGrid: connect_all failed");
+      if (itrs > 5000) throw RecursionError("MiniGrid: connect_all failed");
       if (Reachable(start) == num_rows_ * num_cols_) return;
       const int i = RandInt(rng, 0, num_cols_);
       const int j = RandInt(rng, 0, num_rows_);

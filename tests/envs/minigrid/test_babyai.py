@@ -16,7 +16,15 @@ import pytest
 
 import envpool
 
-from .test_minigrid import _path_to_face, actions_for, assert_obs_equal, ours_kwargs, reference, run_episodes
+from .test_minigrid import (
+    _path_to_face,
+    actions_for,
+    assert_obs_equal,
+    check_initial_observations,
+    ours_kwargs,
+    reference,
+    run_episodes,
+)
 
 BABYAI_IDS = [
     "BabyAI-GoToRedBallGrey-v0",
@@ -79,15 +87,7 @@ def test_spaces():
 
 @pytest.mark.parametrize("task", BABYAI_IDS)
 def test_initial_observation_and_mission(task):
-    num_envs = 12
-    envs = envpool.make(task, num_envs=num_envs, seed=100)
-    obs, _ = envs.reset()
-    ref = reference(task)
-    for i in range(num_envs):
-        ref_obs, _ = ref.reset(seed=100 + i)
-        assert_obs_equal(obs, i, ref_obs, f"{task} seed {100 + i}")
-        assert ref.max_steps > 0
-    envs.close()
+    check_initial_observations(task)
 
 
 @pytest.mark.parametrize("task", BABYAI_IDS)

@@ -169,16 +169,20 @@ def test_spaces():
 # -- fidelity ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("task", MINIGRID_IDS)
-def test_initial_observation_and_mission(task):
-    num_envs = 12
-    envs = envpool.make(task, num_envs=num_envs, seed=100)
+def check_initial_observations(task, num_envs=12, seed=100):
+    """Env ``i`` of a pool made with ``seed`` starts as minigrid's env reset with ``seed + i``."""
+    envs = envpool.make(task, num_envs=num_envs, seed=seed)
     obs, _ = envs.reset()
     ref = reference(task)
     for i in range(num_envs):
-        ref_obs, _ = ref.reset(seed=100 + i)
-        assert_obs_equal(obs, i, ref_obs, f"{task} seed {100 + i}")
+        ref_obs, _ = ref.reset(seed=seed + i)
+        assert_obs_equal(obs, i, ref_obs, f"{task} seed {seed + i}")
     envs.close()
+
+
+@pytest.mark.parametrize("task", MINIGRID_IDS)
+def test_initial_observation_and_mission(task):
+    check_initial_observations(task)
 
 
 def run_episodes(task, mode, steps, num_envs=3, seed=7, action_seed=0, ours=None, theirs=None):

@@ -32,9 +32,10 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 # The head of a worker script that runs alone under ``python -c`` (WORKER_PRELUDE + the script's
 # own part), in our interpreter and in a peer's (the reference EnvPool's, PufferLib's), so the
 # standard library and numpy only: the result line, random action batches drawn before the
-# timing (so no RNG is timed) and the versions of the packages that interpreter imports.
+# timing (so no RNG is timed), the timed loop of a step() function (run_for, measure) and the
+# versions of the packages that interpreter imports.
 WORKER_PRELUDE = r'''
-import json, sys
+import json, math, sys, time
 import numpy as np
 
 MARK = "@@BENCH_RESULT@@ "  # RESULT_MARK
@@ -55,6 +56,32 @@ def random_action_block(space, batch, n_batches, seed):
         high = np.broadcast_to(space.high, space.shape)
         acts = rng.uniform(low, high, size=(n_batches, batch) + tuple(space.shape))
     return [np.ascontiguousarray(x, dtype=space.dtype) for x in acts]
+
+
+def run_for(step, seconds, min_calls):
+    """Calls step() for at least `seconds` and `min_calls`: (calls, elapsed)."""
+    t0 = time.perf_counter()
+    calls = 0
+    while calls < min_calls or time.perf_counter() - t0 < seconds:
+        step()
+        calls += 1
+    return calls, time.perf_counter() - t0
+
+
+def measure(step, a):
+    """Times step() (which returns the env steps it made) after a["warmup"] seconds: a["calls"]
+    calls, or (0, the first round) as many as take a["seconds"] at the rate after the warm-up."""
+    run_for(step, a["warmup"], 3)
+    calls = a["calls"]
+    if not calls:  # first round: the rate after the warm-up sets the call count
+        probe, probe_s = run_for(step, a["seconds"] / 3, 2)
+        calls = max(3, math.ceil(a["seconds"] * probe / probe_s))
+    steps = 0
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        steps += step()
+    elapsed = time.perf_counter() - t0
+    return {"calls": calls, "env_steps": steps, "elapsed": elapsed, "steps_per_s": steps / elapsed}
 
 
 def versions(modules):

@@ -68,9 +68,9 @@ REPO_ROOT = BENCH_DIR.parent
 # --------------------------------------------------------------------------------------
 # The timing script, run verbatim by this interpreter, the reference EnvPool's and PufferLib's
 # (standard library and numpy, plus what the peer needs; _common.WORKER_PRELUDE: emit,
-# random_action_block, versions).
+# random_action_block, run_for / measure, versions).
 # --------------------------------------------------------------------------------------
-_TIMING = r'''
+_TIMING = r"""
 import functools, math, time, warnings
 warnings.filterwarnings("ignore")
 
@@ -159,30 +159,6 @@ def build_puffer(a):
     return step, env.close
 
 
-def run_for(step, seconds, min_calls):
-    """Calls step() for at least `seconds` and `min_calls`: (calls, elapsed)."""
-    t0 = time.perf_counter()
-    calls = 0
-    while calls < min_calls or time.perf_counter() - t0 < seconds:
-        step()
-        calls += 1
-    return calls, time.perf_counter() - t0
-
-
-def measure(step, a):
-    run_for(step, a["warmup"], 3)
-    calls = a["calls"]
-    if not calls:  # first round: the rate after the warm-up sets the call count
-        probe, probe_s = run_for(step, a["seconds"] / 3, 2)
-        calls = max(3, math.ceil(a["seconds"] * probe / probe_s))
-    steps = 0
-    t0 = time.perf_counter()
-    for _ in range(calls):
-        steps += step()
-    elapsed = time.perf_counter() - t0
-    return {"calls": calls, "env_steps": steps, "elapsed": elapsed, "steps_per_s": steps / elapsed}
-
-
 def main():
     a = json.loads(sys.argv[1])
     if a["kind"] == "info":
@@ -201,7 +177,7 @@ def main():
 
 
 main()
-'''
+"""
 WORKER_SOURCE = WORKER_PRELUDE + _TIMING
 
 # --------------------------------------------------------------------------------------

@@ -35,6 +35,8 @@
 
 #include "core/env.h"
 #include "envs/minigrid/grid.h"
+#include "envs/minigrid/kwargs.h"
+#include "envs/minigrid/obs_options.h"
 #include "envs/minigrid/render.h"
 
 namespace envpool::minigrid {
@@ -46,135 +48,6 @@ enum ActionId : int { kLeft = 0, kRight = 1, kForward = 2, kPickup = 3, kDrop = 
 // BabyAI-* ids (whose missions chain clauses).
 inline constexpr int kMissionBytes = 96;
 inline constexpr int kBabyAIMissionBytes = 512;
-
-// agent_view_size: odd and >= 3 as minigrid asserts; the bound keeps the image a sane size.
-inline int ViewSize(const Config& config, const std::string& env) {
-  const int64_t v = config.Get<int64_t>("agent_view_size");
-  if (v < 3 || v % 2 == 0 || v > 99) {
-    throw std::invalid_argument(env + ": agent_view_size must be an odd integer in [3, 99], got " + std::to_string(v));
-  }
-  return static_cast<int>(v);
-}
-
-// max_steps: 0 stands for minigrid's None (the env's own default, `fallback`); else >= 1.
-inline int MaxSteps(const Config& config, const std::string& env, int64_t fallback) {
-  const int64_t m = config.Get<int64_t>("max_steps");
-  if (m < 0 || m > 1'000'000'000) {
-    throw std::invalid_argument(env + ": max_steps must be 0 (the env's default, " + std::to_string(fallback) +
-                                ") or a positive integer, got " + std::to_string(m));
-  }
-  return static_cast<int>(m == 0 ? fallback : m);
-}
-
-// An integer kwarg in [low, high], or an error naming it.
-inline int IntIn(const Config& config, const std::string& env, const std::string& key, int64_t low, int64_t high) {
-  const int64_t v = config.Get<int64_t>(key);
-  if (v < low || v > high) {
-    throw std::invalid_argument(env + ": " + key + " must be an integer in [" + std::to_string(low) + ", " +
-                                std::to_string(high) + "], got " + std::to_string(v));
-  }
-  return static_cast<int>(v);
-}
-
-// An odd integer kwarg in [low, high] (sizes whose middle row or column minigrid builds on).
-inline int OddIn(const Config& config, const std::string& env, const std::string& key, int64_t low, int64_t high) {
-  const int v = IntIn(config, env, key, low, high);
-  if (v % 2 == 0) throw std::invalid_argument(env + ": " + key + " must be odd, got " + std::to_string(v));
-  return v;
-}
-
-// An optional position kwarg: [] (minigrid's None) or two integers inside [1, size - 2].
-inline bool OptionalPos(const Config& config, const std::string& env, const std::string& key, int width, int height,
-                        int* x, int* y) {
-  const auto pos = config.Get<std::vector<double>>(key);
-  if (pos.empty()) return false;
-  const bool ok = pos.size() == 2 && pos[0] == static_cast<int>(pos[0]) && pos[1] == static_cast<int>(pos[1]) &&
-                  pos[0] >= 1 && pos[0] <= width - 2 && pos[1] >= 1 && pos[1] <= height - 2;
-  if (!ok) {
-    throw std::invalid_argument(env + ": " + key +
-                                " must be [] (None) or two integers [x, y] inside the outer wall (1.." +
-                                std::to_string(width - 2) + ", 1.." + std::to_string(height - 2) + ")");
-  }
-  *x = static_cast<int>(pos[0]);
-  *y = static_cast<int>(pos[1]);
-  return true;
-}
-
-// agent_start_pos and agent_start_dir (Empty, DistShift, Dynamic-Obstacles): the agent's fixed
-// start, or (agent_start_pos [], minigrid's None) place_agent's (MiniGridEnv::PlaceAgentAt).
-struct AgentStart {
-  AgentStart(const Config& config, const std::string& env, int width, int height)
-      : random(!OptionalPos(config, env, "agent_start_pos", width, height, &x, &y)),
-        dir(IntIn(config, env, "agent_start_dir", 0, 3)) {}
-
-  int x = 1;  // declared before `random`, whose initializer writes them
-  int y = 1;
-  bool random;
-  int dir;
-};
-
-// FlatObsWrapper's mission encoding: maxStrLen characters of numCharCodes one-hot codes.
-inline constexpr int kFlatMissionChars = 96;
-inline constexpr int kFlatCharCodes = 28;
-
-// The kwargs every MiniGrid id takes besides its env's own, with minigrid's defaults:
-// MiniGridEnv's rendering kwargs (tile_size, highlight, agent_pov: what render() draws) and the
-// observation wrappers (obs_wrappers, minigrid.wrappers class names applied innermost first;
-// obs_tile_size, the RGB wrappers' tile_size).
-inline void AddCommonKwargs(Config& config) {
-  config.Set("tile_size", int64_t{kTilePixels});
-  config.Set("highlight", true);
-  config.Set("agent_pov", false);
-  config.Set("obs_wrappers", std::vector<std::string>{});
-  config.Set("obs_tile_size", int64_t{8});
-}
-
-// What the observation is, after the wrappers of obs_wrappers.
-struct ObsOptions {
-  // The "image": gen_obs's encoding (v, v, 3), FullyObsWrapper's (width, height, 3),
-  // OneHotPartialObsWrapper's (v, v, 20), RGBImgObsWrapper's full frame (height * t, width * t,
-  // 3) or RGBImgPartialObsWrapper's agent view (v * t, v * t, 3).
-  enum Image : uint8_t { kEncoded, kFull, kOneHot, kRgbFull, kRgbPov } image = kEncoded;
-  // The observation: the Dict (direction, image, mission), ImgObsWrapper's image alone, or
-  // FlatObsWrapper's flattened image followed by the one-hot mission.
-  enum Form : uint8_t { kDict, kImageOnly, kFlat } form = kDict;
-
-  // Parses obs_wrappers: at most one image wrapper, then at most one of ImgObsWrapper and
-  // FlatObsWrapper, last (after either, minigrid's observation is no Dict for another wrapper;
-  // a second image wrapper replaces or breaks the first: FullyObs then OneHotPartial indexes
-  // past its 20 bits, RGBImgPartial over FullyObs declares the full grid's shape).
-  static ObsOptions Parse(const std::vector<std::string>& wrappers, const std::string& env) {
-    ObsOptions o;
-    bool image_set = false;
-    for (std::size_t k = 0; k < wrappers.size(); ++k) {
-      const std::string& w = wrappers[k];
-      auto refuse = [&](const std::string& why) { throw std::invalid_argument(env + ": obs_wrappers: " + why); };
-      if (o.form != kDict) refuse("'" + wrappers[k - 1] + "' must be the last wrapper, got '" + w + "' after it");
-      if (w == "ImgObsWrapper" || w == "FlatObsWrapper") {
-        o.form = w == "ImgObsWrapper" ? kImageOnly : kFlat;
-        continue;
-      }
-      Image image = kEncoded;
-      if (w == "FullyObsWrapper") {
-        image = kFull;
-      } else if (w == "OneHotPartialObsWrapper") {
-        image = kOneHot;
-      } else if (w == "RGBImgObsWrapper") {
-        image = kRgbFull;
-      } else if (w == "RGBImgPartialObsWrapper") {
-        image = kRgbPov;
-      } else {
-        refuse("unknown wrapper '" + w +
-               "' (known: RGBImgObsWrapper, RGBImgPartialObsWrapper, FullyObsWrapper, OneHotPartialObsWrapper, "
-               "ImgObsWrapper, FlatObsWrapper)");
-      }
-      if (image_set) refuse("one image wrapper at most, got '" + w + "' after another");
-      image_set = true;
-      o.image = image;
-    }
-    return o;
-  }
-};
 
 // An env's Spec: its spaces, after the kwargs checks of a constructed env (which draws nothing).
 template <typename E>

@@ -77,7 +77,7 @@ class BabyAIGoTo : public BabyAILevel {
     if constexpr (kLevel == GoToLevel::kRedBallGrey || kLevel == GoToLevel::kRedBall ||
                   kLevel == GoToLevel::kRedBallNoDists) {
       PlaceAgentInRandomRoom(rng);
-      AddObjectAt(rng, 0, 0, kBall, kRed);
+      AddObject(rng, 0, 0, kBall, kRed);
       AddDistractors(rng, kLevel == GoToLevel::kRedBallNoDists ? 0 : num_dists_, &placed_);
       if constexpr (kLevel == GoToLevel::kRedBallGrey) {
         for (const Placed& p : placed_) {
@@ -104,7 +104,7 @@ class BabyAIGoTo : public BabyAILevel {
         if (p.type == kBall && (p.color == kBlue || p.color == kRed)) throw RejectSampling{};
       }
       const Color color = RandInt(rng, 0, 2) == 0 ? kRed : kBlue;  // _rand_elem(["red", "blue"])
-      AddObjectAt(rng, 0, 0, kBall, color);
+      AddObject(rng, 0, 0, kBall, color);
       CheckObjsReachable();
       GoTo(kBall, color);
     } else if constexpr (kLevel == GoToLevel::kMaze) {

@@ -64,15 +64,6 @@ class BabyAILevel : public RoomGridEnv {
     target_color_ = color;
   }
 
-  // add_object: returns the object and where it went.
-  std::pair<Obj, std::pair<int, int>> AddObjectAt(Rng& rng, int i, int j, int kind = -1, int color = -1) {
-    const Type type = kind < 0 ? RandKind(rng) : static_cast<Type>(kind);
-    const Color c = color < 0 ? RandColor(rng) : static_cast<Color>(color);
-    const Obj obj = Obj::Make(type, c);
-    const auto pos = PlaceInRoom(rng, i, j, obj);
-    return {obj, pos};
-  }
-
   // open_all_doors: every door of every room open (the levels here call it with unlocked doors
   // only: a locked door minigrid opens stays locked there, which a DoorState cannot say).
   void OpenAllDoors() {
@@ -97,8 +88,8 @@ class BabyAILevel : public RoomGridEnv {
       const Type type = RandKind(rng);
       const int room_i = i < 0 ? RandInt(rng, 0, num_cols_) : i;
       const int room_j = j < 0 ? RandInt(rng, 0, num_rows_) : j;
-      const auto [obj, pos] = AddObjectAt(rng, room_i, room_j, type, color);
-      if (placed != nullptr) placed->push_back(Placed{type, color, pos.first, pos.second});
+      const auto [x, y] = PlaceInRoom(rng, room_i, room_j, Obj::Make(type, color));  // add_object
+      if (placed != nullptr) placed->push_back(Placed{type, color, x, y});
     }
   }
 

@@ -5,18 +5,20 @@ the same seed takes the same actions; at every step the observation (image, dire
 the reward (exactly), terminated and truncated are minigrid's, and the bot's episode ends in
 success. Random-action episodes (test_babyai.py) seldom finish the longer instructions (open,
 pick up, put next to, unlock, sequences); the bot finishes them, so its episodes reach the
-verifiers' success paths and the reward of each level's max_steps.
+verifiers' success paths and the success reward (1 - 0.9 * step_count / max_steps, with the
+max_steps that each level derives from its size and instruction).
 
 The ids are those of test_babyai.BABYAI_IDS that envpool registers when the tests are collected,
 less those minigrid's bot cannot solve:
 
-- BabyAI-KeyInBox-v0: the key is hidden in a box, and the bot refuses to open a box (its
-  DisappearedBoxError assumption); it fails an assertion before its first action.
-- BabyAI-PutNextS{5N2,6N3,7N4}Carrying-v0: the agent starts carrying the object to move, which
-  the bot's plan for "put X next to Y" (go to X, pick it up) cannot find on the grid; it fails an
-  assertion ("nothing left to explore") before its first action.
+- BabyAI-KeyInBox-v0: the door to open is locked and its key is inside a box; the bot looks for
+  a key on the grid (it never opens boxes: its DisappearedBoxError), finds none and fails an
+  assertion (``len(obj_desc.obj_set) > 0``) after its first few steps.
+- BabyAI-PutNextS{5N2,6N3,7N4}Carrying-v0: the agent starts carrying the object to move, which the
+  bot's plan for "put X next to Y" (go to X on the grid, pick it up) cannot find; it explores and
+  fails an assertion ("nothing left to explore") after a few steps.
 
-Both are the exceptions BabyAIBot's docstring names. On the strict ("Debug") OpenDoorsOrder levels
+These are the exceptions that BabyAIBot's docstring names. On the strict ("Debug") OpenDoorsOrder levels
 the bot plays well but minigrid's verifier fails it when the mission has two doors: the toggle that
 opens the first door is verified again, at once, by the strict instruction of the second door, which
 sees a door that is not its own ahead and answers "failure". Those episodes end with reward 0 at

@@ -78,7 +78,7 @@ class BabyAIGoTo : public BabyAILevel {
                   kLevel == GoToLevel::kRedBallNoDists) {
       PlaceAgentInRandomRoom(rng);
       AddObject(rng, 0, 0, kBall, kRed);
-      AddDistractors(rng, kLevel == GoToLevel::kRedBallNoDists ? 0 : num_dists_, &placed_);
+      AddDistractors(rng, kLevel == GoToLevel::kRedBallNoDists ? 0 : num_dists_, false, &placed_);
       if constexpr (kLevel == GoToLevel::kRedBallGrey) {
         for (const Placed& p : placed_) {
           Obj obj = grid_.Get(p.x, p.y);
@@ -90,16 +90,16 @@ class BabyAIGoTo : public BabyAILevel {
       GoTo(kBall, kRed);
     } else if constexpr (kLevel == GoToLevel::kObj) {
       PlaceAgentInRandomRoom(rng);
-      AddDistractors(rng, 1, &placed_);
+      AddDistractors(rng, 1, false, &placed_);
       GoTo(placed_[0].type, placed_[0].color);
     } else if constexpr (kLevel == GoToLevel::kLocal) {
       PlaceAgentInRandomRoom(rng);
-      AddDistractors(rng, num_dists_, &placed_);
+      AddDistractors(rng, num_dists_, false, &placed_);
       CheckObjsReachable();
       GoToOneOf(rng);
     } else if constexpr (kLevel == GoToLevel::kRedBlueBall) {
       PlaceAgentInRandomRoom(rng);
-      AddDistractors(rng, num_dists_, &placed_);
+      AddDistractors(rng, num_dists_, false, &placed_);
       for (const Placed& p : placed_) {
         if (p.type == kBall && (p.color == kBlue || p.color == kRed)) throw RejectSampling{};
       }
@@ -110,7 +110,7 @@ class BabyAIGoTo : public BabyAILevel {
     } else if constexpr (kLevel == GoToLevel::kMaze) {
       PlaceAgentInRandomRoom(rng);
       ConnectAll(rng);
-      AddDistractors(rng, num_dists_, &placed_);
+      AddDistractors(rng, num_dists_, false, &placed_);
       CheckObjsReachable();
       GoToOneOf(rng);
       if (doors_open_) OpenAllDoors();
@@ -120,7 +120,7 @@ class BabyAIGoTo : public BabyAILevel {
       GoToOneOf(rng);
     } else {  // kObjDoor
       PlaceAgentInRoom(rng, 1, 1);
-      AddDistractors(rng, 8, &placed_, 1, 1);
+      AddDistractors(rng, 8, false, &placed_, 1, 1);
       AddMiddleDoors(rng);
       CheckObjsReachable();
       GoToOneOf(rng);

@@ -1,27 +1,30 @@
 // BabyAI's RoomGridLevel (minigrid 3.2.0, minigrid/envs/babyai/core/roomgrid_level.py and
-// verifier.py), as far as the levels here use it: a level generates its rooms, objects and
-// instruction (GenMission) until they are valid, as minigrid does (a failed place_obj, minigrid's
-// RecursionError, or a RejectSampling restarts the whole generation from the same np_random);
-// the mission is the instruction's surface; max_steps (unless given) is the number of
+// verifier.py): a level generates its rooms, objects and instruction (GenMission) until they are
+// valid, as minigrid does (a failed place_obj, minigrid's RecursionError, or a RejectSampling
+// restarts the whole generation from the same np_random; validate_instrs rejects a PutNext whose
+// objects are already next to each other or a key a level's locked door needs); the mission is
+// the instruction's surface; max_steps (unless the level or the kwarg fixes it) is the number of
 // navigations the instruction needs times room_size^2 * num_rows * num_cols; after each step the
-// instruction's verifier decides success (reward 1 - 0.9 * step_count / max_steps) or failure.
+// instruction's verifier (babyai_instr.h: GoTo, Open, Pickup, PutNext and their Before / After /
+// And sequences) decides success (reward 1 - 0.9 * step_count / max_steps) or failure (reward 0),
+// each ending the episode.
 //
-// Instructions here: GoTo(ObjDesc(type, color)), "go to the/a <colour> <type>": success when the
-// agent faces the position (at reset, or after a drop) of an object the description matched at
-// reset ("a" when it matched several). minigrid tracks those objects by identity; here every
-// object on the grid gets a tag of its own once the level is generated. BABYAI_DONE_ACTIONS
-// (minigrid's environment switch for the `done` action) is off, as minigrid's default.
-// add_distractors' all_unique (distinct from every object already in a room) is not ported:
-// the levels here pass all_unique=False, or add their first object with it.
+// minigrid tracks the objects a description matched at reset by identity; here every object on
+// the grid gets a tag of its own once the level is generated, and cur_pos (where minigrid last
+// put an object: (-1, -1) while carried) is kept per tag. BABYAI_DONE_ACTIONS (minigrid's
+// environment switch for the `done` action) is off, as minigrid's default.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "envs/minigrid/babyai_instr.h"
 #include "envs/minigrid/room_grid.h"
 
 namespace envpool::minigrid {
@@ -29,40 +32,61 @@ namespace envpool::minigrid {
 // minigrid's RejectSampling: the level is generated again.
 struct RejectSampling {};
 
+// The kwargs every level takes: max_steps (0: the level's) and agent_view_size.
+inline Config BabyAIConfig() { return {{"max_steps", int64_t{0}}, {"agent_view_size", int64_t{7}}}; }
+
+// A colour kwarg: "" (minigrid's None: drawn) or one of COLOR_NAMES; -1 for "".
+inline int ColorKwarg(const Config& config, const std::string& env, const std::string& key) {
+  const auto name = config.Get<std::string>(key);
+  if (name.empty()) return -1;
+  for (int c = 0; c < 6; ++c) {
+    if (name == kColorName[c]) return c;
+  }
+  throw std::invalid_argument(env + ": " + key +
+                              " must be \"\" or one of red, green, blue, purple, yellow, grey, got \"" + name + "\"");
+}
+
 class BabyAILevel : public RoomGridEnv {
  public:
   void Step(const Action& action, Rng& /*rng*/, Output& out) override {
     const int a = static_cast<int>(action.Get<int64_t>()[0]);
+    const int fx = agent_x_ + kDirX[agent_dir_], fy = agent_y_ + kDirY[agent_dir_];  // drop's cell
+    const Obj before = Carrying();
     StepResult r = MiniGridStep(a);
-    if (a == kDrop) TrackedPositions();  // update_objs_poss
-    const int fx = agent_x_ + kDirX[agent_dir_], fy = agent_y_ + kDirY[agent_dir_];
-    for (const auto& [x, y] : target_pos_) {
-      if (x == fx && y == fy) {  // GoToInstr.verify_action: "success"
-        r.terminated = true;
-        r.reward = SuccessReward();
-        break;
-      }
+    if (a == kPickup && before.empty() && !Carrying().empty()) SetCurPos(Carrying().tag, -1, -1);
+    if (a == kDrop) {
+      if (!before.empty() && Carrying().empty()) SetCurPos(before.tag, fx, fy);
+      for (int d = 0; d < instrs_.num_descs(); ++d) FindMatching(instrs_.desc(d), false);  // update_objs_poss
+    }
+    const Verdict verdict = Verify(instrs_.root(), a);
+    if (verdict == Verdict::kSuccess) {
+      r.terminated = true;
+      r.reward = SuccessReward();
+    } else if (verdict == Verdict::kFailure) {
+      r.terminated = true;
+      r.reward = 0.0;
     }
     Finish(r, out);
   }
 
  protected:
-  BabyAILevel(const Config& config, const std::string& env, int room_size, int num_rows, int num_cols)
-      : RoomGridEnv(config, env, room_size, num_rows, num_cols, 1),
-        fixed_max_steps_(config.Get<int64_t>("max_steps") != 0) {
+  // level_max_steps: the level's own fixed max_steps (minigrid passes it to RoomGridLevel), 0
+  // for the instruction's; a max_steps kwarg fixes it too.
+  BabyAILevel(const Config& config, const std::string& env, int room_size, int num_rows, int num_cols,
+              int level_max_steps = 0)
+      : RoomGridEnv(config, env, room_size, num_rows, num_cols, level_max_steps > 0 ? level_max_steps : 1),
+        fixed_max_steps_(config.Get<int64_t>("max_steps") != 0 || level_max_steps > 0) {
     UseBabyAIMissionBytes();
-    target_pos_.reserve(static_cast<std::size_t>(grid_.width() * grid_.height()));
+    reach_.reserve(static_cast<std::size_t>(grid_.width() * grid_.height()));
+    stack_.reserve(static_cast<std::size_t>(4 * grid_.width() * grid_.height()));
   }
 
-  // gen_mission: rooms are built; place the agent and objects, then name the target with
-  // GoTo(type, color). Throws RejectSampling (or RecursionError) to start again.
+  // gen_mission: rooms are built; place the agent and objects and build the instruction in
+  // instrs_. Throws RejectSampling (or RecursionError) to start again.
   virtual void GenMission(Rng& rng) = 0;
 
-  // The instruction GenMission sets: go to an object of this type and colour.
-  void GoTo(Type type, Color color) {
-    target_type_ = type;
-    target_color_ = color;
-  }
+  // GoToInstr(ObjDesc(type, color)).
+  void GoTo(Type type, Color color) { instrs_.GoTo(instrs_.Desc(type, color)); }
 
   // open_all_doors: every door of every room open (the levels here call it with unlocked doors
   // only: a locked door minigrid opens stays locked there, which a DoorState cannot say).
@@ -80,18 +104,54 @@ class BabyAILevel : public RoomGridEnv {
     }
   }
 
-  // add_distractors(i, j, num_distractors, all_unique=False): colour, then type, then the room
-  // (drawn where i / j are -1), then add_object. Their positions go to `placed` (if given).
-  void AddDistractors(Rng& rng, int num, std::vector<Placed>* placed = nullptr, int i = -1, int j = -1) {
-    for (int n = 0; n < num; ++n) {
+  // add_distractors(i, j, num_distractors, all_unique): colour, then type (drawn again, with
+  // all_unique, while an object of a room has that pair), then the room (drawn where i / j are
+  // -1), then add_object. The objects go to `placed` (if given).
+  void AddDistractors(Rng& rng, int num, bool all_unique, std::vector<Placed>* placed = nullptr, int i = -1,
+                      int j = -1) {
+    for (int n = 0; n < num;) {
       const Color color = RandColor(rng);
       const Type type = RandKind(rng);
+      if (all_unique && InRooms(type, color)) continue;
       const int room_i = i < 0 ? RandInt(rng, 0, num_cols_) : i;
       const int room_j = j < 0 ? RandInt(rng, 0, num_rows_) : j;
       const auto [x, y] = PlaceInRoom(rng, room_i, room_j, Obj::Make(type, color));  // add_object
       if (placed != nullptr) placed->push_back(Placed{type, color, x, y});
+      ++n;
     }
   }
+
+  // _rand_subset(items, n): n distinct items, each _rand_elem of those left, into out.
+  template <typename T>
+  static void RandSubset(Rng& rng, const T* items, int size, int n, T* out) {
+    std::array<T, 32> left{};
+    if (size > static_cast<int>(left.size())) throw std::logic_error("BabyAI: _rand_subset of too many items");
+    std::copy(items, items + size, left.begin());
+    for (int k = 0; k < n; ++k, --size) {
+      const int idx = RandInt(rng, 0, size);
+      out[k] = left[static_cast<std::size_t>(idx)];
+      std::copy(left.begin() + idx + 1, left.begin() + size, left.begin() + idx);
+    }
+  }
+
+  // Every door of every room (room.doors, rooms column by column: a door two rooms share comes
+  // twice), as Placed, for _rand_elem.
+  void RoomDoors(std::vector<Placed>* doors) {
+    doors->clear();
+    for (int i = 0; i < num_cols_; ++i) {
+      for (int j = 0; j < num_rows_; ++j) {
+        const Room& room = GetRoom(i, j);
+        for (int k = 0; k < 4; ++k) {
+          if (room.joined[k] != 1) continue;
+          const Obj& door = grid_.Get(room.door_x[k], room.door_y[k]);
+          doors->push_back(Placed{kDoor, static_cast<Color>(door.color), room.door_x[k], room.door_y[k]});
+        }
+      }
+    }
+  }
+
+  // The room the agent is in, as an index (room_from_pos).
+  int AgentRoom() const { return RoomFromPos(agent_x_, agent_y_); }
 
   // RoomGrid.place_agent(i, j): the room drawn where i / j are -1.
   void PlaceAgentInRandomRoom(Rng& rng, int i = -1, int j = -1) {
@@ -100,9 +160,9 @@ class BabyAILevel : public RoomGridEnv {
     PlaceAgentInRoom(rng, i, j);
   }
 
-  // check_objs_reachable: every object (not wall) reachable from the agent through empty cells
-  // and doors, without moving another object; else RejectSampling.
-  void CheckObjsReachable() {
+  // check_objs_reachable(raise_exc=False): every object (not wall) reachable from the agent
+  // through empty cells and doors, without moving another object.
+  bool ObjsReachable() {
     const int w = grid_.width(), h = grid_.height();
     reach_.assign(static_cast<std::size_t>(w * h), 0);
     stack_.clear();
@@ -122,10 +182,58 @@ class BabyAILevel : public RoomGridEnv {
     for (int i = 0; i < w; ++i) {
       for (int j = 0; j < h; ++j) {
         const Obj& cell = grid_.Get(i, j);
-        if (!cell.empty() && cell.type != kWall && !reach_[static_cast<std::size_t>(j * w + i)]) throw RejectSampling{};
+        if (!cell.empty() && cell.type != kWall && !reach_[static_cast<std::size_t>(j * w + i)]) return false;
+      }
+    }
+    return true;
+  }
+  // check_objs_reachable(): RejectSampling unless every object is reachable.
+  void CheckObjsReachable() {
+    if (!ObjsReachable()) throw RejectSampling{};
+  }
+
+  // find_matching_objs(desc, use_location): with it, the cells matching type, colour and (in
+  // the agent's room) location, column by column; without it, where the objects matched before
+  // are now.
+  void FindMatching(ObjDesc& d, bool use_location) {
+    if (use_location) {
+      d.objs.clear();
+      d.num_matched = 0;
+    }
+    d.poss.clear();
+    const Room& agent_room = RoomAt(RoomFromPos(agent_x_, agent_y_));
+    const int d1x = kDirX[agent_dir_], d1y = kDirY[agent_dir_];  // (d1, d2) an oriented basis
+    const int d2x = -d1y, d2y = d1x;
+    for (int i = 0; i < grid_.width(); ++i) {
+      for (int j = 0; j < grid_.height(); ++j) {
+        const Obj& cell = grid_.Get(i, j);
+        if (cell.empty()) continue;
+        if (!use_location && (cell.type == kWall || !Tracked(d, cell.tag))) continue;
+        if (d.type >= 0 && cell.type != d.type) continue;
+        if (d.color >= 0 && cell.color != d.color) continue;
+        if (use_location && d.loc != kNoLoc) {
+          if (!PosInside(agent_room, i, j)) continue;
+          const int vx = i - agent_x_, vy = j - agent_y_;
+          const int along = vx * d1x + vy * d1y, across = vx * d2x + vy * d2y;
+          const bool match = d.loc == kLocLeft    ? across < 0
+                             : d.loc == kLocRight ? across > 0
+                             : d.loc == kLocFront ? along > 0
+                                                  : along < 0;
+          if (!match) continue;
+        }
+        if (use_location) ++d.num_matched;
+        if (cell.type == kWall) continue;
+        if (use_location) d.objs.push_back(cell.tag);
+        d.poss.emplace_back(i, j);
       }
     }
   }
+
+  // The last PutNext*Carrying's object (minigrid's obj_a.init_pos) can be read here by levels.
+  std::pair<int, int> CurPos(uint8_t tag) const { return {cur_x_[tag], cur_y_[tag]}; }
+
+  Instructions instrs_;
+  bool unblocking_ = false;  // LevelGen's unblocking: validate_instrs checks keys of locked doors
 
  private:
   // The attempts before giving up where minigrid would try forever (kwargs that leave no room).
@@ -139,17 +247,26 @@ class BabyAILevel : public RoomGridEnv {
       }
       grid_.Clear();
       GenRooms(rng);
+      instrs_.Clear();
       try {
         GenMission(rng);
+        TagObjects();
+        Validate(instrs_.root(), LockedDoorColors());
         break;
       } catch (const RecursionError&) {
       } catch (const RejectSampling&) {
       }
     }
-    // Every object's identity, then surface() and reset_verifier(): the objects the description
-    // matches, column by column.
-    tracked_.fill(0);
-    target_pos_.clear();
+    // surface() and reset_verifier(): the objects each description matches.
+    for (int d = 0; d < instrs_.num_descs(); ++d) FindMatching(instrs_.desc(d), true);
+    SetMission(instrs_.Surface());
+    instrs_.ResetVerifier();
+    if (!fixed_max_steps_)
+      SetMaxSteps(instrs_.NumNavs(instrs_.root()) * room_size_ * room_size_ * num_rows_ * num_cols_);
+  }
+
+  // Every object's identity (walls need none), and where it is.
+  void TagObjects() {
     int tag = 0;
     for (int i = 0; i < grid_.width(); ++i) {
       for (int j = 0; j < grid_.height(); ++j) {
@@ -158,32 +275,155 @@ class BabyAILevel : public RoomGridEnv {
         if (++tag > 255) throw std::runtime_error("BabyAI: more than 255 objects in a level");
         cell.tag = static_cast<uint8_t>(tag);
         grid_.Set(i, j, cell);
-        if (cell.type != target_type_ || cell.color != target_color_) continue;
-        tracked_[cell.tag] = 1;
-        target_pos_.emplace_back(i, j);
+        SetCurPos(cell.tag, i, j);
       }
     }
-    SetMission(
-        {"go to ", target_pos_.size() > 1 ? "a " : "the ", kColorName[target_color_], " ", kTypeName[target_type_]});
-    if (!fixed_max_steps_) SetMaxSteps(room_size_ * room_size_ * num_rows_ * num_cols_);  // one navigation
   }
 
-  // find_matching_objs(use_location=False): where the objects matched at reset are now.
-  void TrackedPositions() {
-    target_pos_.clear();
-    for (int i = 0; i < grid_.width(); ++i) {
-      for (int j = 0; j < grid_.height(); ++j) {
-        const Obj& cell = grid_.Get(i, j);
-        if (!cell.empty() && cell.tag != 0 && tracked_[cell.tag]) target_pos_.emplace_back(i, j);
+  // The colours of the locked doors, a bit each, where validate_instrs looks (unblocking).
+  int LockedDoorColors() {
+    int colors = 0;
+    if (!unblocking_) return colors;
+    for (int i = 0; i < num_cols_; ++i) {
+      for (int j = 0; j < num_rows_; ++j) {
+        const Room& room = GetRoom(i, j);
+        for (int k = 0; k < 4; ++k) {
+          if (room.joined[k] != 1) continue;
+          const Obj& door = grid_.Get(room.door_x[k], room.door_y[k]);
+          if (door.type == kDoor && door.state == kLocked) colors |= 1 << door.color;
+        }
       }
     }
+    return colors;
+  }
+
+  // validate_instrs.
+  void Validate(int i, int locked_colors) {
+    const Instr& n = instrs_.node(i);
+    if (n.kind == InstrKind::kBefore || n.kind == InstrKind::kAfter || n.kind == InstrKind::kAnd) {
+      Validate(n.a, locked_colors);
+      Validate(n.b, locked_colors);
+      return;
+    }
+    if (n.kind == InstrKind::kPutNext) {
+      ObjDesc& move = instrs_.desc(n.desc);
+      ObjDesc& fixed = instrs_.desc(n.desc_fixed);
+      FindMatching(move, true);
+      FindMatching(fixed, true);
+      for (uint8_t tag : move.objs) {
+        if (Tracked(fixed, tag)) throw RejectSampling{};  // an object matches both
+        for (const auto& [bx, by] : fixed.poss) {
+          if (std::abs(cur_x_[tag] - bx) + std::abs(cur_y_[tag] - by) == 1) throw RejectSampling{};  // objs_next
+        }
+      }
+    }
+    for (int d : {n.desc, n.desc_fixed}) {
+      if (d < 0) continue;
+      const ObjDesc& desc = instrs_.desc(d);
+      if (desc.type == kKey && desc.color >= 0 && (locked_colors >> desc.color & 1)) throw RejectSampling{};
+    }
+  }
+
+  // instrs.verify(action) at node i.
+  Verdict Verify(int i, int action) {
+    Instr& n = instrs_.node(i);
+    const int fx = agent_x_ + kDirX[agent_dir_], fy = agent_y_ + kDirY[agent_dir_];
+    switch (n.kind) {
+      case InstrKind::kGoTo:
+        for (const auto& [x, y] : instrs_.desc(n.desc).poss) {
+          if (x == fx && y == fy) return Verdict::kSuccess;
+        }
+        return Verdict::kContinue;
+      case InstrKind::kOpen: {
+        if (action != kToggle) return Verdict::kContinue;
+        const Obj& front = grid_.Get(fx, fy);
+        if (front.type == kDoor && front.state == kOpen && Tracked(instrs_.desc(n.desc), front.tag)) {
+          return Verdict::kSuccess;
+        }
+        if (n.strict && front.type == kDoor) return Verdict::kFailure;
+        return Verdict::kContinue;
+      }
+      case InstrKind::kPickup: {
+        const int pre = n.pre_carrying;
+        n.pre_carrying = CarryingId();
+        if (action != kPickup) return Verdict::kContinue;
+        if (pre < 0 && !Carrying().empty() && Tracked(instrs_.desc(n.desc), Carrying().tag)) return Verdict::kSuccess;
+        if (n.strict && !Carrying().empty()) return Verdict::kFailure;
+        n.pre_carrying = CarryingId();
+        return Verdict::kContinue;
+      }
+      case InstrKind::kPutNext: {
+        const int pre = n.pre_carrying;
+        n.pre_carrying = CarryingId();
+        if (n.strict && action == kPickup && !Carrying().empty()) return Verdict::kFailure;
+        if (action != kDrop) return Verdict::kContinue;
+        for (uint8_t tag : instrs_.desc(n.desc).objs) {
+          if (pre != tag) continue;
+          for (const auto& [bx, by] : instrs_.desc(n.desc_fixed).poss) {
+            if (std::abs(cur_x_[tag] - bx) + std::abs(cur_y_[tag] - by) == 1) return Verdict::kSuccess;
+          }
+        }
+        return Verdict::kContinue;
+      }
+      case InstrKind::kBefore:
+        if (n.a_done == Verdict::kSuccess) {
+          n.b_done = Verify(n.b, action);
+          if (n.b_done != Verdict::kContinue) return n.b_done;
+        } else {
+          n.a_done = Verify(n.a, action);
+          if (n.a_done == Verdict::kFailure) return Verdict::kFailure;
+          if (n.a_done == Verdict::kSuccess) return Verify(i, action);
+          if (n.strict && Verify(n.b, action) == Verdict::kSuccess) return Verdict::kFailure;  // b first
+        }
+        return Verdict::kContinue;
+      case InstrKind::kAfter:
+        if (n.b_done == Verdict::kSuccess) {
+          n.a_done = Verify(n.a, action);
+          if (n.a_done != Verdict::kContinue) return n.a_done;
+        } else {
+          n.b_done = Verify(n.b, action);
+          if (n.b_done == Verdict::kFailure) return Verdict::kFailure;
+          if (n.b_done == Verdict::kSuccess) return Verify(i, action);
+          if (n.strict && Verify(n.a, action) == Verdict::kSuccess) return Verdict::kFailure;  // a first
+        }
+        return Verdict::kContinue;
+      case InstrKind::kAnd:
+        if (n.a_done != Verdict::kSuccess) n.a_done = Verify(n.a, action);
+        if (n.b_done != Verdict::kSuccess) n.b_done = Verify(n.b, action);
+        return n.a_done == Verdict::kSuccess && n.b_done == Verdict::kSuccess ? Verdict::kSuccess : Verdict::kContinue;
+    }
+    return Verdict::kContinue;
+  }
+
+  // Whether the description matched the object tagged `tag` (0: an object no tag names, such
+  // as one a box held, which no description matched).
+  static bool Tracked(const ObjDesc& d, uint8_t tag) {
+    if (tag == 0) return false;
+    for (uint8_t t : d.objs) {
+      if (t == tag) return true;
+    }
+    return false;
+  }
+
+  // What the verifier remembers as carried: -1 for nothing, else the object's tag.
+  int CarryingId() const { return Carrying().empty() ? -1 : Carrying().tag; }
+
+  // Whether an object of a room (place_in_room's) has this type and colour.
+  bool InRooms(Type type, Color color) const {
+    for (const auto& [t, c] : RoomObjs()) {
+      if (t == type && c == color) return true;
+    }
+    return false;
+  }
+
+  void SetCurPos(uint8_t tag, int x, int y) {
+    cur_x_[tag] = static_cast<int16_t>(x);
+    cur_y_[tag] = static_cast<int16_t>(y);
   }
 
   bool fixed_max_steps_;
-  Type target_type_ = kBall;
-  Color target_color_ = kRed;
-  std::array<uint8_t, 256> tracked_{};
-  std::vector<std::pair<int, int>> target_pos_;
+  std::array<int16_t, 256> cur_x_{};
+  std::array<int16_t, 256> cur_y_{};
   std::vector<uint8_t> reach_;
   std::vector<std::pair<int, int>> stack_;
 };

@@ -101,6 +101,7 @@ class MiniGridEnv : public Env {
     GenGrid(rng);
     step_count_ = 0;
     WriteObs(out);
+    AfterResetObs();
   }
 
   // MiniGridEnv.step; envs that add rules (rewards for doors, moving obstacles) override it
@@ -174,6 +175,12 @@ class MiniGridEnv : public Env {
 
   // What the agent carries (kEmpty: nothing).
   const Obj& Carrying() const { return carrying_; }
+  void SetCarrying(const Obj& obj) { carrying_ = obj; }
+
+  // After reset's observation is written: a change to the state that the first observation
+  // does not show (BabyAI's PutNext*Carrying hands the agent its object after minigrid's reset
+  // returned the observation).
+  virtual void AfterResetObs() {}
 
   // _reward(): 1 - 0.9 * (step_count / max_steps).
   double SuccessReward() const {

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "envs/minigrid/minigrid_env.h"
@@ -46,7 +47,9 @@ class RoomGridEnv : public MiniGridEnv {
         num_cols_(num_cols),
         rooms_(static_cast<std::size_t>(num_rows * num_cols)),
         stack_(static_cast<std::size_t>(4 * num_rows * num_cols + 1)),
-        reached_(static_cast<std::size_t>(num_rows * num_cols)) {}
+        reached_(static_cast<std::size_t>(num_rows * num_cols)) {
+    room_objs_.reserve(64);
+  }
 
   Room& GetRoom(int i, int j) { return rooms_[static_cast<std::size_t>(j * num_cols_ + i)]; }
 
@@ -68,6 +71,7 @@ class RoomGridEnv : public MiniGridEnv {
   // RoomGrid._gen_grid.
   void GenRooms(Rng& rng) {
     const int step = room_size_ - 1;
+    room_objs_.clear();
     for (int j = 0; j < num_rows_; ++j) {
       for (int i = 0; i < num_cols_; ++i) {
         Room& room = GetRoom(i, j);
@@ -130,6 +134,7 @@ class RoomGridEnv : public MiniGridEnv {
       if (x == agent_x_ && y == agent_y_) continue;
       if (std::abs(agent_x_ - x) + std::abs(agent_y_ - y) < 2) continue;  // reject_next_to
       grid_.Set(x, y, obj);
+      room_objs_.emplace_back(obj.type, obj.color);  // room.objs.append(obj)
       return {x, y};
     }
   }
@@ -184,9 +189,10 @@ class RoomGridEnv : public MiniGridEnv {
     }
   }
 
-  // connect_all(COLOR_NAMES, max_itrs=5000): random unlocked doors until every room is
-  // reachable from the agent's.
-  void ConnectAll(Rng& rng) {
+  // connect_all(door_colors, max_itrs=5000): random unlocked doors until every room is
+  // reachable from the agent's; door_colors COLOR_NAMES, or (except_color >= 0) COLOR_NAMES
+  // without that colour.
+  void ConnectAll(Rng& rng, int except_color = -1) {
     const int step = room_size_ - 1;
     const int start = (agent_y_ / step) * num_cols_ + agent_x_ / step;
     for (int itrs = 0;; ++itrs) {
@@ -198,9 +204,21 @@ class RoomGridEnv : public MiniGridEnv {
       const Room& room = GetRoom(i, j);
       if (room.neighbor[k] < 0 || room.joined[k] != 0) continue;
       if (room.locked || rooms_[static_cast<std::size_t>(room.neighbor[k])].locked) continue;
-      AddDoor(rng, i, j, k, RandColor(rng), 0);
+      AddDoor(rng, i, j, k, except_color < 0 ? RandColor(rng) : ColorExcept(rng, except_color), 0);
     }
   }
+
+  // room_from_pos(x, y): the index of the room holding cell (x, y).
+  int RoomFromPos(int x, int y) const { return (y / (room_size_ - 1)) * num_cols_ + x / (room_size_ - 1); }
+  const Room& RoomAt(int index) const { return rooms_[static_cast<std::size_t>(index)]; }
+  // Room.pos_inside(x, y): inside the room's square, its walls included.
+  bool PosInside(const Room& room, int x, int y) const {
+    return x >= room.top_x && y >= room.top_y && x < room.top_x + room_size_ && y < room.top_y + room_size_;
+  }
+
+  // The (type, colour) of every object place_in_room put in a room (the rooms' objs lists, in
+  // order), for add_distractors(all_unique=True).
+  const std::vector<std::pair<uint8_t, uint8_t>>& RoomObjs() const { return room_objs_; }
 
   int room_size_;
   int num_rows_;
@@ -228,7 +246,18 @@ class RoomGridEnv : public MiniGridEnv {
     return count;
   }
 
+  // _rand_elem of COLOR_NAMES without `except` (a list of five, in COLOR_NAMES' order).
+  static Color ColorExcept(Rng& rng, int except) {
+    int k = RandInt(rng, 0, 5);
+    for (int n = 0; n < 6; ++n) {
+      if (kColorNames[n] == except) continue;
+      if (k-- == 0) return kColorNames[n];
+    }
+    return kColorNames[0];  // not reached: one of the five is drawn
+  }
+
   std::vector<Room> rooms_;
+  std::vector<std::pair<uint8_t, uint8_t>> room_objs_;
   std::vector<int> stack_;
   std::vector<uint8_t> reached_;
 };

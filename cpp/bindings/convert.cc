@@ -25,6 +25,7 @@ py::dict ArraySpecToDict(const ArraySpec& a) {
   d["low"] = a.low;
   d["high"] = a.high;
   d["discrete"] = a.discrete;
+  d["text"] = a.text;
   return d;
 }
 
@@ -171,6 +172,7 @@ ArraySpec DictToArraySpec(const py::handle& d) {
   a.low = d["low"].cast<std::vector<double>>();
   a.high = d["high"].cast<std::vector<double>>();
   a.discrete = d["discrete"].cast<bool>();
+  a.text = d.attr("get")("text", false).cast<bool>();  // optional: Python envs' specs may leave it out
   return a;
 }
 

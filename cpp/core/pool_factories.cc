@@ -15,7 +15,7 @@ bool SameArrays(const std::vector<ArraySpec>& a, const std::vector<ArraySpec>& b
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
     if (a[i].name != b[i].name || a[i].dtype != b[i].dtype || a[i].shape != b[i].shape || a[i].low != b[i].low ||
-        a[i].high != b[i].high || a[i].discrete != b[i].discrete) {
+        a[i].high != b[i].high || a[i].discrete != b[i].discrete || a[i].text != b[i].text) {
       return false;
     }
   }

@@ -77,6 +77,7 @@ struct ArraySpec {
   std::vector<double> low;   // one bound per element, or a single value broadcast
   std::vector<double> high;  // (empty means unbounded for floats)
   bool discrete = false;     // an integer scalar in [low, high] (gymnasium Discrete)
+  bool text = false;         // a string: zero-padded UTF-8 bytes (uint8, one dimension)
 
   std::size_t NumElements() const {
     std::size_t n = 1;
@@ -88,6 +89,14 @@ struct ArraySpec {
   static ArraySpec Box(std::string name, DType dtype, std::vector<int> shape, std::vector<double> low,
                        std::vector<double> high) {
     return ArraySpec{std::move(name), dtype, std::move(shape), std::move(low), std::move(high), false};
+  }
+  // A string of at most `width` bytes, zero-padded UTF-8 in the pool's rows (an array form for
+  // batches); the single-env view (python/envpool/frontends/single_env.py) gives it as a str in
+  // a gymnasium Text space.
+  static ArraySpec Text(std::string name, int width) {
+    ArraySpec a = Box(std::move(name), DType::kUInt8, {width}, {0}, {255});
+    a.text = true;
+    return a;
   }
   // A gymnasium Discrete(n, start): values start .. start + n - 1, stored as int64.
   static ArraySpec Discrete(std::string name, int64_t n, int64_t start = 0) {

@@ -59,7 +59,7 @@ EnvSpec CheckedSpec(const Config& config, const std::string& /*env*/, int num_ac
 class MiniGridEnv : public Env {
  public:
   // The spaces: Dict(direction Discrete(4), image Box(0, 255, (v, v, 3), uint8), mission
-  // Box(0, 255, (mission_bytes_,), uint8)), the image and the form as obs_wrappers make them;
+  // Box(0, 255, (mission_bytes_,), uint8): a Text array), the image and the form as obs_wrappers make them;
   // Discrete(num_actions) actions (7; Dynamic-Obstacles: 3). Frames: the grid at tile_size
   // (agent_pov: the agent's view).
   EnvSpec MakeSpec(int num_actions) const {
@@ -73,8 +73,7 @@ class MiniGridEnv : public Env {
       if (obs_.form == ObsOptions::kImageOnly) {
         spec.obs.push_back(std::move(image));
       } else {
-        spec.obs = {ArraySpec::Discrete("direction", 4), std::move(image),
-                    ArraySpec::Box("mission", DType::kUInt8, {mission_bytes_}, {0}, {255})};
+        spec.obs = {ArraySpec::Discrete("direction", 4), std::move(image), ArraySpec::Text("mission", mission_bytes_)};
       }
     }
     const int t = render_tiles_->tile();

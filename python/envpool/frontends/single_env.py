@@ -36,10 +36,10 @@ from envpool.tasks import make_spec
 # make() arguments that shape a pool: meaningless for one env.
 _POOL_ARGUMENTS = ("num_envs", "batch_size", "num_threads", "autoreset_mode", "env_type")
 
-# The Dict observation key that holds text, by task family (id prefix): zero-padded UTF-8 bytes
-# in a pool, a str in a Text space of at most that many characters here. The charset is ASCII's
-# printable characters without the control whitespace: every mission minigrid writes.
-_TEXT_KEYS = {"MiniGrid-": "mission", "BabyAI-": "mission"}
+# Text observations (the arrays a task's spec marks "text", cpp/core/spec.h ArraySpec::Text):
+# zero-padded UTF-8 bytes in a pool, a str in a Text space of at most that many characters here.
+# The charset is ASCII's printable characters without the control whitespace: every mission
+# minigrid writes.
 _TEXT_CHARSET = frozenset(string.ascii_letters + string.digits + string.punctuation + " ")
 
 
@@ -80,7 +80,7 @@ class EnvPoolEnv(gymnasium.Env):
         )
         task = self._envs.task_spec
         self.task_id = task_id
-        self.observation_space = _text_view(task_id, task.observation_space)
+        self.observation_space = _text_view(task)
         self.action_space = task.action_space
         self.render_mode = render_mode
         self.metadata = {"render_modes": ["rgb_array"] if task.render_shape else []}
@@ -154,13 +154,15 @@ class EnvPoolEnv(gymnasium.Env):
         }
 
 
-def _text_view(task_id: str, space: spaces.Space) -> spaces.Space:
-    """``space`` with its text key (if the task's family has one) as a ``Text`` space."""
-    key = next((key for prefix, key in _TEXT_KEYS.items() if task_id.startswith(prefix)), None)
-    if key is None or not isinstance(space, spaces.Dict) or key not in space.spaces:
+def _text_view(task) -> spaces.Space:
+    """The task's observation space with its text arrays (if any) as ``Text`` spaces."""
+    space = task.observation_space
+    texts = {a["name"] for a in (task.arrays or {}).get("obs", ()) if a.get("text")}
+    if not texts or not isinstance(space, spaces.Dict):
         return space
-    width = int(space[key].shape[0])
-    return spaces.Dict({k: spaces.Text(width, charset=_TEXT_CHARSET) if k == key else v for k, v in space.items()})
+    return spaces.Dict(
+        {k: spaces.Text(int(v.shape[0]), charset=_TEXT_CHARSET) if k in texts else v for k, v in space.items()}
+    )
 
 
 def _unbatch(space: spaces.Space, batch):

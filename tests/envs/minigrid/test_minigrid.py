@@ -516,3 +516,17 @@ def test_single_env_view_gives_the_mission_as_text():
             ref_obs = ref.reset(seed=6 + t)[0]
             assert obs["mission"] == ref_obs["mission"]
     env.close()
+
+
+def test_the_spec_marks_the_mission_as_text():
+    # The core's spec says which array is text (cpp/core/spec.h ArraySpec::Text); the single-env
+    # view turns exactly those into Text spaces, for whichever family has them.
+    for task in ("MiniGrid-Empty-5x5-v0", "BabyAI-BossLevel-v0"):
+        arrays = {a["name"]: a for a in envpool.make_spec(task).arrays["obs"]}
+        assert arrays["mission"]["text"] and not arrays["image"]["text"] and not arrays["direction"]["text"]
+    assert not any(a["text"] for a in envpool.make_spec("CartPole-v1").arrays["obs"])
+    env = gym.make("envpool/BabyAI-BossLevel-v0")
+    assert isinstance(env.observation_space["mission"], gym.spaces.Text)
+    assert env.observation_space["mission"].max_length == 512
+    assert not isinstance(env.observation_space["image"], gym.spaces.Text)
+    env.close()

@@ -35,17 +35,6 @@ struct RejectSampling {};
 // The kwargs every level takes: max_steps (0: the level's) and agent_view_size.
 inline Config BabyAIConfig() { return {{"max_steps", int64_t{0}}, {"agent_view_size", int64_t{7}}}; }
 
-// A colour kwarg: "" (minigrid's None: drawn) or one of COLOR_NAMES; -1 for "".
-inline int ColorKwarg(const Config& config, const std::string& env, const std::string& key) {
-  const auto name = config.Get<std::string>(key);
-  if (name.empty()) return -1;
-  for (int c = 0; c < 6; ++c) {
-    if (name == kColorName[c]) return c;
-  }
-  throw std::invalid_argument(env + ": " + key +
-                              " must be \"\" or one of red, green, blue, purple, yellow, grey, got \"" + name + "\"");
-}
-
 class BabyAILevel : public RoomGridEnv {
  public:
   void Step(const Action& action, Rng& /*rng*/, Output& out) override {
@@ -152,6 +141,23 @@ class BabyAILevel : public RoomGridEnv {
 
   // The room the agent is in, as an index (room_from_pos).
   int AgentRoom() const { return RoomFromPos(agent_x_, agent_y_); }
+
+  // PutNext's and MoveTwoAcross's two rooms: the agent in the left one, per_room unique objects
+  // in each (into left and right), the wall between them removed.
+  void TwoRoomsOfObjects(Rng& rng, int per_room, std::vector<Placed>* left, std::vector<Placed>* right) {
+    left->clear();
+    right->clear();
+    PlaceAgentInRoom(rng, 0, 0);
+    AddDistractors(rng, per_room, true, left, 0, 0);
+    AddDistractors(rng, per_room, true, right, 1, 0);
+    RemoveWall(0, 0, 0);
+  }
+  // Their objs_per_room kwarg: minigrid asserts <= 9; the objects must also fit a room beside
+  // the agent (minigrid would try forever).
+  int ObjsPerRoom(const Config& config, const std::string& env, int low) const {
+    const int cells = (room_size_ - 2) * (room_size_ - 2);
+    return IntIn(config, env, "objs_per_room", low, std::max(low, std::min(9, cells - 3)));
+  }
 
   // RoomGrid.place_agent(i, j): the room drawn where i / j are -1.
   void PlaceAgentInRandomRoom(Rng& rng, int i = -1, int j = -1) {
@@ -366,32 +372,29 @@ class BabyAILevel : public RoomGridEnv {
         return Verdict::kContinue;
       }
       case InstrKind::kBefore:
-        if (n.a_done == Verdict::kSuccess) {
-          n.b_done = Verify(n.b, action);
-          if (n.b_done != Verdict::kContinue) return n.b_done;
-        } else {
-          n.a_done = Verify(n.a, action);
-          if (n.a_done == Verdict::kFailure) return Verdict::kFailure;
-          if (n.a_done == Verdict::kSuccess) return Verify(i, action);
-          if (n.strict && Verify(n.b, action) == Verdict::kSuccess) return Verdict::kFailure;  // b first
-        }
-        return Verdict::kContinue;
+        return VerifyInOrder(i, n.a, n.a_done, n.b, n.b_done, action);
       case InstrKind::kAfter:
-        if (n.b_done == Verdict::kSuccess) {
-          n.a_done = Verify(n.a, action);
-          if (n.a_done != Verdict::kContinue) return n.a_done;
-        } else {
-          n.b_done = Verify(n.b, action);
-          if (n.b_done == Verdict::kFailure) return Verdict::kFailure;
-          if (n.b_done == Verdict::kSuccess) return Verify(i, action);
-          if (n.strict && Verify(n.a, action) == Verdict::kSuccess) return Verdict::kFailure;  // a first
-        }
-        return Verdict::kContinue;
+        return VerifyInOrder(i, n.b, n.b_done, n.a, n.a_done, action);
       case InstrKind::kAnd:
         if (n.a_done != Verdict::kSuccess) n.a_done = Verify(n.a, action);
         if (n.b_done != Verdict::kSuccess) n.b_done = Verify(n.b, action);
         return n.a_done == Verdict::kSuccess && n.b_done == Verdict::kSuccess ? Verdict::kSuccess : Verdict::kContinue;
     }
+    return Verdict::kContinue;
+  }
+
+  // BeforeInstr.verify (a, then b) and AfterInstr.verify (b, then a) at node i: the first
+  // instruction until it succeeds (then the second, with the same action), the second after;
+  // strict: the second succeeding before the first fails.
+  Verdict VerifyInOrder(int i, int first, Verdict& first_done, int second, Verdict& second_done, int action) {
+    if (first_done == Verdict::kSuccess) {
+      second_done = Verify(second, action);
+      return second_done;
+    }
+    first_done = Verify(first, action);
+    if (first_done == Verdict::kFailure) return Verdict::kFailure;
+    if (first_done == Verdict::kSuccess) return Verify(i, action);
+    if (instrs_.node(i).strict && Verify(second, action) == Verdict::kSuccess) return Verdict::kFailure;
     return Verdict::kContinue;
   }
 

@@ -93,17 +93,7 @@ class BabyAIKeyCorridor : public BabyAILevel {
   explicit BabyAIKeyCorridor(const Config& config)
       : BabyAILevel(config, kName, IntIn(config, kName, "room_size", 3, 64), IntIn(config, kName, "num_rows", 1, 16), 3,
                     30 * IntIn(config, kName, "room_size", 3, 64) * IntIn(config, kName, "room_size", 3, 64)) {
-    const auto type = config.Get<std::string>("obj_type");
-    if (type == "ball") {
-      obj_type_ = kBall;
-    } else if (type == "box") {
-      obj_type_ = kBox;
-    } else if (type == "key") {
-      obj_type_ = kKey;
-    } else {
-      throw std::invalid_argument(std::string(kName) + ": obj_type must be \"ball\", \"box\" or \"key\", got \"" +
-                                  type + "\"");
-    }
+    obj_type_ = ObjTypeKwarg(config, kName);
   }
 
  protected:
@@ -157,21 +147,14 @@ class BabyAIMoveTwoAcross : public BabyAILevel {
   explicit BabyAIMoveTwoAcross(const Config& config)
       : BabyAILevel(config, kName, IntIn(config, kName, "room_size", 4, 64), 1, 2,
                     16 * IntIn(config, kName, "room_size", 4, 64) * IntIn(config, kName, "room_size", 4, 64)) {
-    // minigrid asserts objs_per_room <= 9; two a room are drawn; they must fit beside the agent.
-    const int cells = (room_size_ - 2) * (room_size_ - 2);
-    objs_per_room_ = IntIn(config, kName, "objs_per_room", 2, std::max(2, std::min(9, cells - 3)));
+    objs_per_room_ = ObjsPerRoom(config, kName, 2);  // two a room are drawn
     left_.reserve(9);
     right_.reserve(9);
   }
 
  protected:
   void GenMission(Rng& rng) override {
-    left_.clear();
-    right_.clear();
-    PlaceAgentInRoom(rng, 0, 0);
-    AddDistractors(rng, objs_per_room_, true, &left_, 0, 0);
-    AddDistractors(rng, objs_per_room_, true, &right_, 1, 0);
-    RemoveWall(0, 0, 0);
+    TwoRoomsOfObjects(rng, objs_per_room_, &left_, &right_);
     std::array<Placed, 2> l{}, r{};
     RandSubset(rng, left_.data(), objs_per_room_, 2, l.data());
     RandSubset(rng, right_.data(), objs_per_room_, 2, r.data());

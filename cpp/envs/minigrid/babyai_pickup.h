@@ -149,21 +149,14 @@ class BabyAIPutNext : public BabyAILevel {
       : BabyAILevel(config, kName, IntIn(config, kName, "room_size", 4, 64), 1, 2,
                     8 * IntIn(config, kName, "room_size", 4, 64) * IntIn(config, kName, "room_size", 4, 64)),
         start_carrying_(config.Get<bool>("start_carrying")) {
-    // minigrid asserts objs_per_room <= 9; the objects must also fit a room beside the agent.
-    const int cells = (room_size_ - 2) * (room_size_ - 2);
-    objs_per_room_ = IntIn(config, kName, "objs_per_room", 1, std::max(1, std::min(9, cells - 3)));
+    objs_per_room_ = ObjsPerRoom(config, kName, 1);
     left_.reserve(9);
     right_.reserve(9);
   }
 
  protected:
   void GenMission(Rng& rng) override {
-    left_.clear();
-    right_.clear();
-    PlaceAgentInRoom(rng, 0, 0);
-    AddDistractors(rng, objs_per_room_, true, &left_, 0, 0);
-    AddDistractors(rng, objs_per_room_, true, &right_, 1, 0);
-    RemoveWall(0, 0, 0);
+    TwoRoomsOfObjects(rng, objs_per_room_, &left_, &right_);
     Placed a = left_[static_cast<std::size_t>(RandInt(rng, 0, objs_per_room_))];
     Placed b = right_[static_cast<std::size_t>(RandInt(rng, 0, objs_per_room_))];
     if (RandInt(rng, 0, 2) == 0) std::swap(a, b);  // _rand_bool()

@@ -26,16 +26,7 @@ class KeyCorridor : public RoomGridEnv {
   explicit KeyCorridor(const Config& config)
       : RoomGridEnv(config, kName, Size(config), IntIn(config, kName, "num_rows", 1, 16),
                     IntIn(config, kName, "num_cols", 3, 16), 30 * Size(config) * Size(config)) {
-    const std::string type = config.Get<std::string>("obj_type");
-    if (type == "ball") {
-      obj_type_ = kBall;
-    } else if (type == "box") {
-      obj_type_ = kBox;
-    } else if (type == "key") {
-      obj_type_ = kKey;
-    } else {
-      throw std::invalid_argument(std::string(kName) + ": obj_type must be 'ball', 'box' or 'key', got '" + type + "'");
-    }
+    obj_type_ = ObjTypeKwarg(config, kName);
     SetMission("pick up the red ball");  // the target's: at reset
   }
 

@@ -32,6 +32,26 @@ inline int MaxSteps(const Config& config, const std::string& env, int64_t fallba
   return static_cast<int>(m == 0 ? fallback : m);
 }
 
+// obj_type: "ball", "box" or "key" (KeyCorridor, MiniGrid's and BabyAI's).
+inline Type ObjTypeKwarg(const Config& config, const std::string& env) {
+  const auto type = config.Get<std::string>("obj_type");
+  if (type == "ball") return kBall;
+  if (type == "box") return kBox;
+  if (type == "key") return kKey;
+  throw std::invalid_argument(env + ": obj_type must be 'ball', 'box' or 'key', got '" + type + "'");
+}
+
+// A colour kwarg: "" (minigrid's None: drawn) or one of COLOR_NAMES; -1 for "".
+inline int ColorKwarg(const Config& config, const std::string& env, const std::string& key) {
+  const auto name = config.Get<std::string>(key);
+  if (name.empty()) return -1;
+  for (int c = 0; c < 6; ++c) {
+    if (name == kColorName[c]) return c;
+  }
+  throw std::invalid_argument(env + ": " + key + " must be '' or one of red, green, blue, purple, yellow, grey, got '" +
+                              name + "'");
+}
+
 // An integer kwarg in [low, high], or an error naming it.
 inline int IntIn(const Config& config, const std::string& env, const std::string& key, int64_t low, int64_t high) {
   const int64_t v = config.Get<int64_t>(key);

@@ -66,6 +66,7 @@ class BabyAILevel : public RoomGridEnv {
       : RoomGridEnv(config, env, room_size, num_rows, num_cols, level_max_steps > 0 ? level_max_steps : 1),
         fixed_max_steps_(config.Get<int64_t>("max_steps") != 0 || level_max_steps > 0) {
     UseBabyAIMissionBytes();
+    room_doors_.reserve(static_cast<std::size_t>(4 * num_rows * num_cols));
     reach_.reserve(static_cast<std::size_t>(grid_.width() * grid_.height()));
     stack_.reserve(static_cast<std::size_t>(4 * grid_.width() * grid_.height()));
   }
@@ -290,15 +291,9 @@ class BabyAILevel : public RoomGridEnv {
   int LockedDoorColors() {
     int colors = 0;
     if (!unblocking_) return colors;
-    for (int i = 0; i < num_cols_; ++i) {
-      for (int j = 0; j < num_rows_; ++j) {
-        const Room& room = GetRoom(i, j);
-        for (int k = 0; k < 4; ++k) {
-          if (room.joined[k] != 1) continue;
-          const Obj& door = grid_.Get(room.door_x[k], room.door_y[k]);
-          if (door.type == kDoor && door.state == kLocked) colors |= 1 << door.color;
-        }
-      }
+    RoomDoors(&room_doors_);
+    for (const Placed& door : room_doors_) {
+      if (grid_.Get(door.x, door.y).state == kLocked) colors |= 1 << door.color;
     }
     return colors;
   }
@@ -425,6 +420,7 @@ class BabyAILevel : public RoomGridEnv {
   }
 
   bool fixed_max_steps_;
+  std::vector<Placed> room_doors_;  // LockedDoorColors' list
   std::array<int16_t, 256> cur_x_{};
   std::array<int16_t, 256> cur_y_{};
   std::vector<uint8_t> reach_;

@@ -60,6 +60,36 @@ def end_group(pid: int | None) -> None:
         pass
 
 
+def group_members(pgid: int) -> list[int]:
+    """The live (not zombie) processes of process group ``pgid``, read from /proc."""
+    members = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            members.append(int(entry))
+    return members
+
+
+def await_group_gone(pgids: list[int], timeout: float) -> None:
+    """Waits up to ``timeout`` seconds until the groups ``end_group`` killed are empty: SIGKILL
+    is delivered when a process next runs, and a member that is not this process's child (an
+    env's fork, reparented when its worker died) cannot be waited for otherwise. On a loaded
+    machine that can take a while; without it a fork could outlive close(), or write to the
+    ring after its worker's replacement took it."""
+    deadline = time.monotonic() + timeout
+    pending = [g for g in pgids if g is not None and g > 1 and g != os.getpgrp()]
+    while pending and time.monotonic() < deadline:
+        pending = [g for g in pending if group_members(g)]
+        if pending:
+            time.sleep(0.005)
+
+
 class _Launcher:
     """Starts incarnation k of worker w: a process running ``worker.main`` on ``base_args[w]``,
     with a pipe for control messages."""
@@ -212,6 +242,7 @@ class WorkerProcesses:
             end_group(old.pid)
             old.kill()
             old.join(timeout=5.0)
+            await_group_gone([old.pid], 5.0)
             restarts = self._launcher.restarts
             restarts[w] += 1
             broken = None
@@ -269,6 +300,7 @@ class WorkerProcesses:
             if proc.is_alive():
                 proc.kill()
         _reap(procs, 2.0)
+        await_group_gone([proc.pid for proc in procs], 2.0)
         for conn in self.conns:
             if conn is not None:
                 conn.close()

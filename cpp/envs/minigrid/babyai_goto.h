@@ -170,7 +170,7 @@ class BabyAIGoTo : public BabyAILevel {
 
   // The target: _rand_elem of the objects placed.
   void GoToOneOf(Rng& rng) {
-    const Placed& target = placed_[static_cast<std::size_t>(RandInt(rng, 0, static_cast<int>(placed_.size())))];
+    const Placed& target = RandElem(rng, placed_);
     GoTo(target.type, target.color);
   }
 

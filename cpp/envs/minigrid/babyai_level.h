@@ -59,12 +59,14 @@ class BabyAILevel : public RoomGridEnv {
   }
 
  protected:
-  // level_max_steps: the level's own fixed max_steps (minigrid passes it to RoomGridLevel), 0
-  // for the instruction's; a max_steps kwarg fixes it too.
+  // steps_per_cell: the level's own fixed max_steps, which every minigrid level that fixes it
+  // writes as k * room_size**2 (passed to RoomGridLevel), as k; 0 for the instruction's. A
+  // max_steps kwarg fixes it too.
   BabyAILevel(const Config& config, const std::string& env, int room_size, int num_rows, int num_cols,
-              int level_max_steps = 0)
-      : RoomGridEnv(config, env, room_size, num_rows, num_cols, level_max_steps > 0 ? level_max_steps : 1),
-        fixed_max_steps_(config.Get<int64_t>("max_steps") != 0 || level_max_steps > 0) {
+              int steps_per_cell = 0)
+      : RoomGridEnv(config, env, room_size, num_rows, num_cols,
+                    steps_per_cell > 0 ? steps_per_cell * room_size * room_size : 1),
+        fixed_max_steps_(config.Get<int64_t>("max_steps") != 0 || steps_per_cell > 0) {
     UseBabyAIMissionBytes();
     room_doors_.reserve(static_cast<std::size_t>(4 * num_rows * num_cols));
     reach_.reserve(static_cast<std::size_t>(grid_.width() * grid_.height()));
@@ -81,16 +83,11 @@ class BabyAILevel : public RoomGridEnv {
   // open_all_doors: every door of every room open (the levels here call it with unlocked doors
   // only: a locked door minigrid opens stays locked there, which a DoorState cannot say).
   void OpenAllDoors() {
-    for (int j = 0; j < num_rows_; ++j) {
-      for (int i = 0; i < num_cols_; ++i) {
-        const Room& room = GetRoom(i, j);
-        for (int k = 0; k < 4; ++k) {
-          if (room.joined[k] != 1) continue;
-          Obj door = grid_.Get(room.door_x[k], room.door_y[k]);
-          if (door.type == kDoor) door.state = kOpen;
-          grid_.Set(room.door_x[k], room.door_y[k], door);
-        }
-      }
+    RoomDoors(&room_doors_);
+    for (const Placed& door : room_doors_) {
+      Obj cell = grid_.Get(door.x, door.y);
+      cell.state = kOpen;
+      grid_.Set(door.x, door.y, cell);
     }
   }
 
@@ -109,6 +106,12 @@ class BabyAILevel : public RoomGridEnv {
       if (placed != nullptr) placed->push_back(Placed{type, color, x, y});
       ++n;
     }
+  }
+
+  // _rand_elem(items).
+  template <typename T>
+  static const T& RandElem(Rng& rng, const std::vector<T>& items) {
+    return items[static_cast<std::size_t>(RandInt(rng, 0, static_cast<int>(items.size())))];
   }
 
   // _rand_subset(items, n): n distinct items, each _rand_elem of those left, into out.
@@ -208,7 +211,7 @@ class BabyAILevel : public RoomGridEnv {
       d.num_matched = 0;
     }
     d.poss.clear();
-    const Room& agent_room = RoomAt(RoomFromPos(agent_x_, agent_y_));
+    const Room& agent_room = RoomAt(AgentRoom());
     const int d1x = kDirX[agent_dir_], d1y = kDirY[agent_dir_];  // (d1, d2) an oriented basis
     const int d2x = -d1y, d2y = d1x;
     for (int i = 0; i < grid_.width(); ++i) {
@@ -235,9 +238,6 @@ class BabyAILevel : public RoomGridEnv {
       }
     }
   }
-
-  // The last PutNext*Carrying's object (minigrid's obj_a.init_pos) can be read here by levels.
-  std::pair<int, int> CurPos(uint8_t tag) const { return {cur_x_[tag], cur_y_[tag]}; }
 
   Instructions instrs_;
   bool unblocking_ = false;  // LevelGen's unblocking: validate_instrs checks keys of locked doors
@@ -313,9 +313,7 @@ class BabyAILevel : public RoomGridEnv {
       FindMatching(fixed, true);
       for (uint8_t tag : move.objs) {
         if (Tracked(fixed, tag)) throw RejectSampling{};  // an object matches both
-        for (const auto& [bx, by] : fixed.poss) {
-          if (std::abs(cur_x_[tag] - bx) + std::abs(cur_y_[tag] - by) == 1) throw RejectSampling{};  // objs_next
-        }
+        if (NextTo(tag, fixed)) throw RejectSampling{};   // objs_next
       }
     }
     for (int d : {n.desc, n.desc_fixed}) {
@@ -359,10 +357,7 @@ class BabyAILevel : public RoomGridEnv {
         if (n.strict && action == kPickup && !Carrying().empty()) return Verdict::kFailure;
         if (action != kDrop) return Verdict::kContinue;
         for (uint8_t tag : instrs_.desc(n.desc).objs) {
-          if (pre != tag) continue;
-          for (const auto& [bx, by] : instrs_.desc(n.desc_fixed).poss) {
-            if (std::abs(cur_x_[tag] - bx) + std::abs(cur_y_[tag] - by) == 1) return Verdict::kSuccess;
-          }
+          if (pre == tag && NextTo(tag, instrs_.desc(n.desc_fixed))) return Verdict::kSuccess;
         }
         return Verdict::kContinue;
       }
@@ -399,6 +394,15 @@ class BabyAILevel : public RoomGridEnv {
     if (tag == 0) return false;
     for (uint8_t t : d.objs) {
       if (t == tag) return true;
+    }
+    return false;
+  }
+
+  // pos_next_to(obj.cur_pos, pos) for a position of `fixed`: the object tagged `tag` is beside
+  // one of them (not diagonally).
+  bool NextTo(uint8_t tag, const ObjDesc& fixed) const {
+    for (const auto& [x, y] : fixed.poss) {
+      if (std::abs(cur_x_[tag] - x) + std::abs(cur_y_[tag] - y) == 1) return true;
     }
     return false;
   }

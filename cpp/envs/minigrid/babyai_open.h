@@ -36,7 +36,7 @@ class BabyAIOpen : public BabyAILevel {
     AddDistractors(rng, 18, false);
     CheckObjsReachable();
     RoomDoors(&doors_);
-    const Placed& door = doors_[static_cast<std::size_t>(RandInt(rng, 0, static_cast<int>(doors_.size())))];
+    const Placed& door = RandElem(rng, doors_);
     instrs_.Open(instrs_.Desc(kDoor, door.color));
   }
 
@@ -108,7 +108,7 @@ class BabyAIOpenTwoDoors : public BabyAILevel {
   }
   static EnvSpec Spec(const Config& config) { return CheckedSpec<BabyAIOpenTwoDoors>(config, "BabyAI OpenTwoDoors"); }
   explicit BabyAIOpenTwoDoors(const Config& config)
-      : BabyAILevel(config, "BabyAI OpenTwoDoors", 6, 3, 3, 20 * 6 * 6),
+      : BabyAILevel(config, "BabyAI OpenTwoDoors", 6, 3, 3, 20),
         first_(ColorKwarg(config, "BabyAI OpenTwoDoors", "first_color")),
         second_(ColorKwarg(config, "BabyAI OpenTwoDoors", "second_color")),
         strict_(config.Get<bool>("strict")) {}
@@ -145,7 +145,7 @@ class BabyAIOpenDoorsOrder : public BabyAILevel {
     return CheckedSpec<BabyAIOpenDoorsOrder>(config, "BabyAI OpenDoorsOrder");
   }
   explicit BabyAIOpenDoorsOrder(const Config& config)
-      : BabyAILevel(config, "BabyAI OpenDoorsOrder", 6, 3, 3, 20 * 6 * 6),
+      : BabyAILevel(config, "BabyAI OpenDoorsOrder", 6, 3, 3, 20),
         num_doors_(IntIn(config, "BabyAI OpenDoorsOrder", "num_doors", 2, 4)),
         debug_(config.Get<bool>("debug")) {}
 

@@ -39,7 +39,7 @@ class BabyAIActionObjDoor : public BabyAILevel {
       placed_.push_back(Placed{kDoor, static_cast<Color>(door.color), 0, 0});
     }
     PlaceAgentInRoom(rng, 1, 1);
-    const Placed& obj = placed_[static_cast<std::size_t>(RandInt(rng, 0, static_cast<int>(placed_.size())))];
+    const Placed& obj = RandElem(rng, placed_);
     const int desc = instrs_.Desc(obj.type, obj.color);
     if (RandInt(rng, 0, 2) == 0) {  // _rand_bool()
       instrs_.GoTo(desc);
@@ -63,8 +63,7 @@ class BabyAIFindObj : public BabyAILevel {
   }
   static EnvSpec Spec(const Config& config) { return CheckedSpec<BabyAIFindObj>(config, kName); }
   explicit BabyAIFindObj(const Config& config)
-      : BabyAILevel(config, kName, IntIn(config, kName, "room_size", 4, 64), 3, 3,
-                    20 * IntIn(config, kName, "room_size", 4, 64) * IntIn(config, kName, "room_size", 4, 64)) {}
+      : BabyAILevel(config, kName, IntIn(config, kName, "room_size", 4, 64), 3, 3, 20) {}
 
  protected:
   void GenMission(Rng& rng) override {
@@ -92,7 +91,7 @@ class BabyAIKeyCorridor : public BabyAILevel {
   static EnvSpec Spec(const Config& config) { return CheckedSpec<BabyAIKeyCorridor>(config, kName); }
   explicit BabyAIKeyCorridor(const Config& config)
       : BabyAILevel(config, kName, IntIn(config, kName, "room_size", 3, 64), IntIn(config, kName, "num_rows", 1, 16), 3,
-                    30 * IntIn(config, kName, "room_size", 3, 64) * IntIn(config, kName, "room_size", 3, 64)) {
+                    30) {
     obj_type_ = ObjTypeKwarg(config, kName);
   }
 
@@ -145,8 +144,7 @@ class BabyAIMoveTwoAcross : public BabyAILevel {
   }
   static EnvSpec Spec(const Config& config) { return CheckedSpec<BabyAIMoveTwoAcross>(config, kName); }
   explicit BabyAIMoveTwoAcross(const Config& config)
-      : BabyAILevel(config, kName, IntIn(config, kName, "room_size", 4, 64), 1, 2,
-                    16 * IntIn(config, kName, "room_size", 4, 64) * IntIn(config, kName, "room_size", 4, 64)) {
+      : BabyAILevel(config, kName, IntIn(config, kName, "room_size", 4, 64), 1, 2, 16) {
     objs_per_room_ = ObjsPerRoom(config, kName, 2);  // two a room are drawn
     left_.reserve(9);
     right_.reserve(9);

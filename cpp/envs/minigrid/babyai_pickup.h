@@ -43,7 +43,7 @@ class BabyAIPickupAny : public BabyAILevel {
     } else {
       CheckObjsReachable();
     }
-    const Placed& obj = placed_[static_cast<std::size_t>(RandInt(rng, 0, static_cast<int>(placed_.size())))];
+    const Placed& obj = RandElem(rng, placed_);
     instrs_.Pickup(instrs_.Desc(obj.type, obj.color));
   }
 
@@ -73,7 +73,7 @@ class BabyAIPickupDist : public BabyAILevel {
     placed_.clear();
     AddDistractors(rng, 5, true, &placed_);
     PlaceAgentInRoom(rng, 0, 0);
-    const Placed& obj = placed_[static_cast<std::size_t>(RandInt(rng, 0, static_cast<int>(placed_.size())))];
+    const Placed& obj = RandElem(rng, placed_);
     const int select_by = RandInt(rng, 0, 3);  // ["type", "color", "both"]
     const int type = select_by == 1 ? -1 : obj.type;
     const int color = select_by == 0 ? -1 : obj.color;
@@ -89,7 +89,7 @@ class BabyAIPickupAbove : public BabyAILevel {
  public:
   static Config DefaultConfig() { return BabyAIConfig(); }
   static EnvSpec Spec(const Config& config) { return CheckedSpec<BabyAIPickupAbove>(config, "BabyAI PickupAbove"); }
-  explicit BabyAIPickupAbove(const Config& config) : BabyAILevel(config, "BabyAI PickupAbove", 6, 3, 3, 8 * 6 * 6) {}
+  explicit BabyAIPickupAbove(const Config& config) : BabyAILevel(config, "BabyAI PickupAbove", 6, 3, 3, 8) {}
 
  protected:
   void GenMission(Rng& rng) override {
@@ -146,8 +146,7 @@ class BabyAIPutNext : public BabyAILevel {
   }
   static EnvSpec Spec(const Config& config) { return CheckedSpec<BabyAIPutNext>(config, kName); }
   explicit BabyAIPutNext(const Config& config)
-      : BabyAILevel(config, kName, IntIn(config, kName, "room_size", 4, 64), 1, 2,
-                    8 * IntIn(config, kName, "room_size", 4, 64) * IntIn(config, kName, "room_size", 4, 64)),
+      : BabyAILevel(config, kName, IntIn(config, kName, "room_size", 4, 64), 1, 2, 8),
         start_carrying_(config.Get<bool>("start_carrying")) {
     objs_per_room_ = ObjsPerRoom(config, kName, 1);
     left_.reserve(9);
@@ -157,8 +156,8 @@ class BabyAIPutNext : public BabyAILevel {
  protected:
   void GenMission(Rng& rng) override {
     TwoRoomsOfObjects(rng, objs_per_room_, &left_, &right_);
-    Placed a = left_[static_cast<std::size_t>(RandInt(rng, 0, objs_per_room_))];
-    Placed b = right_[static_cast<std::size_t>(RandInt(rng, 0, objs_per_room_))];
+    Placed a = RandElem(rng, left_);
+    Placed b = RandElem(rng, right_);
     if (RandInt(rng, 0, 2) == 0) std::swap(a, b);  // _rand_bool()
     obj_a_x_ = a.x;
     obj_a_y_ = a.y;

@@ -122,8 +122,7 @@ class BabyAIUnlockPickupAny : public BabyAILevel {
     return c;
   }
   static EnvSpec Spec(const Config& config) { return CheckedSpec<BabyAIUnlockPickupAny>(config, kName); }
-  explicit BabyAIUnlockPickupAny(const Config& config)
-      : BabyAILevel(config, kName, 6, 1, 2, kBlocked ? 16 * 6 * 6 : 0) {
+  explicit BabyAIUnlockPickupAny(const Config& config) : BabyAILevel(config, kName, 6, 1, 2, kBlocked ? 16 : 0) {
     if constexpr (!kBlocked) distractors_ = config.Get<bool>("distractors");
   }
 
@@ -155,8 +154,7 @@ class BabyAIUnlockToUnlock : public BabyAILevel {
   static EnvSpec Spec(const Config& config) {
     return CheckedSpec<BabyAIUnlockToUnlock>(config, "BabyAI UnlockToUnlock");
   }
-  explicit BabyAIUnlockToUnlock(const Config& config)
-      : BabyAILevel(config, "BabyAI UnlockToUnlock", 6, 1, 3, 30 * 6 * 6) {}
+  explicit BabyAIUnlockToUnlock(const Config& config) : BabyAILevel(config, "BabyAI UnlockToUnlock", 6, 1, 3, 30) {}
 
  protected:
   void GenMission(Rng& rng) override {

@@ -60,9 +60,9 @@ def end_group(pid: int | None) -> None:
         pass
 
 
-def group_members(pgid: int) -> list[int]:
-    """The live (not zombie) processes of process group ``pgid``, read from /proc."""
-    members = []
+def live_groups() -> set[int]:
+    """The process groups that have a live (not zombie) process, read from /proc."""
+    groups = set()
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -71,9 +71,9 @@ def group_members(pgid: int) -> list[int]:
                 fields = f.read().rsplit(")", 1)[1].split()
         except OSError:  # gone meanwhile
             continue
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            members.append(int(entry))
-    return members
+        if fields[0] != "Z":
+            groups.add(int(fields[2]))
+    return groups
 
 
 def await_group_gone(pgids: list[int], timeout: float) -> None:
@@ -85,7 +85,8 @@ def await_group_gone(pgids: list[int], timeout: float) -> None:
     deadline = time.monotonic() + timeout
     pending = [g for g in pgids if g is not None and g > 1 and g != os.getpgrp()]
     while pending and time.monotonic() < deadline:
-        pending = [g for g in pending if group_members(g)]
+        live = live_groups()  # one pass over /proc for all the groups
+        pending = [g for g in pending if g in live]
         if pending:
             time.sleep(0.005)
 

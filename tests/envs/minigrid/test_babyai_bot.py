@@ -50,7 +50,7 @@ import pytest
 import envpool
 
 from .test_babyai import BABYAI_IDS
-from .test_minigrid import DIRS, _path_to_face, assert_obs_equal, reference
+from .test_minigrid import _path_to_face, _turn_to_empty, assert_obs_equal, reference
 
 # After test_minigrid's import, which skips the module without minigrid 3.2.0.
 verifier = pytest.importorskip("minigrid.envs.babyai.core.verifier")
@@ -67,7 +67,7 @@ SEEDS = (0, 1, 2)
 STEP_BUDGET = 100
 # Two-door missions of these strict levels fail at the first door's toggle (the module docstring).
 STRICT_ORDER_LEVELS = {"BabyAI-OpenDoorsOrderN2Debug-v0", "BabyAI-OpenDoorsOrderN4Debug-v0"}
-LEFT, PICKUP, DROP, TOGGLE = 0, 3, 4, 5
+PICKUP, DROP, TOGGLE = 3, 4, 5
 
 
 def run_alongside(task, seed, make_policy):
@@ -106,12 +106,7 @@ def run_alongside(task, seed, make_policy):
 
 def drop_what_is_carried(ref):
     """Left turns until the cell ahead is empty, then drop (the Carrying levels)."""
-    x, y = (int(v) for v in ref.agent_pos)
-    for turns in range(4):
-        dx, dy = DIRS[(ref.agent_dir - turns) % 4]
-        if ref.grid.get(x + dx, y + dy) is None:
-            return [LEFT] * turns + [DROP]
-    raise AssertionError(f"{ref.mission}: no empty cell next to the agent")
+    return [*_turn_to_empty(ref), DROP]
 
 
 def open_the_box(ref):

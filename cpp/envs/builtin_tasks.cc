@@ -13,6 +13,9 @@ void RegisterBuiltinTasks() {
 #ifdef ENVPOOL_WITH_MUJOCO
     families.push_back(mujoco::Tasks());
 #endif
+#ifdef ENVPOOL_WITH_BOX2D
+    families.push_back(box2d::Tasks());
+#endif
     for (auto& family : families) {
       for (auto& task : family) RegisterTask(std::move(task));
     }

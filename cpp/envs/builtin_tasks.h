@@ -30,6 +30,11 @@ std::vector<TaskSpec> Tasks();
 namespace envpool::minigrid {
 std::vector<TaskSpec> Tasks();
 }  // namespace envpool::minigrid
+#ifdef ENVPOOL_WITH_BOX2D
+namespace envpool::box2d {
+std::vector<TaskSpec> Tasks();
+}  // namespace envpool::box2d
+#endif
 #ifdef ENVPOOL_WITH_MUJOCO
 namespace envpool::mujoco {
 std::vector<TaskSpec> Tasks();

@@ -1,0 +1,189 @@
+"""The Box2D tasks against gymnasium 1.4's own implementations, bit for bit.
+
+Both sides run Box2D 2.3 (ours built from the box2d 2.3.2 sdist, whose C++ sources are those of
+the box2d 2.3.10 wheel that gymnasium imports), and Box2D's state (contacts, warm starts, the
+broad phase's proxies) cannot be set from outside; so the comparison is over whole trajectories:
+a pool and gymnasium's ``SyncVectorEnv`` of the same size, reset with the same seed, stepped with
+the same actions. At every step the observations (float32 bits), rewards (float64 bits),
+``terminated`` and ``truncated`` must be equal. Episodes end and restart on both sides (next-step
+autoreset), so each run covers many resets, i.e. many terrains, initial forces and wind phases
+drawn from the envs' numpy Generators. Policies: uniform random actions (some continuous ones
+outside the box, which both sides clip), and gymnasium's own scripted lander
+(``lunar_lander.heuristic``), which lands, so that leg contacts, the landed-and-asleep +100 and
+the time limit are reached too; the runs count those ends to show they were compared.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+import envpool
+
+try:
+    import gymnasium as gym
+    from gymnasium.envs.box2d import lunar_lander
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    pytest.skip(f"the Box2D tests need gymnasium's oracle: pip install box2d==2.3.10 ({exc})", allow_module_level=True)
+
+if "LunarLander-v3" not in envpool.list_all_envs():  # pragma: no cover
+    pytest.skip(
+        "envpool was built without the Box2D tasks (cmake/box2d.cmake could not get the box2d sdist)",
+        allow_module_level=True,
+    )
+
+NUM_ENVS = 6
+
+
+def _reference(task, kwargs, max_episode_steps=None):
+    """gymnasium's vector env as its users build it: env i seeded with seed + i at reset."""
+    make = functools.partial(gym.make, task, max_episode_steps=max_episode_steps, **kwargs)
+    return gym.vector.SyncVectorEnv([make for _ in range(NUM_ENVS)])
+
+
+def _bits(x, dtype):
+    x = np.ascontiguousarray(x, dtype=dtype)
+    return x.view(np.uint32 if x.itemsize == 4 else np.uint64)
+
+
+class _Continuous:
+    """What ``lunar_lander.heuristic`` reads from its env argument."""
+
+    def __init__(self, continuous):
+        self.unwrapped = self
+        self.continuous = continuous
+
+
+def _random_policy(space, rng):
+    def act(obs):
+        if isinstance(space, gym.spaces.Discrete):
+            return rng.integers(space.n, size=NUM_ENVS).astype(np.int64)
+        low, high = space.low * 1.3, space.high * 1.3  # a quarter outside the box: clipped
+        return rng.uniform(low, high, size=(NUM_ENVS, *space.shape)).astype(np.float32)
+
+    return act
+
+
+def _heuristic_policy(continuous, rng):
+    shim = _Continuous(continuous)
+
+    def act(obs):
+        actions = [lunar_lander.heuristic(shim, o) for o in obs]
+        if continuous:
+            a = np.asarray(actions, dtype=np.float32)
+            return a + rng.normal(0, 0.05, size=a.shape).astype(np.float32)  # not exactly scripted
+        noisy = rng.random(NUM_ENVS) < 0.05
+        return np.where(noisy, rng.integers(4, size=NUM_ENVS), np.asarray(actions)).astype(np.int64)
+
+    return act
+
+
+def _compare(task, kwargs, policy, steps, seed, max_episode_steps=None):
+    """Steps both sides ``steps`` times; returns the rewards of the terminal steps and the
+    number of truncations."""
+    ours = envpool.make(task, num_envs=NUM_ENVS, seed=seed, max_episode_steps=max_episode_steps, **kwargs)
+    ref = _reference(task, kwargs, max_episode_steps)
+    obs, _ = ours.reset()
+    ref_obs, _ = ref.reset(seed=seed)
+    assert np.array_equal(_bits(obs, np.float32), _bits(ref_obs, np.float32)), f"reset: {obs} vs {ref_obs}"
+    assert ours.single_observation_space == ref.single_observation_space
+    act = policy(ref.single_action_space)
+    ends, truncations = [], 0
+    for t in range(steps):
+        actions = act(obs)
+        obs, rew, term, trunc, _ = ours.step(actions)
+        ref_obs, ref_rew, ref_term, ref_trunc, _ = ref.step(actions)
+        checks = [
+            ("obs", _bits(obs, np.float32), _bits(ref_obs, np.float32)),
+            ("reward", _bits(rew, np.float64), _bits(ref_rew, np.float64)),
+            ("terminated", np.asarray(term), np.asarray(ref_term)),
+            ("truncated", np.asarray(trunc), np.asarray(ref_trunc)),
+        ]
+        for name, a, b in checks:
+            if not np.array_equal(a, b):
+                raise AssertionError(
+                    f"{task} {kwargs} step {t}: {name} differs\nenvpool {obs!r} {rew!r} {term} {trunc}\n"
+                    f"gymnasium {ref_obs!r} {ref_rew!r} {ref_term} {ref_trunc}\nactions {actions!r}"
+                )
+        ends.extend(rew[term].tolist())
+        truncations += int(trunc.sum())
+    ours.close()
+    ref.close()
+    return ends, truncations
+
+
+def _case_id(kwargs):
+    return ",".join(f"{k}={v}" for k, v in kwargs.items()) or "default"
+
+
+LANDER_CASES = [
+    {},
+    {"continuous": True},
+    {"enable_wind": True},
+    {"continuous": True, "enable_wind": True, "wind_power": 19.5, "turbulence_power": 1.9, "gravity": -11.5},
+    {"gravity": -3.0, "enable_wind": True, "wind_power": 5.0, "turbulence_power": 0.0},
+]
+
+
+@pytest.mark.parametrize("kwargs", LANDER_CASES, ids=_case_id)
+def test_lunar_lander_random_actions_match_gymnasium(kwargs):
+    rng = np.random.default_rng(1)
+    ends, _ = _compare("LunarLander-v3", kwargs, lambda space: _random_policy(space, rng), 400, seed=11)
+    assert -100 in ends, "no crash was compared"
+
+
+@pytest.mark.parametrize("kwargs", LANDER_CASES, ids=_case_id)
+def test_lunar_lander_scripted_landings_match_gymnasium(kwargs):
+    rng = np.random.default_rng(2)
+    continuous = kwargs.get("continuous", False)
+    # A short time limit, so that the runs also end episodes by truncation.
+    ends, truncations = _compare(
+        "LunarLander-v3",
+        kwargs,
+        lambda space: _heuristic_policy(continuous, rng),
+        700,
+        seed=3,
+        max_episode_steps=230,
+    )
+    assert 100 in ends or -100 in ends, "no episode ended"
+    if kwargs.get("gravity", -10.0) == -10.0 and not kwargs.get("enable_wind"):
+        assert 100 in ends, "no landing (asleep on the pad) was compared"
+    assert truncations > 0, "no truncation was compared"
+
+
+def test_lunar_lander_continuous_id_matches_gymnasium():
+    rng = np.random.default_rng(4)
+    ends, _ = _compare("LunarLanderContinuous-v3", {}, lambda space: _random_policy(space, rng), 200, seed=5)
+    assert ends
+
+
+@pytest.mark.parametrize(
+    ("task", "kwargs"),
+    [("LunarLander-v3", {}), ("LunarLander-v3", {"continuous": True}), ("LunarLanderContinuous-v3", {})],
+)
+def test_spaces_and_limits_match_gymnasium(task, kwargs):
+    ours = envpool.make(task, num_envs=1, seed=0, **kwargs)
+    ref = gym.make(task, **kwargs)
+    assert ours.single_observation_space == ref.observation_space
+    assert ours.single_observation_space.dtype == ref.observation_space.dtype
+    assert ours.single_action_space == ref.action_space
+    ours_task = {t["id"]: t for t in envpool._core.tasks()}[task]
+    assert ours_task["max_episode_steps"] == gym.spec(task).max_episode_steps
+    assert ours_task["reward_threshold"] == gym.spec(task).reward_threshold
+    ours.close()
+    ref.close()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "named"),
+    [({"gravity": -12.0}, "gravity"), ({"gravity": 0.5}, "gravity"), ({"hardcore": True}, "hardcore")],
+)
+def test_bad_kwargs_are_value_errors_naming_them(kwargs, named):
+    with pytest.raises(ValueError, match=named):
+        envpool.make("LunarLander-v3", num_envs=1, **kwargs)
+    # gymnasium refuses the same gravity (an AssertionError there).
+    if named == "gravity":
+        with pytest.raises(AssertionError):
+            gym.make("LunarLander-v3", **kwargs)

@@ -24,7 +24,7 @@ import envpool
 
 try:
     import gymnasium as gym
-    from gymnasium.envs.box2d import lunar_lander
+    from gymnasium.envs.box2d import bipedal_walker, lunar_lander
 except ImportError as exc:  # pragma: no cover - depends on the environment
     pytest.skip(f"the Box2D tests need gymnasium's oracle: pip install box2d==2.3.10 ({exc})", allow_module_level=True)
 
@@ -37,10 +37,10 @@ if "LunarLander-v3" not in envpool.list_all_envs():  # pragma: no cover
 NUM_ENVS = 6
 
 
-def _reference(task, kwargs, max_episode_steps=None):
+def _reference(task, kwargs, num_envs, max_episode_steps=None):
     """gymnasium's vector env as its users build it: env i seeded with seed + i at reset."""
     make = functools.partial(gym.make, task, max_episode_steps=max_episode_steps, **kwargs)
-    return gym.vector.SyncVectorEnv([make for _ in range(NUM_ENVS)])
+    return gym.vector.SyncVectorEnv([make for _ in range(num_envs)])
 
 
 def _bits(x, dtype):
@@ -59,9 +59,9 @@ class _Continuous:
 def _random_policy(space, rng):
     def act(obs):
         if isinstance(space, gym.spaces.Discrete):
-            return rng.integers(space.n, size=NUM_ENVS).astype(np.int64)
+            return rng.integers(space.n, size=len(obs)).astype(np.int64)
         low, high = space.low * 1.3, space.high * 1.3  # a quarter outside the box: clipped
-        return rng.uniform(low, high, size=(NUM_ENVS, *space.shape)).astype(np.float32)
+        return rng.uniform(low, high, size=(len(obs), *space.shape)).astype(np.float32)
 
     return act
 
@@ -74,25 +74,44 @@ def _heuristic_policy(continuous, rng):
         if continuous:
             a = np.asarray(actions, dtype=np.float32)
             return a + rng.normal(0, 0.05, size=a.shape).astype(np.float32)  # not exactly scripted
-        noisy = rng.random(NUM_ENVS) < 0.05
-        return np.where(noisy, rng.integers(4, size=NUM_ENVS), np.asarray(actions)).astype(np.int64)
+        noisy = rng.random(len(obs)) < 0.05
+        return np.where(noisy, rng.integers(4, size=len(obs)), np.asarray(actions)).astype(np.int64)
 
     return act
 
 
-def _compare(task, kwargs, policy, steps, seed, max_episode_steps=None):
+def _walker_policy(rng, noise):
+    """gymnasium's scripted walker (one per env, new each episode), its actions perturbed by
+    ``noise``: it walks, stumbles and sometimes falls."""
+    walkers = []
+
+    def act(obs, done):
+        if not walkers:
+            walkers.extend(bipedal_walker.BipedalWalkerHeuristics() for _ in obs)
+        for i in np.flatnonzero(done):
+            walkers[i] = bipedal_walker.BipedalWalkerHeuristics()
+        a = np.asarray([w.step_heuristic(o) for w, o in zip(walkers, obs)], dtype=np.float32)
+        return np.clip(a + rng.normal(0, noise, size=a.shape), -1.2, 1.2).astype(np.float32)
+
+    return act
+
+
+def _compare(task, kwargs, policy, steps, seed, max_episode_steps=None, num_envs=NUM_ENVS):
     """Steps both sides ``steps`` times; returns the rewards of the terminal steps and the
-    number of truncations."""
-    ours = envpool.make(task, num_envs=NUM_ENVS, seed=seed, max_episode_steps=max_episode_steps, **kwargs)
-    ref = _reference(task, kwargs, max_episode_steps)
+    number of truncations. ``policy(space)`` gives ``act(obs)`` or ``act(obs, done)`` (done:
+    which envs' episodes ended at the previous step)."""
+    ours = envpool.make(task, num_envs=num_envs, seed=seed, max_episode_steps=max_episode_steps, **kwargs)
+    ref = _reference(task, kwargs, num_envs, max_episode_steps)
     obs, _ = ours.reset()
     ref_obs, _ = ref.reset(seed=seed)
     assert np.array_equal(_bits(obs, np.float32), _bits(ref_obs, np.float32)), f"reset: {obs} vs {ref_obs}"
     assert ours.single_observation_space == ref.single_observation_space
     act = policy(ref.single_action_space)
+    takes_done = act.__code__.co_argcount == 2
+    done = np.zeros(num_envs, dtype=bool)
     ends, truncations = [], 0
     for t in range(steps):
-        actions = act(obs)
+        actions = act(obs, done) if takes_done else act(obs)
         obs, rew, term, trunc, _ = ours.step(actions)
         ref_obs, ref_rew, ref_term, ref_trunc, _ = ref.step(actions)
         checks = [
@@ -109,6 +128,7 @@ def _compare(task, kwargs, policy, steps, seed, max_episode_steps=None):
                 )
         ends.extend(rew[term].tolist())
         truncations += int(trunc.sum())
+        done = term | trunc
     ours.close()
     ref.close()
     return ends, truncations
@@ -159,9 +179,47 @@ def test_lunar_lander_continuous_id_matches_gymnasium():
     assert ends
 
 
+WALKER_CASES = [("BipedalWalker-v3", {}), ("BipedalWalkerHardcore-v3", {}), ("BipedalWalker-v3", {"hardcore": True})]
+
+
+@pytest.mark.parametrize(("task", "kwargs"), WALKER_CASES[:2])
+def test_bipedal_walker_random_actions_match_gymnasium(task, kwargs):
+    # Random torques make the walker fall within a few dozen steps: many episodes, so many
+    # terrains, and each env's world goes through many destroy / create cycles (see
+    # bipedal_walker.h: the world and its freed proxies carry over from episode to episode).
+    rng = np.random.default_rng(6)
+    ends, _ = _compare(task, kwargs, lambda space: _random_policy(space, rng), 250, seed=7)
+    assert ends.count(-100) >= NUM_ENVS, "too few falls were compared"
+
+
+@pytest.mark.slow
+def test_bipedal_walker_reaches_the_end_as_gymnasium():
+    """gymnasium's scripted walker over whole episodes: env 0 (seed 6) walks the whole course,
+    which ends the episode with its last step's reward; the others fall on the way."""
+    rng = np.random.default_rng(2)
+    ends, _ = _compare("BipedalWalker-v3", {}, lambda space: _walker_policy(rng, 0.0), 1600, seed=6, num_envs=2)
+    assert -100 in ends and any(e != -100 for e in ends), ends
+
+
+def test_bipedal_walker_hardcore_scripted_matches_gymnasium():
+    """The scripted walker on hardcore terrain (stumps, stairs, pits) with a short time limit:
+    falls and truncations."""
+    rng = np.random.default_rng(3)
+    ends, truncations = _compare(
+        "BipedalWalkerHardcore-v3",
+        {},
+        lambda space: _walker_policy(rng, 0.0),
+        700,
+        seed=3,
+        max_episode_steps=300,
+        num_envs=4,
+    )
+    assert -100 in ends and truncations > 0, (ends, truncations)
+
+
 @pytest.mark.parametrize(
     ("task", "kwargs"),
-    [("LunarLander-v3", {}), ("LunarLander-v3", {"continuous": True}), ("LunarLanderContinuous-v3", {})],
+    [("LunarLander-v3", {}), ("LunarLander-v3", {"continuous": True}), ("LunarLanderContinuous-v3", {})] + WALKER_CASES,
 )
 def test_spaces_and_limits_match_gymnasium(task, kwargs):
     ours = envpool.make(task, num_envs=1, seed=0, **kwargs)
@@ -177,13 +235,20 @@ def test_spaces_and_limits_match_gymnasium(task, kwargs):
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "named"),
-    [({"gravity": -12.0}, "gravity"), ({"gravity": 0.5}, "gravity"), ({"hardcore": True}, "hardcore")],
+    ("task", "kwargs", "named"),
+    [
+        ("LunarLander-v3", {"gravity": -12.0}, "gravity"),
+        ("LunarLander-v3", {"gravity": 0.5}, "gravity"),
+        ("LunarLander-v3", {"hardcore": True}, "hardcore"),
+        ("LunarLander-v3", {"continuous": "yes"}, "continuous"),
+        ("BipedalWalker-v3", {"continuous": True}, "continuous"),
+        ("BipedalWalker-v3", {"hardcore": 1.5}, "hardcore"),
+    ],
 )
-def test_bad_kwargs_are_value_errors_naming_them(kwargs, named):
+def test_bad_kwargs_are_value_errors_naming_them(task, kwargs, named):
     with pytest.raises(ValueError, match=named):
-        envpool.make("LunarLander-v3", num_envs=1, **kwargs)
+        envpool.make(task, num_envs=1, **kwargs)
     # gymnasium refuses the same gravity (an AssertionError there).
     if named == "gravity":
         with pytest.raises(AssertionError):
-            gym.make("LunarLander-v3", **kwargs)
+            gym.make(task, **kwargs)

@@ -8,8 +8,8 @@
 # C++ sources of Box2D in pybox2d's tags 2.3.2 and 2.3.10 are identical (`git diff 2.3.2 2.3.10
 # -- Box2D/` changes only the SWIG file Box2D_world.i), and PyPI's `box2d` 2.3.2 sdist carries
 # exactly those files; so the library here is built from that sdist, checked against its sha256.
-# It comes through pip (`pip download --no-binary :all: box2d==2.3.2`), or from the file named
-# by ENVPOOL_BOX2D_SDIST for offline builds. Without it the Box2D tasks are left out (a warning,
+# It comes from PyPI (its file URL, else `pip download --no-binary :all: box2d==2.3.2`), or from
+# the file named by ENVPOOL_BOX2D_SDIST for offline builds. Without it the Box2D tasks are left out (a warning,
 # and the tests skip); -DENVPOOL_BOX2D=OFF leaves them out on purpose.
 #
 # The one change to the sources: pybox2d's b2Settings.h includes <Python.h> so that a failed
@@ -33,6 +33,8 @@ set(BOX2D_FOUND FALSE)
 set(BOX2D_VERSION "2.3.2")
 set(BOX2D_SDIST_SHA256 "d1557dffdf9c1d6c796ec5df53e3d93227bb026c14b8411d22c295edaa2fb225")
 set(BOX2D_SDIST_NAME "Box2D-${BOX2D_VERSION}.tar.gz")
+set(BOX2D_SDIST_URL
+    "https://files.pythonhosted.org/packages/cc/7b/ddb96fea1fa5b24f8929714ef483f64c33e9649e7aae066e5f5023ea426a/${BOX2D_SDIST_NAME}")
 set(BOX2D_CXX_FLAGS -O2 -DNDEBUG -fPIC -ffp-contract=off -fno-fast-math -w)
 
 if(ENVPOOL_BOX2D)
@@ -62,13 +64,22 @@ if(ENVPOOL_BOX2D)
         set(_box2d_error "cannot copy $ENV{ENVPOOL_BOX2D_SDIST}: ${_rc}")
       endif()
     else()
-      message(STATUS "Box2D: downloading ${BOX2D_SDIST_NAME} with pip")
-      execute_process(
-        COMMAND "${Python_EXECUTABLE}" -m pip download --no-deps --no-binary :all: --no-build-isolation
-                --disable-pip-version-check -q -d "${_tmp}/sdist" "box2d==${BOX2D_VERSION}"
-        RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
-      if(NOT _rc EQUAL 0 OR NOT EXISTS "${_sdist}")
-        set(_box2d_error "`pip download box2d==${BOX2D_VERSION}` (sdist) failed: ${_out}${_err}")
+      # From PyPI's file URL first: pip is not importable inside pip's isolated build
+      # environments (`pip wheel .`, `python -m build`); pip's configured index second.
+      message(STATUS "Box2D: downloading ${BOX2D_SDIST_NAME}")
+      file(DOWNLOAD "${BOX2D_SDIST_URL}" "${_sdist}" EXPECTED_HASH SHA256=${BOX2D_SDIST_SHA256}
+           TIMEOUT 120 STATUS _status)
+      list(GET _status 0 _rc)
+      if(NOT _rc EQUAL 0)
+        file(REMOVE "${_sdist}")
+        execute_process(
+          COMMAND "${Python_EXECUTABLE}" -m pip download --no-deps --no-binary :all: --no-build-isolation
+                  --disable-pip-version-check -q -d "${_tmp}/sdist" "box2d==${BOX2D_VERSION}"
+          RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
+        if(NOT _rc EQUAL 0 OR NOT EXISTS "${_sdist}")
+          set(_box2d_error "downloading ${BOX2D_SDIST_URL} failed (${_status}), and so did "
+                           "`pip download box2d==${BOX2D_VERSION}` (sdist): ${_out}${_err}")
+        endif()
       endif()
     endif()
     if(_box2d_error STREQUAL "")

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # C++ env plugins as users build them: in a fresh venv (no system site-packages), install the
-# freshly built envpool wheel, then `pip install --no-build-isolation examples/custom_env` (the
+# freshly built envpool wheel (.ci/run passes it repaired by auditwheel, as users get it: the SDK
+# headers and CMake package of a wheel install, issue 42), then
+# `pip install --no-build-isolation examples/custom_env` (the
 # plugin is built against the envpool of that venv), then run the example's tests and
 # tests/registry/test_plugins.py (which build the test plugins with CMake against the installed SDK).
 # Any failure or skipped test fails the step; `pip check` must pass.

@@ -9,7 +9,7 @@ namespace envpool {
 void RegisterBuiltinTasks() {
   static const bool registered = [] {
     std::vector<std::vector<TaskSpec>> families = {classic_control::Tasks(), toy_text::Tasks(), mpe::Tasks(),
-                                                   classic_games::Tasks(), minigrid::Tasks()};
+                                                   classic_games::Tasks(),   minigrid::Tasks(), procgen::Tasks()};
 #ifdef ENVPOOL_WITH_MUJOCO
     families.push_back(mujoco::Tasks());
 #endif

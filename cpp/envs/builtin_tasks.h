@@ -30,6 +30,9 @@ std::vector<TaskSpec> Tasks();
 namespace envpool::minigrid {
 std::vector<TaskSpec> Tasks();
 }  // namespace envpool::minigrid
+namespace envpool::procgen {
+std::vector<TaskSpec> Tasks();
+}  // namespace envpool::procgen
 #ifdef ENVPOOL_WITH_BOX2D
 namespace envpool::box2d {
 std::vector<TaskSpec> Tasks();

@@ -1,0 +1,1 @@
+"""The Procgen tasks against Procgen's own env (procgen-mirror)."""

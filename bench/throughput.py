@@ -6,12 +6,15 @@ Run from the repository root::
     python bench/throughput.py                      # full default sweep
     python bench/throughput.py --quick              # tiny smoke run
     python bench/throughput.py --peer-python "$(bench/peers/envpool.sh)"
+    python bench/throughput.py --peer-python "$(bench/peers/envpool.sh)" \
+        --peer2-python "$(PEER_ENVPOOL_VERSION=1.2.7 bench/peers/envpool.sh)"   # both releases
 
 Every single measurement runs in a fresh subprocess that executes the same timing
 script (``WORKER_SOURCE`` below): build the env, reset, warm up, then step with
 pre-generated random actions for a fixed wall time and report env steps per second.
 Our package and gymnasium run under ``sys.executable``; the reference EnvPool release
-(which also imports as ``envpool``) runs under ``--peer-python``.  Peers of one row are
+(which also imports as ``envpool``) runs under ``--peer-python``, and a second release of it
+(1.2.7, which needs CPython 3.13) under ``--peer2-python``, side by side in the same rounds.  Peers of one row are
 interleaved in rounds (A B C A B C ...) so slow drifts of a noisy machine hit them alike;
 the median over rounds is reported.
 
@@ -159,9 +162,10 @@ WORKER_SOURCE = WORKER_PRELUDE + _TIMING
 # --------------------------------------------------------------------------------------
 # Peers and measurement plan
 # --------------------------------------------------------------------------------------
-OURS, REF, SYNC, ASYNC = "envpool (ours)", "envpool-ref", "gym-sync", "gym-async"
-PEERS = (OURS, REF, SYNC, ASYNC)
-PEER_ALIASES = {"ours": OURS, "ref": REF, "sync": SYNC, "async": ASYNC}
+OURS, REF, REF2, SYNC, ASYNC = "envpool (ours)", "envpool-ref", "envpool-ref2", "gym-sync", "gym-async"
+PEERS = (OURS, REF, REF2, SYNC, ASYNC)
+REFS = (REF, REF2)  # reference EnvPool releases, each in its own interpreter
+PEER_ALIASES = {"ours": OURS, "ref": REF, "ref2": REF2, "sync": SYNC, "async": ASYNC}
 
 
 @dataclass
@@ -205,7 +209,7 @@ def build_plan(args: argparse.Namespace, peers: list[str]) -> list[Group]:
     groups = []
     for task in args.tasks:
         for n in args.num_envs:
-            ms = [Measurement(p, task, "sync", n, n, t) for p in (OURS, REF) if p in peers for t in args.threads]
+            ms = [Measurement(p, task, "sync", n, n, t) for p in (OURS, *REFS) if p in peers for t in args.threads]
             if SYNC in peers:
                 ms.append(Measurement(SYNC, task, "sync", n, n, None))
             if ASYNC in peers and n <= args.gym_async_max_envs:
@@ -213,7 +217,7 @@ def build_plan(args: argparse.Namespace, peers: list[str]) -> list[Group]:
             groups.append(Group(task, "sync", n, n, list(args.threads), ms))
         for n, b in args.async_configs:
             threads = args.async_threads
-            ms = [Measurement(p, task, "async", n, b, t) for p in (OURS, REF) if p in peers for t in threads]
+            ms = [Measurement(p, task, "async", n, b, t) for p in (OURS, *REFS) if p in peers for t in threads]
             groups.append(Group(task, "async", n, b, list(threads), ms))
     return [g for g in groups if g.measurements]
 
@@ -223,8 +227,8 @@ def build_plan(args: argparse.Namespace, peers: list[str]) -> list[Group]:
 # --------------------------------------------------------------------------------------
 def peer_command(peer: str, args: argparse.Namespace) -> tuple[str, dict[str, str]]:
     """Interpreter and environment used for a peer's worker subprocess."""
-    if peer == REF:  # the reference also imports as `envpool`: never let our build leak into it
-        return args.peer_python, child_env(peer=True)
+    if peer in REFS:  # the reference also imports as `envpool`: never let our build leak into it
+        return (args.peer_python if peer == REF else args.peer2_python), child_env(peer=True)
     return sys.executable, child_env()
 
 
@@ -250,7 +254,7 @@ def measure_once(m: Measurement, args: argparse.Namespace) -> None:
         "latency": m.mode == "sync" and m.num_envs == 1 and not args.no_latency,
         "latency_seconds": args.latency_seconds,
     }
-    if m.peer == REF:
+    if m.peer in REFS:
         payload["extra_make_kwargs"] = {"env_type": "gymnasium"}
         if m.mode == "sync":
             payload["batch_size"] = m.num_envs  # reference wants an explicit batch size
@@ -304,6 +308,7 @@ def table_rows(g: Group) -> list[dict[str, Any]]:
                 "latency_us": lat,
                 "cells": cells,
                 "ours/ref": med[OURS] / med[REF] if med[OURS] and med[REF] else None,
+                "ours/ref2": med[OURS] / med[REF2] if med[OURS] and med[REF2] else None,
                 "ours/sync": med[OURS] / med[SYNC] if med[OURS] and med[SYNC] else None,
             }
         )
@@ -332,6 +337,7 @@ def print_group(g: Group) -> None:
             print(f"  {p:16s} {fmt_sig(m.median):>8s} steps/s {spread(m):>5s}  [{samples}]{extra}{errs}")
         print(
             f"  ours/envpool-ref = {fmt_ratio(r['median'][OURS], r['median'][REF])}   "
+            f"ours/envpool-ref2 = {fmt_ratio(r['median'][OURS], r['median'][REF2])}   "
             f"ours/gym-sync = {fmt_ratio(r['median'][OURS], r['median'][SYNC])}   "
             f"ours/gym-async = {fmt_ratio(r['median'][OURS], r['median'][ASYNC])}"
         )
@@ -356,6 +362,14 @@ def host_info(args: argparse.Namespace, peers: list[str]) -> dict[str, Any]:
             peer_gymnasium=ref.get("gymnasium"),
             peer_python_version=ref.get("python"),
         )
+    if REF2 in peers:
+        ref2 = run_worker(REF2, {"mode": "info"}, args, 60)
+        info.update(
+            peer2_python=args.peer2_python,
+            envpool_ref2=ref2.get("envpool"),
+            peer2_numpy=ref2.get("numpy"),
+            peer2_python_version=ref2.get("python"),
+        )
     return info
 
 
@@ -379,26 +393,28 @@ def write_markdown(path: Path, groups: list[Group], info: dict[str, Any], args: 
         f"Command: `{info['command']}`  ",
         f"Platform: {info['platform']}; python {info['python']}, numpy {info['numpy']}, "
         f"gymnasium {info['gymnasium']}; ours {info['envpool_ours']} "
-        f"(git {info['git_revision']}); envpool-ref {info.get('envpool_ref', 'not run')}  ",
+        f"(git {info['git_revision']}); envpool-ref {info.get('envpool_ref', 'not run')}; "
+        f"envpool-ref2 {info.get('envpool_ref2', 'not run')} (python {info.get('peer2_python_version', '-')})  ",
         f"Median env steps/s over {args.rounds} round(s) of {args.seconds} s each "
         f"(warm-up {args.warmup} s). gym-sync/gym-async have no thread pool: the same value is "
         "shown for every thread count. µs/step: median per-call latency of one-env step().",
         "",
-        "| task | mode | num_envs | batch | threads | ours | envpool-ref | gym-sync | "
-        "gym-async | ours/ref | ours/sync | µs/step ours / ref / sync |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| task | mode | num_envs | batch | threads | ours | envpool-ref | envpool-ref2 | gym-sync | "
+        "gym-async | ours/ref | ours/ref2 | ours/sync | µs/step ours / ref / ref2 / sync |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for g in groups:
         for r in table_rows(g):
             med, lat = r["median"], r["latency_us"]
             lat_cell = ""
             if r["num_envs"] == 1 and r["mode"] == "sync":
-                lat_cell = " / ".join(f"{lat[p]:.1f}" if lat[p] else "-" for p in (OURS, REF, SYNC))
+                lat_cell = " / ".join(f"{lat[p]:.1f}" if lat[p] else "-" for p in (OURS, REF, REF2, SYNC))
             lines.append(
                 f"| {r['task']} | {r['mode']} | {r['num_envs']} | {r['batch']} | "
-                f"{r['threads']} | {fmt_sig(med[OURS])} | {fmt_sig(med[REF])} | "
+                f"{r['threads']} | {fmt_sig(med[OURS])} | {fmt_sig(med[REF])} | {fmt_sig(med[REF2])} | "
                 f"{fmt_sig(med[SYNC])} | {fmt_sig(med[ASYNC])} | "
-                f"{fmt_ratio(med[OURS], med[REF])} | {fmt_ratio(med[OURS], med[SYNC])} | "
+                f"{fmt_ratio(med[OURS], med[REF])} | {fmt_ratio(med[OURS], med[REF2])} | "
+                f"{fmt_ratio(med[OURS], med[SYNC])} | "
                 f"{lat_cell} |"
             )
     path.write_text("\n".join(lines) + "\n")
@@ -446,14 +462,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--async-threads", default="2", type=int_list, help="num_threads values for async rows")
     p.add_argument(
         "--peers",
-        default="ours,ref,sync,async",
+        default="ours,ref,ref2,sync,async",
         type=lambda s: [PEER_ALIASES.get(x.strip(), x.strip()) for x in s.split(",") if x.strip()],
-        help="subset of peers to run: ours, ref, sync, async",
+        help="subset of peers to run: ours, ref, ref2, sync, async (ref/ref2 only with their --peer*-python)",
     )
     p.add_argument(
         "--peer-python",
         default=os.environ.get("PEER_PYTHON"),
         help="python of the env holding reference EnvPool (default $PEER_PYTHON)",
+    )
+    p.add_argument(
+        "--peer2-python",
+        default=os.environ.get("PEER2_PYTHON"),
+        help="python of a second reference EnvPool release, e.g. 1.2.7 (default $PEER2_PYTHON)",
     )
     p.add_argument(
         "--gym-async-max-envs", default=64, type=int, help="largest num_envs for gym-async (one process per env)"
@@ -497,13 +518,16 @@ def main(argv: list[str] | None = None) -> int:
             "note: no --peer-python / $PEER_PYTHON given; skipping envpool-ref (create one with bench/peers/envpool.sh)"
         )
         peers.remove(REF)
+    if REF2 in peers and not args.peer2_python:
+        peers.remove(REF2)  # a second release is opt-in: no note
     args.out.mkdir(parents=True, exist_ok=True)
 
     info = host_info(args, peers)
     print(f"machine: {info['cpu_model']}, {info['cpus_usable']} CPUs, {info['platform']}")
     print(
         f"ours: envpool {info['envpool_ours']} ({info['envpool_ours_file']}); "
-        f"ref: {info.get('envpool_ref', 'not run')}; gymnasium {info['gymnasium']}"
+        f"ref: {info.get('envpool_ref', 'not run')}; ref2: {info.get('envpool_ref2', 'not run')}; "
+        f"gymnasium {info['gymnasium']}"
     )
     print(f"settings: rounds={args.rounds} seconds={args.seconds} warmup={args.warmup}")
 

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Builds (once) CPython 3.13 from Debian's source package and prints the path of its python.
+# Why: the reference EnvPool 1.2.7 ships Linux wheels for CPython 3.13 and 3.14 only, and these
+# machines run Debian 12 (bookworm), whose Python is 3.11. Debian 13 (trixie) carries python3.13;
+# its source package (upstream tarball + Debian's patches) builds on bookworm with bookworm's
+# -dev packages. Bench tooling only: never part of .ci/run.
+#   usage: PY313=$(bench/peers/python313.sh)   (~10 min on 2 cores the first time, then instant)
+#   env: PEER_PYTHON313_PREFIX (default ~/.cache/peer-python3.13), PEER_PYTHON313_SRC (where the
+#        source package is unpacked; default ~/.cache/peer-python3.13-src)
+set -euo pipefail
+prefix=${PEER_PYTHON313_PREFIX:-$HOME/.cache/peer-python3.13}
+src=${PEER_PYTHON313_SRC:-$HOME/.cache/peer-python3.13-src}
+python=$prefix/bin/python3.13
+works() { "$python" -c "import ssl, sqlite3, ctypes, lzma, bz2, zlib, venv" 2>/dev/null; }
+if [[ -x $python ]] && works; then
+  echo "$python"
+  exit 0
+fi
+
+# deb-src for trixie only (no binary lines): apt-get source fetches the source package, nothing
+# from trixie is installed. Pinned to the package's version so a rebuild gets the same sources.
+list=/etc/apt/sources.list.d/peer-python313-src.sources
+if [[ ! -f $list ]]; then
+  cat >"$list" <<'EOF'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: trixie
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+fi
+apt-get update -qq >&2
+# The build needs these -dev packages for the stdlib modules a venv with pip and numpy uses
+# (ssl, ctypes/ffi, lzma, bz2, sqlite3, readline, zlib, uuid, gdbm); bookworm's versions work.
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dpkg-dev build-essential libssl-dev \
+  zlib1g-dev libffi-dev libbz2-dev liblzma-dev libsqlite3-dev libreadline-dev uuid-dev \
+  libgdbm-dev libncurses-dev tk-dev >&2
+
+mkdir -p "$src"
+cd "$src"
+if ! compgen -G "python3.13-3.13*/configure" >/dev/null; then
+  # --download-only + dpkg-source -x: unpack and apply Debian's quilt patches without needing
+  # trixie's build-dependency versions.
+  apt-get source -qq --download-only python3.13 >&2
+  dpkg-source -x --no-check python3.13_*.dsc >&2
+fi
+tree=$(compgen -G "python3.13-3.13*/configure" | head -1)
+cd "$(dirname "$tree")"
+# No --enable-optimizations: PGO triples the build time. The batched rows time the wheel's C++;
+# the 1-env rows also time the interpreter's call path, where a PGO build is some 10% faster:
+# bench/README.md says so beside those rows.
+./configure -q --prefix="$prefix" --with-ensurepip=install >&2
+make -s -j"$(nproc)" >&2
+make -s altinstall >&2
+works || { echo "peers/python313.sh: $python built but lacks stdlib modules" >&2; exit 1; }
+echo "$python"

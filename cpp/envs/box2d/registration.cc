@@ -8,7 +8,29 @@
 
 namespace envpool::box2d {
 
+namespace {
+
+// Box2D fills its table of contact factories (b2Contact::s_registers) lazily, at the first
+// contact any world creates, unsynchronized: two pool threads meeting their first contacts at
+// once would race on it. So one contact is made here, once, while the tasks are registered
+// (one thread, at import). Box2D's other globals (b2_gjkCalls, b2_toiTime, ...) are statistics
+// that no computation reads.
+void InitializeContactRegisters() {
+  b2World world(b2Vec2(0.0f, 0.0f));
+  b2CircleShape circle;
+  circle.m_radius = 1.0f;
+  for (int i = 0; i < 2; ++i) {
+    b2BodyDef def;
+    def.type = b2_dynamicBody;
+    world.CreateBody(&def)->CreateFixture(&circle, 1.0f);
+  }
+  world.Step(0.01f, 1, 1);
+}
+
+}  // namespace
+
 std::vector<TaskSpec> Tasks() {
+  InitializeContactRegisters();
   return {
       Task<LunarLander>("LunarLander-v3", 1000, 200.0),
       Task<LunarLander>("LunarLanderContinuous-v3", 1000, 200.0, {{"continuous", true}}),

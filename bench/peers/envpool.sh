@@ -25,7 +25,18 @@ if [[ -x $dir/bin/python ]] && check; then
   echo "$dir/bin/python"
   exit 0
 fi
-"$base_python" -m venv "$dir" >&2
+if [[ $base_python == python3 ]]; then
+  python3 -m venv "$dir" >&2
+else
+  # python313.sh's build has no ensurepip (Debian disables it): bootstrap pip from its wheel,
+  # fetched by this machine's pip.
+  "$base_python" -m venv --without-pip "$dir" >&2
+  wheels=$(mktemp -d)
+  python3 -m pip download -q --no-deps pip -d "$wheels" >&2 2> >(grep -v '^WARNING: Location' >&2)
+  pip_wheel=$(ls "$wheels"/pip-*.whl)
+  "$dir/bin/python" "$pip_wheel/pip" install -q --no-index "$pip_wheel" >&2
+  rm -rf "$wheels"
+fi
 "$dir/bin/python" -m pip install -q --upgrade pip >&2 2> >(grep -v '^WARNING: Location' >&2)
 "$dir/bin/python" -m pip install -q "envpool==$version" gymnasium numpy >&2 2> >(grep -v '^WARNING: Location' >&2)
 check || { echo "peers/envpool.sh: envpool $version installed but does not import" >&2; exit 1; }

@@ -49,7 +49,9 @@ cd "$(dirname "$tree")"
 # No --enable-optimizations: PGO triples the build time. The batched rows time the wheel's C++;
 # the 1-env rows also time the interpreter's call path, where a PGO build is some 10% faster:
 # bench/README.md says so beside those rows.
-./configure -q --prefix="$prefix" --with-ensurepip=install >&2
+# Debian's patches disable ensurepip (pip comes from apt there): no pip in this build; venvs made
+# from it bootstrap pip from its wheel (bench/peers/envpool.sh).
+./configure -q --prefix="$prefix" --with-ensurepip=no >&2
 make -s -j"$(nproc)" >&2
 make -s altinstall >&2
 works || { echo "peers/python313.sh: $python built but lacks stdlib modules" >&2; exit 1; }

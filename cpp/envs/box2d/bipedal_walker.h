@@ -17,11 +17,14 @@
 
 #include <Box2D/Box2D.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <initializer_list>
 #include <vector>
 
 #include "core/env.h"
+#include "render/canvas.h"
 
 namespace envpool::box2d {
 
@@ -55,10 +58,12 @@ class WalkerContacts : public b2ContactListener {
 class LidarRay : public b2RayCastCallback {
  public:
   float fraction = 1.0f;
-  float32 ReportFixture(b2Fixture* fixture, const b2Vec2& /*point*/, const b2Vec2& /*normal*/,
+  render::Vec2 p1{}, p2{};  // the ray as gymnasium draws it: p2 becomes the hit point
+  float32 ReportFixture(b2Fixture* fixture, const b2Vec2& point, const b2Vec2& /*normal*/,
                         float32 hit_fraction) override {
     if ((fixture->GetFilterData().categoryBits & 1) == 0) return -1;
     fraction = hit_fraction;
+    p2 = {point.x, point.y};
     return hit_fraction;
   }
 };
@@ -80,9 +85,12 @@ class BipedalWalker : public Env {
       lo.push_back(-1.0);
       hi.push_back(1.0);
     }
-    return EnvSpec{{ArraySpec::Box("obs", DType::kFloat32, {24}, lo, hi)},
-                   {ArraySpec::Box("action", DType::kFloat32, {4}, {-1.0}, {1.0})},
-                   {}};
+    EnvSpec spec{{ArraySpec::Box("obs", DType::kFloat32, {24}, lo, hi)},
+                 {ArraySpec::Box("action", DType::kFloat32, {4}, {-1.0}, {1.0})},
+                 {}};
+    spec.render_height = kViewportH;
+    spec.render_width = kViewportW;
+    return spec;
   }
 
   explicit BipedalWalker(const Config& config) : hardcore_(config.Get<bool>("hardcore")), world_(b2Vec2(0.0f, -10.0f)) {
@@ -95,11 +103,24 @@ class BipedalWalker : public Env {
     world_.SetContactListener(&contacts_);
     prev_shaping_valid_ = false;
     GenerateTerrain(rng);
-    // _generate_clouds: 10 clouds, each x = uniform(0, 200) and five (uniform, uniform) pairs.
-    for (int cloud = 0; cloud < kTerrainLength / 20; ++cloud) {
-      rng.Uniform(0, kTerrainLength);
-      for (int k = 0; k < 10; ++k) rng.Uniform(0, 5 * kTerrainStep);
+    // _generate_clouds: 10 clouds, each x = uniform(0, 200) * TERRAIN_STEP and five corners
+    // around it, each corner's (x, y) noise drawn as one uniform pair.
+    for (Cloud& cloud : clouds_) {
+      const double x = rng.Uniform(0, kTerrainLength) * kTerrainStep;
+      const double y = kViewportH / kScale * 3 / 4;
+      for (int a = 0; a < 5; ++a) {
+        const double px = x + 15 * kTerrainStep * std::sin(3.14 * 2 * a / 5) + rng.Uniform(0, 5 * kTerrainStep);
+        const double py = y + 5 * kTerrainStep * std::cos(3.14 * 2 * a / 5) + rng.Uniform(0, 5 * kTerrainStep);
+        cloud.poly[a] = {px, py};
+      }
+      cloud.x1 = cloud.x2 = cloud.poly[0].x;
+      for (const render::Vec2& p : cloud.poly) {
+        cloud.x1 = std::min(cloud.x1, p.x);
+        cloud.x2 = std::max(cloud.x2, p.x);
+      }
     }
+    lidar_render_ = 0;
+    scroll_ = 0.0;
 
     const double init_x = kTerrainStep * kTerrainStartpad / 2;
     const double init_y = kTerrainHeight + 2 * kLegH;
@@ -147,6 +168,79 @@ class BipedalWalker : public Env {
   }
 
   void Step(const Action& action, Rng& /*rng*/, Output& out) override { Advance(action.Get<float>(), out); }
+
+  // gymnasium's render(): the scene on a surface 600 + max(0, scroll) * 30 pixels wide, of
+  // which the last 600 columns are returned; here drawn straight into those columns (pixel x
+  // of the wide surface is x - shift here; coordinates are truncated in the wide surface's
+  // frame first, as pygame does). pygame.draw.polygon fills -> FilledPolygon, gfxdraw.aapolygon
+  // -> AAPolygon, draw.aaline -> AALineF, draw.line / lines -> Line. Like gymnasium's, each
+  // call advances the lidar line drawn (one of the ten rays, out and back, every 100 calls).
+  void Render(uint8_t* rgb) const override {
+    using namespace render;
+    Canvas canvas(rgb, kViewportW, kViewportH);
+    canvas.Fill(kBlack);
+    const int shift = Trunc(kViewportW + std::max(0.0, scroll_) * kScale) - kViewportW;
+    std::vector<Pixel> pts;
+    auto pixel = [&](double x, double y) { return Pixel{Trunc(x) - shift, Trunc(y)}; };
+    auto polygon = [&](std::initializer_list<Vec2> corners, Color c) {
+      pts.clear();
+      for (const Vec2& v : corners) pts.push_back(pixel(v.x, v.y));
+      canvas.FilledPolygon(pts, c);
+    };
+    const double scroll = scroll_;
+    polygon({{scroll * kScale, 0},
+             {scroll * kScale + kViewportW, 0},
+             {scroll * kScale + kViewportW, kViewportH},
+             {scroll * kScale, kViewportH}},
+            {215, 215, 255});
+    for (const Cloud& cloud : clouds_) {
+      if (cloud.x2 < scroll / 2 || cloud.x1 > scroll / 2 + kViewportW / kScale) continue;
+      pts.clear();
+      for (const Vec2& p : cloud.poly) pts.push_back(pixel(p.x * kScale + scroll * kScale / 2, p.y * kScale));
+      canvas.FilledPolygon(pts, kWhite);
+      canvas.AAPolygon(pts, kWhite);
+    }
+    for (int i = 0; i < kTerrainLength - 1; ++i) {
+      if (terrain_x_[i + 1] < scroll || terrain_x_[i] > scroll + kViewportW / kScale) continue;
+      pts.clear();
+      for (const Vec2& v : {Vec2{terrain_x_[i], terrain_y_[i]}, Vec2{terrain_x_[i + 1], terrain_y_[i + 1]},
+                            Vec2{terrain_x_[i + 1], 0}, Vec2{terrain_x_[i], 0}}) {
+        pts.push_back(pixel(v.x * kScale, v.y * kScale));
+      }
+      canvas.FilledPolygon(pts, {102, 153, 76});
+      canvas.AAPolygon(pts, {102, 153, 76});
+    }
+    lidar_render_ = (lidar_render_ + 1) % 100;
+    const int ray = lidar_render_;
+    if (ray < 20 && has_stepped_) {
+      const LidarRay& r = lidar_[ray < 10 ? ray : 19 - ray];
+      const Pixel a = pixel(r.p1.x * kScale, r.p1.y * kScale), b = pixel(r.p2.x * kScale, r.p2.y * kScale);
+      canvas.Line(a.x, a.y, b.x, b.y, {255, 0, 0});
+    }
+    // gymnasium's drawlist: the terrain bodies (edges in reverse, then the obstacles in
+    // reverse), the leg parts, the hull.
+    const int edges = kTerrainLength - 1;
+    const int obstacles = static_cast<int>(terrain_.size()) - edges;
+    for (int k = static_cast<int>(terrain_.size()) - 1; k >= 0; --k) {
+      if (k >= obstacles) {
+        const int i = k - obstacles;  // the edge's index in gymnasium's terrain_poly order
+        DrawBody(canvas, terrain_[k], {76, static_cast<uint8_t>(i % 2 == 0 ? 255 : 204), 76}, {}, shift);
+      } else {
+        DrawBody(canvas, terrain_[k], kWhite, {153, 153, 153}, shift);
+      }
+    }
+    for (int k = 0; k < 4; ++k) {
+      const int i = k < 2 ? -1 : 1;
+      DrawBody(canvas, legs_[k], Shade(153, 76, 127, i), Shade(102, 51, 76, i), shift);
+    }
+    DrawBody(canvas, hull_, {127, 51, 229}, {76, 76, 127}, shift);
+    const double flagy1 = kTerrainHeight * kScale, flagy2 = flagy1 + 50, x = kTerrainStep * 3 * kScale;
+    canvas.AALineF({x - shift, flagy1}, {x - shift, flagy2}, kBlack);
+    const Pixel f[3] = {pixel(x, flagy2), pixel(x, flagy2 - 10), pixel(x + 25, flagy2 - 5)};
+    canvas.FilledPolygon({f[0], f[1], f[2]}, {230, 51, 0});
+    for (int k = 0; k < 3; ++k) canvas.Line(f[k].x, f[k].y, f[(k + 1) % 3].x, f[(k + 1) % 3].y, kBlack);
+    canvas.FlipVertical();
+  }
 
  private:
   static constexpr double kFps = 50;
@@ -338,12 +432,16 @@ class BipedalWalker : public Env {
 
     const b2Vec2 pos = hull_->GetPosition();
     const b2Vec2 vel = hull_->GetLinearVelocity();
+    scroll_ = pos.x - kViewportW / kScale / 5;
+    has_stepped_ = true;
     float* obs = out.Obs<float>();
     for (int i = 0; i < 10; ++i) {
       LidarRay& ray = lidar_[i];
       ray.fraction = 1.0f;
       const double p2x = pos.x + std::sin(1.5 * i / 10.0) * kLidarRange;
       const double p2y = pos.y - std::cos(1.5 * i / 10.0) * kLidarRange;
+      ray.p1 = {pos.x, pos.y};
+      ray.p2 = {p2x, p2y};
       world_.RayCast(&ray, pos, b2Vec2(static_cast<float>(p2x), static_cast<float>(p2y)));
       obs[14 + i] = ray.fraction;
     }
@@ -386,6 +484,47 @@ class BipedalWalker : public Env {
     out.terminated() = terminated;
   }
 
+  struct Cloud {
+    render::Vec2 poly[5];
+    double x1 = 0, x2 = 0;
+  };
+
+  static render::Color Shade(int r, int g, int b, int i) {
+    return {static_cast<uint8_t>(r - i * 25), static_cast<uint8_t>(g - i * 25), static_cast<uint8_t>(b - i * 25)};
+  }
+
+  // One body of the drawlist: its polygons filled in `fill` with an outline in `outline`, or
+  // its edge as an anti-aliased line in `fill`. The corners are Box2D's float32 transform of
+  // the vertices times SCALE, as pybox2d computes `trans * v * SCALE`.
+  static void DrawBody(render::Canvas& canvas, const b2Body* body, render::Color fill, render::Color outline,
+                       int shift) {
+    using namespace render;
+    const b2Transform& xf = body->GetTransform();
+    const float scale = static_cast<float>(kScale);
+    for (const b2Fixture* f = body->GetFixtureList(); f != nullptr; f = f->GetNext()) {
+      if (f->GetType() == b2Shape::e_edge) {
+        const auto* edge = static_cast<const b2EdgeShape*>(f->GetShape());
+        const b2Vec2 a = scale * b2Mul(xf, edge->m_vertex1), b = scale * b2Mul(xf, edge->m_vertex2);
+        canvas.AALineF({static_cast<double>(a.x) - shift, a.y}, {static_cast<double>(b.x) - shift, b.y}, fill);
+        continue;
+      }
+      const auto* poly = static_cast<const b2PolygonShape*>(f->GetShape());
+      std::vector<Pixel> pts;
+      for (int i = 0; i < poly->m_count; ++i) {
+        const b2Vec2 v = scale * b2Mul(xf, poly->m_vertices[i]);
+        pts.push_back({Trunc(static_cast<double>(v.x)) - shift, Trunc(static_cast<double>(v.y))});
+      }
+      canvas.FilledPolygon(pts, fill);
+      canvas.AAPolygon(pts, fill);
+      for (std::size_t i = 0; i < pts.size(); ++i) {
+        const Pixel& p = pts[i];
+        const Pixel& q = pts[(i + 1) % pts.size()];
+        canvas.Line(p.x, p.y, q.x, q.y, outline);
+      }
+      canvas.AAPolygon(pts, outline);
+    }
+  }
+
   bool hardcore_;
   b2World world_;
   WalkerContacts contacts_;
@@ -396,6 +535,10 @@ class BipedalWalker : public Env {
   std::array<b2Body*, 4> legs_{};
   std::array<b2RevoluteJoint*, 4> joints_{};
   std::array<LidarRay, 10> lidar_{};
+  std::array<Cloud, kTerrainLength / 20> clouds_{};
+  double scroll_ = 0.0;           // gymnasium's self.scroll: where the view starts
+  bool has_stepped_ = false;      // the lidar rays have end points (after the first step)
+  mutable int lidar_render_ = 0;  // gymnasium's self.lidar_render, advanced by each render()
   double prev_shaping_ = 0;
   bool prev_shaping_valid_ = false;
 };

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The Atari plugin (plugins/atari, the envpool-ng-atari package) as users install it: in a fresh
-# venv (no system site-packages), install the envpool wheel, then
-# `pip install --no-build-isolation ./plugins/atari` (built against the envpool of that venv; it
-# pulls ale-py 0.12.1 for the ROMs), then run the plugin's tests: fidelity against ale-py's
+# venv (no system site-packages), install the envpool wheel, then build the plugin's wheel with
+# `pip wheel --no-build-isolation ./plugins/atari` (built against the envpool of that venv),
+# repair it (scripts/build_wheels.sh) and install it (it pulls ale-py 0.12.1 for the ROMs), then run the plugin's tests: fidelity against ale-py's
 # AtariVectorEnv and gymnasium's AtariPreprocessing, the resize against OpenCV, the API.
 # Any failure or skipped test fails the step; `pip check` must pass.
 #
@@ -47,13 +47,17 @@ echo "== fresh venv: envpool wheel, build tools, test deps"
 vpy="$work/venv/bin/python"
 "$vpy" -m pip install -q "$wheel" scikit-build-core cmake ninja pytest dm-env opencv-python-headless "ale-py==0.12.1"
 
-echo "== pip install --no-build-isolation plugins/atari ($((SECONDS - t0)) s)"
+echo "== the plugin's wheel: pip wheel --no-build-isolation plugins/atari, repaired, installed ($((SECONDS - t0)) s)"
 # A copy: the build must not leave files in the checkout.
 cp -r plugins/atari "$work/atari"
 rm -rf "$work/atari/build"  # a local in-place build's folder (not in a clean checkout)
 t_build=$SECONDS
-"$vpy" -m pip install -q --no-build-isolation "$work/atari"
-echo "plugin built and installed in $((SECONDS - t_build)) s"
+# As a wheel, repaired by auditwheel as users get it (scripts/build_wheels.sh: its manylinux tag,
+# nothing grafted, the ALE's licence inside, no ROMs), then installed from that wheel.
+"$vpy" -m pip wheel -q --no-deps --no-build-isolation -w "$work/atari-wheel" "$work/atari"
+scripts/build_wheels.sh repair --out "$work/atari-wheel/repaired" "$work"/atari-wheel/envpool_ng_atari-*.whl >/dev/null
+"$vpy" -m pip install -q "$work"/atari-wheel/repaired/envpool_ng_atari-*.whl
+echo "plugin built, repaired and installed in $((SECONDS - t_build)) s"
 "$vpy" -m pip check
 
 echo "== tests ($((SECONDS - t0)) s)"

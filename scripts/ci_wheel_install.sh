@@ -11,8 +11,9 @@
 #
 # .ci/run's wheel step repairs its wheel (scripts/build_wheels.sh repair) and passes it with
 # --wheel; an unrepaired wheel is repaired here. Measured (2026-11-27, the shared 2-core machine,
-# load average ~6, pip's cache warm): 72 s without --atari (CartPole's fresh venv to first step
-# 24 s); the Atari test 34 s more, plus the plugin's build (~50 s with the ALE cache warm).
+# pip's cache warm, as .ci/run calls it): 77 s at load average 4-5 (CartPole's fresh venv to first
+# step 27 s), 142 s at 7-9; --atari adds the plugin's build (~50-100 s, the ALE cache warm) and
+# its test (24-34 s).
 # Usage: scripts/ci_wheel_install.sh [--wheel PATH] [--keep] [--atari]
 set -euo pipefail
 with_atari=0

@@ -28,10 +28,12 @@ OURS = pathlib.Path(envpool.__file__).resolve().parent
 FIX = "pip uninstall -y envpool envpool-ng"
 
 # The files PyPI's envpool 1.2.5 ships at these paths (stand-ins: only their paths and hashes
-# matter to the check). __init__.py and registration.py are the ones ours has too.
+# matter to the check). __init__.py, registration.py and py.typed (one byte there, empty in ours)
+# are the ones ours has too (tests/install/test_wheel_install.py checks with the real wheels).
 PYPI_FILES = {
     "envpool/__init__.py": 'from envpool.registration import make\n__version__ = "1.2.5"\n',
     "envpool/registration.py": "def make(task_id, **kwargs):\n    return task_id\n",
+    "envpool/py.typed": "\n",
     "envpool/entry.py": "",
     "envpool/python/__init__.py": "",
 }
@@ -146,7 +148,7 @@ def test_pypi_installed_last_cli_explains(site):
     assert proc.returncode == 2
     err = proc.stderr
     assert "did not load envpool-ng's package" in err, err
-    assert "overwritten by envpool: envpool/__init__.py, envpool/registration.py" in err, err
+    assert "overwritten by envpool: envpool/__init__.py, envpool/registration.py, envpool/py.typed" in err, err
     assert FIX in err and "pip install envpool-ng" in err
 
 

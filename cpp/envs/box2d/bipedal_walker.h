@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/env.h"
+#include "envs/box2d/step_result.h"
 #include "render/canvas.h"
 
 namespace envpool::box2d {
@@ -160,14 +161,18 @@ class BipedalWalker : public Env {
     contacts_.hull = hull_;
     contacts_.lower_legs = {legs_[1], legs_[3]};
 
-    // gymnasium's reset returns the observation of step(np.array([0, 0, 0, 0])).
+    // gymnasium's reset returns the observation of step(np.array([0, 0, 0, 0])); its reward
+    // and termination are dropped (the row's reward and flags are the pool's: with same-step
+    // autoreset they still hold the ending step's).
     const float zero[4] = {0, 0, 0, 0};
     Advance(zero, out);
-    out.reward() = 0.0;
-    out.terminated() = false;
   }
 
-  void Step(const Action& action, Rng& /*rng*/, Output& out) override { Advance(action.Get<float>(), out); }
+  void Step(const Action& action, Rng& /*rng*/, Output& out) override {
+    const StepResult result = Advance(action.Get<float>(), out);
+    out.reward() = result.reward;
+    out.terminated() = result.terminated;
+  }
 
   // gymnasium's render(): the scene on a surface 600 + max(0, scroll) * 30 pixels wide, of
   // which the last 600 columns are returned; here drawn straight into those columns (pixel x
@@ -416,7 +421,7 @@ class BipedalWalker : public Env {
     return static_cast<b2RevoluteJoint*>(world_.CreateJoint(&def));
   }
 
-  void Advance(const float* action, Output& out) {
+  StepResult Advance(const float* action, Output& out) {
     static constexpr int kSpeeds[4] = {kSpeedHip, kSpeedKnee, kSpeedHip, kSpeedKnee};
     float cost[4];
     for (int j = 0; j < 4; ++j) {
@@ -480,8 +485,7 @@ class BipedalWalker : public Env {
       terminated = true;
     }
     if (pos.x > (kTerrainLength - kTerrainGrass) * kTerrainStep) terminated = true;
-    out.reward() = reward;
-    out.terminated() = terminated;
+    return {reward, terminated};
   }
 
   struct Cloud {

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "core/env.h"
+#include "envs/box2d/step_result.h"
 
 namespace envpool::box2d {
 
@@ -205,10 +206,10 @@ class LunarLander : public Env {
     contacts_.lander = lander_;
     contacts_.legs = legs_;
 
-    // gymnasium's reset returns the observation of step(no-op).
+    // gymnasium's reset returns the observation of step(no-op); its reward and termination are
+    // dropped (the row's reward and flags are the pool's: with same-step autoreset they still
+    // hold the ending step's).
     Advance(0.0, 0.0, 0, rng, out);
-    out.reward() = 0.0;
-    out.terminated() = false;
   }
 
   void Step(const Action& action, Rng& rng, Output& out) override {
@@ -217,9 +218,9 @@ class LunarLander : public Env {
       const float* a = action.Get<float>();
       const double main = std::min(std::max(a[0], -1.0f), 1.0f);
       const double lateral = std::min(std::max(a[1], -1.0f), 1.0f);
-      Advance(main, lateral, -1, rng, out);
+      Write(Advance(main, lateral, -1, rng, out), out);
     } else {
-      Advance(0.0, 0.0, static_cast<int>(action.Get<int64_t>()[0]), rng, out);
+      Write(Advance(0.0, 0.0, static_cast<int>(action.Get<int64_t>()[0]), rng, out), out);
     }
   }
 
@@ -240,6 +241,11 @@ class LunarLander : public Env {
   static constexpr int kViewportW = 600;
   static constexpr int kViewportH = 400;
 
+  static void Write(StepResult result, Output& out) {
+    out.reward() = result.reward;
+    out.terminated() = result.terminated;
+  }
+
   // tanh(sin(0.02 k) + sin(pi 0.01 k)), gymnasium's wind and turbulence profile.
   static double WindShape(int64_t k) {
     const double x = static_cast<double>(k);
@@ -248,7 +254,7 @@ class LunarLander : public Env {
 
   // gymnasium's step(): `discrete` is the discrete action, or -1 for the continuous one
   // (main, lateral), already clipped to [-1, 1].
-  void Advance(double main, double lateral, int discrete, Rng& rng, Output& out) {
+  StepResult Advance(double main, double lateral, int discrete, Rng& rng, Output& out) {
     if (enable_wind_ && !(contacts_.ground_contact[0] || contacts_.ground_contact[1])) {
       const double wind_mag = WindShape(wind_idx_) * wind_power_;
       ++wind_idx_;
@@ -337,8 +343,7 @@ class LunarLander : public Env {
     }
     float* obs = out.Obs<float>();
     for (int i = 0; i < 8; ++i) obs[i] = static_cast<float>(state[i]);
-    out.reward() = reward;
-    out.terminated() = terminated;
+    return {reward, terminated};
   }
 
   bool continuous_;

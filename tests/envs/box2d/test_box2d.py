@@ -281,3 +281,31 @@ def test_threads_and_async_batches_give_the_same_trajectories(task):
     one = run(1, n)
     assert run(2, n) == one
     assert run(2, n // 2) == one
+
+
+@pytest.mark.parametrize("task", ["LunarLander-v3", "BipedalWalker-v3"])
+def test_same_step_autoreset_matches_gymnasium(task):
+    """autoreset_mode=SAME_STEP on both sides: an ending step returns the next episode's first
+    observation, its last one in info["final_obs"]; both equal gymnasium's, bit for bit."""
+    mode = gym.vector.AutoresetMode.SAME_STEP
+    ours = envpool.make(task, num_envs=NUM_ENVS, seed=4, autoreset_mode=mode, max_episode_steps=60)
+    make = functools.partial(gym.make, task, max_episode_steps=60)
+    ref = gym.vector.SyncVectorEnv([make for _ in range(NUM_ENVS)], autoreset_mode=mode)
+    ours.reset()
+    ref.reset(seed=4)
+    act = _random_policy(ref.single_action_space, np.random.default_rng(5))
+    ended = 0
+    for t in range(200):
+        actions = act(np.zeros(NUM_ENVS))
+        obs, rew, term, trunc, info = ours.step(actions)
+        ref_obs, ref_rew, ref_term, ref_trunc, ref_info = ref.step(actions)
+        assert np.array_equal(_bits(obs, np.float32), _bits(ref_obs, np.float32)), f"step {t}"
+        assert np.array_equal(_bits(rew, np.float64), _bits(ref_rew, np.float64)), f"step {t}"
+        assert np.array_equal(term, ref_term) and np.array_equal(trunc, ref_trunc), f"step {t}"
+        for i in np.flatnonzero(term | trunc):
+            final, ref_final = info["final_obs"][i], ref_info["final_obs"][i]
+            assert np.array_equal(_bits(final, np.float32), _bits(ref_final, np.float32)), f"step {t} env {i}"
+            ended += 1
+    assert ended >= NUM_ENVS
+    ours.close()
+    ref.close()

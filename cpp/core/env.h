@@ -70,7 +70,9 @@ class Env {
   virtual ~Env() = default;
 
   // Start a new episode: draw the initial state from `rng`, write the first observation
-  // (and info arrays). Reward and terminated are set to 0 / false by the pool.
+  // (and info arrays). Never write reward, terminated or truncated: the pool sets them (0 /
+  // false on a reset row); with same-step autoreset the reset shares the row of the step that
+  // ended the episode, whose reward and flags it must keep.
   virtual void Reset(Rng& rng, Output& out) = 0;
 
   // Advance one step with an action already validated against the spec's bounds

@@ -24,36 +24,11 @@
 #include <vector>
 
 #include "core/env.h"
+#include "envs/box2d/contacts.h"
 #include "envs/box2d/step_result.h"
 #include "render/canvas.h"
 
 namespace envpool::box2d {
-
-// gymnasium's ContactDetector for the walker: the hull touching anything ends the game; the
-// lower legs (legs[1], legs[3]) carry a ground_contact flag.
-class WalkerContacts : public b2ContactListener {
- public:
-  b2Body* hull = nullptr;
-  std::array<b2Body*, 2> lower_legs{};
-  bool game_over = false;
-  std::array<bool, 2> ground_contact{};
-
-  void BeginContact(b2Contact* contact) override {
-    const b2Body* a = contact->GetFixtureA()->GetBody();
-    const b2Body* b = contact->GetFixtureB()->GetBody();
-    if (hull == a || hull == b) game_over = true;
-    for (int i = 0; i < 2; ++i) {
-      if (lower_legs[i] == a || lower_legs[i] == b) ground_contact[i] = true;
-    }
-  }
-  void EndContact(b2Contact* contact) override {
-    const b2Body* a = contact->GetFixtureA()->GetBody();
-    const b2Body* b = contact->GetFixtureB()->GetBody();
-    for (int i = 0; i < 2; ++i) {
-      if (lower_legs[i] == a || lower_legs[i] == b) ground_contact[i] = false;
-    }
-  }
-};
 
 // gymnasium's LidarCallback: the nearest fixture of category 1 (the ground) along the ray.
 class LidarRay : public b2RayCastCallback {
@@ -100,7 +75,7 @@ class BipedalWalker : public Env {
 
   void Reset(Rng& rng, Output& out) override {
     Destroy();
-    contacts_ = WalkerContacts{};
+    contacts_ = GameContacts{};
     world_.SetContactListener(&contacts_);
     prev_shaping_valid_ = false;
     GenerateTerrain(rng);
@@ -158,8 +133,8 @@ class BipedalWalker : public Env {
       legs_[2 * k] = leg;
       legs_[2 * k + 1] = lower;
     }
-    contacts_.hull = hull_;
-    contacts_.lower_legs = {legs_[1], legs_[3]};
+    contacts_.body = hull_;
+    contacts_.feet = {legs_[1], legs_[3]};
 
     // gymnasium's reset returns the observation of step(np.array([0, 0, 0, 0])); its reward
     // and termination are dropped (the row's reward and flags are the pool's: with same-step
@@ -531,7 +506,7 @@ class BipedalWalker : public Env {
 
   bool hardcore_;
   b2World world_;
-  WalkerContacts contacts_;
+  GameContacts contacts_;
   std::vector<b2Body*> terrain_;  // in creation order (gymnasium destroys them in reverse)
   double terrain_x_[kTerrainLength] = {};
   double terrain_y_[kTerrainLength] = {};

@@ -21,35 +21,10 @@
 #include <string>
 
 #include "core/env.h"
+#include "envs/box2d/contacts.h"
 #include "envs/box2d/step_result.h"
 
 namespace envpool::box2d {
-
-// gymnasium's ContactDetector: any contact of the lander's body ends the game; a leg touching
-// the ground sets its ground_contact flag until the contact ends.
-class LanderContacts : public b2ContactListener {
- public:
-  b2Body* lander = nullptr;
-  std::array<b2Body*, 2> legs{};
-  bool game_over = false;
-  std::array<bool, 2> ground_contact{};
-
-  void BeginContact(b2Contact* contact) override {
-    const b2Body* a = contact->GetFixtureA()->GetBody();
-    const b2Body* b = contact->GetFixtureB()->GetBody();
-    if (lander == a || lander == b) game_over = true;
-    for (int i = 0; i < 2; ++i) {
-      if (legs[i] == a || legs[i] == b) ground_contact[i] = true;
-    }
-  }
-  void EndContact(b2Contact* contact) override {
-    const b2Body* a = contact->GetFixtureA()->GetBody();
-    const b2Body* b = contact->GetFixtureB()->GetBody();
-    for (int i = 0; i < 2; ++i) {
-      if (legs[i] == a || legs[i] == b) ground_contact[i] = false;
-    }
-  }
-};
 
 class LunarLander : public Env {
  public:
@@ -91,7 +66,7 @@ class LunarLander : public Env {
     // A new world every episode, as gymnasium's reset makes one (its workaround for
     // Gymnasium issue 728); the bodies are created in gymnasium's order, which fixes the
     // order of Box2D's proxies and contacts.
-    contacts_ = LanderContacts{};
+    contacts_ = GameContacts{};
     world_ = std::make_unique<b2World>(b2Vec2(0.0f, static_cast<float>(gravity_)));
     world_->SetContactListener(&contacts_);
     prev_shaping_valid_ = false;
@@ -203,8 +178,8 @@ class LunarLander : public Env {
       world_->CreateJoint(&joint);
       legs_[k] = leg;
     }
-    contacts_.lander = lander_;
-    contacts_.legs = legs_;
+    contacts_.body = lander_;
+    contacts_.feet = legs_;
 
     // gymnasium's reset returns the observation of step(no-op); its reward and termination are
     // dropped (the row's reward and flags are the pool's: with same-step autoreset they still
@@ -352,7 +327,7 @@ class LunarLander : public Env {
   double wind_power_;
   double turbulence_power_;
 
-  LanderContacts contacts_;
+  GameContacts contacts_;
   std::unique_ptr<b2World> world_;
   b2Body* lander_ = nullptr;
   std::array<b2Body*, 2> legs_{};

@@ -25,6 +25,7 @@
 
 #include "core/env.h"
 #include "envs/box2d/contacts.h"
+#include "envs/box2d/fixtures.h"
 #include "envs/box2d/step_result.h"
 #include "render/canvas.h"
 
@@ -106,20 +107,8 @@ class BipedalWalker : public Env {
       def.position.Set(static_cast<float>(init_x), static_cast<float>(init_y));
       hull_ = world_.CreateBody(&def);
       static constexpr int kPoly[5][2] = {{-30, 9}, {6, 9}, {34, 1}, {34, -8}, {-30, -8}};
-      b2Vec2 vertices[5];
-      for (int i = 0; i < 5; ++i) {
-        vertices[i].Set(static_cast<float>(kPoly[i][0] / kScale), static_cast<float>(kPoly[i][1] / kScale));
-      }
-      b2PolygonShape shape;
-      shape.Set(vertices, 5);
-      b2FixtureDef fixture;
-      fixture.shape = &shape;
-      fixture.density = 5.0f;
-      fixture.friction = 0.1f;
-      fixture.filter.categoryBits = 0x0020;
-      fixture.filter.maskBits = 0x001;
-      fixture.restitution = 0.0f;
-      hull_->CreateFixture(&fixture);
+      AddFixture(hull_, PixelPolygon(kPoly, kScale),
+                 {.density = 5.0f, .friction = 0.1f, .category = 0x0020, .mask = 0x001});
     }
     const double push = rng.Uniform(-kInitialRandom, kInitialRandom);
     hull_->ApplyForceToCenter(b2Vec2(static_cast<float>(push), 0.0f), true);
@@ -263,12 +252,9 @@ class BipedalWalker : public Env {
     for (int i = 0; i < 4; ++i) vertices[i].Set(static_cast<float>(poly[i][0]), static_cast<float>(poly[i][1]));
     b2PolygonShape shape;
     shape.Set(vertices, 4);
-    b2FixtureDef fixture;
-    fixture.shape = &shape;
-    fixture.friction = kFriction;
     b2BodyDef def;
     b2Body* body = world_.CreateBody(&def);
-    body->CreateFixture(&fixture);
+    AddFixture(body, shape, {.friction = kFriction});
     terrain_.push_back(body);
   }
 
@@ -348,13 +334,9 @@ class BipedalWalker : public Env {
       b2EdgeShape edge;
       edge.Set(b2Vec2(static_cast<float>(terrain_x_[i]), static_cast<float>(terrain_y_[i])),
                b2Vec2(static_cast<float>(terrain_x_[i + 1]), static_cast<float>(terrain_y_[i + 1])));
-      b2FixtureDef fixture;
-      fixture.shape = &edge;
-      fixture.friction = kFriction;
-      fixture.filter.categoryBits = 0x0001;
       b2BodyDef def;
       b2Body* body = world_.CreateBody(&def);
-      body->CreateFixture(&fixture);
+      AddFixture(body, edge, {.friction = kFriction, .category = 0x0001});
       terrain_.push_back(body);
     }
   }
@@ -368,13 +350,7 @@ class BipedalWalker : public Env {
     b2Body* body = world_.CreateBody(&def);
     b2PolygonShape box;
     box.SetAsBox(static_cast<float>(half_w), static_cast<float>(kLegH / 2));
-    b2FixtureDef fixture;
-    fixture.shape = &box;
-    fixture.density = 1.0f;
-    fixture.restitution = 0.0f;
-    fixture.filter.categoryBits = 0x0020;
-    fixture.filter.maskBits = 0x001;
-    body->CreateFixture(&fixture);
+    AddFixture(body, box, {.density = 1.0f, .category = 0x0020, .mask = 0x001});
     return body;
   }
 

@@ -22,6 +22,7 @@
 
 #include "core/env.h"
 #include "envs/box2d/contacts.h"
+#include "envs/box2d/fixtures.h"
 #include "envs/box2d/step_result.h"
 
 namespace envpool::box2d {
@@ -94,19 +95,13 @@ class LunarLander : public Env {
     {
       b2EdgeShape edge;
       edge.Set(b2Vec2(0.0f, 0.0f), b2Vec2(static_cast<float>(w), 0.0f));
-      b2FixtureDef fixture;
-      fixture.shape = &edge;
-      moon->CreateFixture(&fixture);
+      AddFixture(moon, edge, {});
     }
     for (int i = 0; i < kChunks - 1; ++i) {
       b2EdgeShape edge;
       edge.Set(b2Vec2(static_cast<float>(chunk_x[i]), static_cast<float>(smooth_y[i])),
                b2Vec2(static_cast<float>(chunk_x[i + 1]), static_cast<float>(smooth_y[i + 1])));
-      b2FixtureDef fixture;
-      fixture.shape = &edge;
-      fixture.density = 0.0f;
-      fixture.friction = 0.1f;
-      moon->CreateFixture(&fixture);
+      AddFixture(moon, edge, {.density = 0.0f, .friction = 0.1f});
     }
 
     const double initial_y = kViewportH / kScale;
@@ -118,20 +113,8 @@ class LunarLander : public Env {
       def.angle = 0.0f;
       lander_ = world_->CreateBody(&def);
       static constexpr int kPoly[6][2] = {{-14, 17}, {-17, 0}, {-17, -10}, {17, -10}, {17, 0}, {14, 17}};
-      b2Vec2 vertices[6];
-      for (int i = 0; i < 6; ++i) {
-        vertices[i].Set(static_cast<float>(kPoly[i][0] / kScale), static_cast<float>(kPoly[i][1] / kScale));
-      }
-      b2PolygonShape shape;
-      shape.Set(vertices, 6);
-      b2FixtureDef fixture;
-      fixture.shape = &shape;
-      fixture.density = 5.0f;
-      fixture.friction = 0.1f;
-      fixture.filter.categoryBits = 0x0010;
-      fixture.filter.maskBits = 0x001;
-      fixture.restitution = 0.0f;
-      lander_->CreateFixture(&fixture);
+      AddFixture(lander_, PixelPolygon(kPoly, kScale),
+                 {.density = 5.0f, .friction = 0.1f, .category = 0x0010, .mask = 0x001});
     }
     const double fx = rng.Uniform(-kInitialRandom, kInitialRandom);
     const double fy = rng.Uniform(-kInitialRandom, kInitialRandom);
@@ -150,13 +133,7 @@ class LunarLander : public Env {
       b2Body* leg = world_->CreateBody(&def);
       b2PolygonShape box;
       box.SetAsBox(static_cast<float>(kLegW / kScale), static_cast<float>(kLegH / kScale));
-      b2FixtureDef fixture;
-      fixture.shape = &box;
-      fixture.density = 1.0f;
-      fixture.restitution = 0.0f;
-      fixture.filter.categoryBits = 0x0020;
-      fixture.filter.maskBits = 0x001;
-      leg->CreateFixture(&fixture);
+      AddFixture(leg, box, {.density = 1.0f, .category = 0x0020, .mask = 0x001});
       b2RevoluteJointDef joint;
       joint.bodyA = lander_;
       joint.bodyB = leg;

@@ -9,7 +9,8 @@
 // env's numpy Generator are gymnasium's, in its order: reset draws the 12 terrain heights, the
 // initial force (x, then y), with wind the two wind indices (integers(-9999, 9999)), and then,
 // as gymnasium's reset ends with step(no-op), the two dispersions of that step; every step
-// draws two dispersions. Particles are drawn only when rendering and never touch the lander.
+// draws two dispersions. Particles are drawn only when rendering and never touch the lander
+// (see lunar_lander_render.h).
 #pragma once
 
 #include <Box2D/Box2D.h>
@@ -23,6 +24,7 @@
 #include "core/env.h"
 #include "envs/box2d/contacts.h"
 #include "envs/box2d/fixtures.h"
+#include "envs/box2d/lunar_lander_render.h"
 #include "envs/box2d/step_result.h"
 
 namespace envpool::box2d {
@@ -48,7 +50,10 @@ class LunarLander : public Env {
     }
     ArraySpec action = config.Get<bool>("continuous") ? ArraySpec::Box("action", DType::kFloat32, {2}, {-1.0}, {1.0})
                                                       : ArraySpec::Discrete("action", 4);
-    return EnvSpec{{ArraySpec::Box("obs", DType::kFloat32, {8}, lo, hi)}, {action}, {}};
+    EnvSpec spec{{ArraySpec::Box("obs", DType::kFloat32, {8}, lo, hi)}, {action}, {}};
+    spec.render_height = kViewportH;
+    spec.render_width = kViewportW;
+    return spec;
   }
 
   explicit LunarLander(const Config& config)
@@ -77,11 +82,11 @@ class LunarLander : public Env {
     constexpr int kChunks = 11;
     double height[kChunks + 1];
     for (double& y : height) y = rng.Uniform(0, h / 2);
-    double chunk_x[kChunks];
+    double* chunk_x = chunk_x_.data();
     for (int i = 0; i < kChunks; ++i) chunk_x[i] = w / (kChunks - 1) * i;
     helipad_y_ = h / 4;
     for (int i = kChunks / 2 - 2; i <= kChunks / 2 + 2; ++i) height[i] = helipad_y_;
-    double smooth_y[kChunks];
+    double* smooth_y = smooth_y_.data();
     for (int i = 0; i < kChunks; ++i) {
       // height[i - 1] is Python's height[-1] (the last one) for i = 0.
       const double before = height[i == 0 ? kChunks : i - 1];
@@ -157,6 +162,7 @@ class LunarLander : public Env {
     }
     contacts_.body = lander_;
     contacts_.feet = legs_;
+    particles_.Reset();
 
     // gymnasium's reset returns the observation of step(no-op); its reward and termination are
     // dropped (the row's reward and flags are the pool's: with same-step autoreset they still
@@ -232,6 +238,9 @@ class LunarLander : public Env {
       const b2Vec2 pos = lander_->GetPosition();
       const double px = static_cast<double>(pos.x) + ox;
       const double py = static_cast<double>(pos.y) + oy;
+      // gymnasium's flame particle (density 3.5 "to make particle speed adequate"), ttl m_power
+      // (a float64: gymnasium's step casts the continuous action to float64 first).
+      particles_.Spawn(3.5f, px, py, ox * kMainEnginePower * m_power, oy * kMainEnginePower * m_power, m_power);
       lander_->ApplyLinearImpulse(b2Vec2(static_cast<float>(-ox * kMainEnginePower * m_power),
                                          static_cast<float>(-oy * kMainEnginePower * m_power)),
                                   b2Vec2(static_cast<float>(px), static_cast<float>(py)), true);
@@ -254,12 +263,14 @@ class LunarLander : public Env {
       // gymnasium's constant 17 (not SIDE_ENGINE_HEIGHT) in x, as its comment explains.
       const double px = static_cast<double>(pos.x) + ox - tip[0] * 17 / kScale;
       const double py = static_cast<double>(pos.y) + oy + tip[1] * kSideEngineHeight / kScale;
+      particles_.Spawn(0.7f, px, py, ox * kSideEnginePower * s_power, oy * kSideEnginePower * s_power, s_power);
       lander_->ApplyLinearImpulse(b2Vec2(static_cast<float>(-ox * kSideEnginePower * s_power),
                                          static_cast<float>(-oy * kSideEnginePower * s_power)),
                                   b2Vec2(static_cast<float>(px), static_cast<float>(py)), true);
     }
 
     world_->Step(static_cast<float>(1.0 / kFps), 6 * 30, 2 * 30);
+    particles_.EndStep();
 
     const b2Vec2 pos = lander_->GetPosition();
     const b2Vec2 vel = lander_->GetLinearVelocity();
@@ -298,6 +309,46 @@ class LunarLander : public Env {
     return {reward, terminated};
   }
 
+  // gymnasium's render(): white, the sky (above the terrain) black, the engine particles, the
+  // lander and its legs, and the two flags, drawn again after every body's fixture as
+  // gymnasium's loop does (their anti-aliased edges blend once more each time).
+  void Render(uint8_t* rgb) const override {
+    using namespace render;
+    Canvas canvas(rgb, kViewportW, kViewportH);
+    canvas.Fill(kWhite);
+    particles_.CatchUp(chunk_x_.data(), smooth_y_.data(), kChunkCount, kViewportW / kScale, gravity_);
+    particles_.Age();
+    const double sky = kViewportH / kScale;
+    std::vector<Pixel> pts;
+    for (std::size_t i = 0; i + 1 < chunk_x_.size(); ++i) {
+      pts.clear();
+      for (const Vec2 v : {Vec2{chunk_x_[i], smooth_y_[i]}, Vec2{chunk_x_[i + 1], smooth_y_[i + 1]},
+                           Vec2{chunk_x_[i + 1], sky}, Vec2{chunk_x_[i], sky}}) {
+        pts.push_back(Trunc(Vec2{v.x * kScale, v.y * kScale}));
+      }
+      canvas.FilledPolygon(pts, kBlack);
+      canvas.AAPolygon(pts, kBlack);
+    }
+    const double flag_x[2] = {chunk_x_[kChunkCount / 2 - 1] * kScale, chunk_x_[kChunkCount / 2 + 1] * kScale};
+    const double flagy1 = helipad_y_ * kScale, flagy2 = flagy1 + 50;
+    auto flags = [&] {
+      for (const double x : flag_x) {
+        const Pixel a = Trunc(Vec2{x, flagy1}), b = Trunc(Vec2{x, flagy2});
+        canvas.Line(a.x, a.y, b.x, b.y, kWhite);
+        const std::vector<Pixel> flag = {Trunc(Vec2{x, flagy2}), Trunc(Vec2{x, flagy2 - 10}),
+                                         Trunc(Vec2{x + 25, flagy2 - 5})};
+        canvas.FilledPolygon(flag, {204, 204, 0});
+        canvas.AAPolygon(flag, {204, 204, 0});
+      }
+    };
+    particles_.Draw(canvas, kScale, flags);
+    for (const b2Body* body : {lander_, legs_[0], legs_[1]}) {
+      DrawPolygonBody(canvas, body, {128, 102, 230}, {77, 77, 128}, kScale);
+      flags();
+    }
+    canvas.FlipVertical();
+  }
+
   bool continuous_;
   double gravity_;
   bool enable_wind_;
@@ -309,6 +360,10 @@ class LunarLander : public Env {
   b2Body* lander_ = nullptr;
   std::array<b2Body*, 2> legs_{};
   double helipad_y_ = 0;
+  static constexpr int kChunkCount = 11;
+  std::array<double, kChunkCount> chunk_x_{};  // the terrain's corners, for the render
+  std::array<double, kChunkCount> smooth_y_{};
+  mutable LanderParticles particles_;
   double prev_shaping_ = 0;
   bool prev_shaping_valid_ = false;
   int64_t wind_idx_ = 0;

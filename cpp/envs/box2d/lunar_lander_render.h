@@ -1,0 +1,173 @@
+// LunarLander's render_mode="rgb_array" pieces: the engine flame particles and the drawing of
+// a polygon body as gymnasium's render() does it.
+//
+// gymnasium creates a small dynamic body (a circle, category 0x0100, mask 0x001: it touches
+// only the ground) each time an engine fires, but only when render_mode is set; render()
+// lowers every particle's ttl by 0.15 and destroys those at the front of the list whose ttl
+// fell below 0 (also reset destroys them all). The particles draw nothing from np_random and
+// share no contact or joint with the lander, so its trajectory is the same with or without
+// them (checked against gymnasium from the same seeds).
+//
+// Our pool does not tell an env whether it renders, so the particles live in a world of their
+// own that holds only the ground, built at the first render of an episode: each step records
+// the particles gymnasium would create (a few floats, no Box2D work), and render() first
+// replays the recorded steps in that world (creating each particle before the step it was made
+// in, then stepping it as gymnasium's world.Step does), then ages and draws them. A particle's
+// motion involves only itself and the static ground, so it is the same in either world; an env
+// that never renders pays only for the records.
+#pragma once
+
+#include <Box2D/Box2D.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "envs/box2d/fixtures.h"
+#include "render/canvas.h"
+
+namespace envpool::box2d {
+
+class LanderParticles {
+ public:
+  // The records grow with the episode until a render (at most two a step; the vector keeps its
+  // capacity across episodes, so after the first long one a step allocates nothing).
+  LanderParticles() { spawns_.reserve(64); }
+
+  // A new episode (gymnasium's reset destroys every particle with the old world).
+  void Reset() {
+    spawns_.clear();
+    live_.clear();
+    world_.reset();
+    steps_ = 0;
+    replayed_ = 0;
+  }
+
+  // gymnasium's _create_particle(density, x, y, ttl) and the particle's ApplyLinearImpulse
+  // (impulse at (x, y)), before this step's world.Step; ttl is the engine's power.
+  void Spawn(float density, double x, double y, double impulse_x, double impulse_y, double ttl) {
+    spawns_.push_back({steps_, density, static_cast<float>(x), static_cast<float>(y), static_cast<float>(impulse_x),
+                       static_cast<float>(impulse_y), ttl});
+  }
+
+  // The env's world.Step happened.
+  void EndStep() { ++steps_; }
+
+  // Replays the recorded steps in the particles' world (built on first use from the terrain's
+  // corners, as gymnasium's moon: the (0, 0)-(W, 0) edge with Box2D's default fixture, then the
+  // terrain edges with friction 0.1).
+  void CatchUp(const double* chunk_x, const double* smooth_y, int chunks, double width, double gravity) {
+    if (!world_) {
+      world_ = std::make_unique<b2World>(b2Vec2(0.0f, static_cast<float>(gravity)));
+      b2BodyDef def;
+      b2Body* moon = world_->CreateBody(&def);
+      b2EdgeShape edge;
+      edge.Set(b2Vec2(0.0f, 0.0f), b2Vec2(static_cast<float>(width), 0.0f));
+      AddFixture(moon, edge, {});
+      for (int i = 0; i + 1 < chunks; ++i) {
+        edge.Set(b2Vec2(static_cast<float>(chunk_x[i]), static_cast<float>(smooth_y[i])),
+                 b2Vec2(static_cast<float>(chunk_x[i + 1]), static_cast<float>(smooth_y[i + 1])));
+        AddFixture(moon, edge, {.density = 0.0f, .friction = 0.1f});
+      }
+    }
+    std::size_t next = 0;
+    for (; replayed_ < steps_; ++replayed_) {
+      for (; next < spawns_.size() && spawns_[next].step == replayed_; ++next) {
+        const Spawn_& s = spawns_[next];
+        b2BodyDef def;
+        def.type = b2_dynamicBody;
+        def.position.Set(s.x, s.y);
+        def.angle = 0.0f;
+        b2Body* body = world_->CreateBody(&def);
+        b2CircleShape circle;
+        circle.m_radius = static_cast<float>(2 / 30.0);
+        circle.m_p.Set(0.0f, 0.0f);
+        AddFixture(body, circle,
+                   {.density = s.density, .friction = 0.1f, .restitution = 0.3f, .category = 0x0100, .mask = 0x001});
+        body->ApplyLinearImpulse(b2Vec2(s.impulse_x, s.impulse_y), b2Vec2(s.x, s.y), true);
+        live_.push_back({body, s.ttl});
+      }
+      world_->Step(static_cast<float>(1.0 / 50), 6 * 30, 2 * 30);
+    }
+    spawns_.clear();
+  }
+
+  // render()'s `ttl -= 0.15` for every particle, then _clean_particles(False): destroy from
+  // the front while the first one's ttl is below 0.
+  void Age() {
+    for (Particle& p : live_) p.ttl -= 0.15;
+    std::size_t dead = 0;
+    while (dead < live_.size() && live_[dead].ttl < 0) world_->DestroyBody(live_[dead++].body);
+    live_.erase(live_.begin(), live_.begin() + static_cast<std::ptrdiff_t>(dead));
+  }
+
+  // Each particle as pygame.draw.circle(radius 2) in its colour (color1 and color2 are the
+  // same), then `after()` (gymnasium draws the flags after every fixture).
+  template <typename After>
+  void Draw(render::Canvas& canvas, double scale, After after) const {
+    for (const Particle& p : live_) {
+      const render::Color c{Channel(p, 0.15, 1.0), Channel(p, 0.0, 0.5), Channel(p, 0.0, 0.5)};
+      const b2Transform& xf = p.body->GetTransform();
+      const auto* circle = static_cast<const b2CircleShape*>(p.body->GetFixtureList()->GetShape());
+      const b2Vec2 center = static_cast<float>(scale) * b2Mul(xf, circle->m_p);
+      const int cx = render::Trunc(static_cast<double>(center.x));
+      const int cy = render::Trunc(static_cast<double>(center.y));
+      // pygame-ce's filled circle of radius 2 (its float radius 2/30 * 30 truncates to 2): a
+      // 4 x 4 block without its corners, cx - 2 .. cx + 1 by cy - 2 .. cy + 1.
+      canvas.HLine(cx - 1, cx, cy - 2, c);
+      canvas.HLine(cx - 2, cx + 1, cy - 1, c);
+      canvas.HLine(cx - 2, cx + 1, cy, c);
+      canvas.HLine(cx - 1, cx, cy + 1, c);
+      after();
+    }
+  }
+
+ private:
+  struct Spawn_ {
+    int64_t step;
+    float density, x, y, impulse_x, impulse_y;
+    double ttl;
+  };
+  struct Particle {
+    b2Body* body;
+    double ttl;
+  };
+
+  // int(max(0.2, 0.15 + ttl) * 255) (red) or int(max(0.2, 0.5 * ttl) * 255) (green, blue).
+  static uint8_t Channel(const Particle& p, double offset, double factor) {
+    const double v = factor == 1.0 ? offset + p.ttl : factor * p.ttl;
+    return static_cast<uint8_t>(static_cast<int>(std::max(0.2, v) * 255));
+  }
+
+  std::vector<Spawn_> spawns_;  // recorded since the last render (or the reset)
+  std::vector<Particle> live_;  // gymnasium's self.particles, oldest first
+  std::unique_ptr<b2World> world_;
+  int64_t steps_ = 0;     // the env's world steps this episode
+  int64_t replayed_ = 0;  // those replayed in world_
+};
+
+// One of gymnasium's drawlist bodies: each polygon fixture filled (pygame.draw.polygon) and
+// outlined (gfxdraw.aapolygon) in color1, then pygame.draw.aalines(closed) in color2 through
+// the float corners (Box2D's float32 transform of the vertices times SCALE, as pybox2d's
+// `trans * v * SCALE`).
+inline void DrawPolygonBody(render::Canvas& canvas, const b2Body* body, render::Color color1, render::Color color2,
+                            double scale) {
+  using namespace render;
+  const b2Transform& xf = body->GetTransform();
+  for (const b2Fixture* f = body->GetFixtureList(); f != nullptr; f = f->GetNext()) {
+    const auto* poly = static_cast<const b2PolygonShape*>(f->GetShape());
+    Vec2 corners[b2_maxPolygonVertices];
+    std::vector<Pixel> pts;
+    for (int i = 0; i < poly->m_count; ++i) {
+      const b2Vec2 v = static_cast<float>(scale) * b2Mul(xf, poly->m_vertices[i]);
+      corners[i] = {static_cast<double>(v.x), static_cast<double>(v.y)};
+      pts.push_back(Trunc(corners[i]));
+    }
+    canvas.FilledPolygon(pts, color1);
+    canvas.AAPolygon(pts, color1);
+    for (int i = 0; i < poly->m_count; ++i) canvas.AALineF(corners[i], corners[(i + 1) % poly->m_count], color2);
+  }
+}
+
+}  // namespace envpool::box2d

@@ -326,7 +326,7 @@ class LunarLander : public Env {
                            Vec2{chunk_x_[i + 1], sky}, Vec2{chunk_x_[i], sky}}) {
         pts.push_back(Trunc(Vec2{v.x * kScale, v.y * kScale}));
       }
-      canvas.FilledPolygon(pts, kBlack);
+      PygamePolygon(canvas, pts, kBlack);
       canvas.AAPolygon(pts, kBlack);
     }
     const double flag_x[2] = {chunk_x_[kChunkCount / 2 - 1] * kScale, chunk_x_[kChunkCount / 2 + 1] * kScale};
@@ -337,7 +337,7 @@ class LunarLander : public Env {
         canvas.Line(a.x, a.y, b.x, b.y, kWhite);
         const std::vector<Pixel> flag = {Trunc(Vec2{x, flagy2}), Trunc(Vec2{x, flagy2 - 10}),
                                          Trunc(Vec2{x + 25, flagy2 - 5})};
-        canvas.FilledPolygon(flag, {204, 204, 0});
+        PygamePolygon(canvas, flag, {204, 204, 0});
         canvas.AAPolygon(flag, {204, 204, 0});
       }
     };

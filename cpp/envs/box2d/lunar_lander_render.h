@@ -20,6 +20,7 @@
 #include <Box2D/Box2D.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -147,6 +148,47 @@ class LanderParticles {
   int64_t replayed_ = 0;  // those replayed in world_
 };
 
+// pygame.draw.polygon(surface, colour, points) (width 0) on the truncated corners, which fills
+// by its own scanline rule, not gfxdraw.filled_polygon's (Canvas::FilledPolygon): on each row
+// y from the top corner to the bottom one, every non-horizontal edge with y in [y_low, y_high)
+// (or ending on the bottom row) crosses at x_low + (y - y_low) * (x_high - x_low) / (y_high -
+// y_low), divided in float32 and rounded down for the 1st, 3rd, ... crossing found (in edge
+// order) and up for the others; the sorted crossings pair into spans, ends included. Then
+// horizontal edges strictly between the top and bottom rows are drawn whole; a polygon one row
+// high is the span of its corners.
+inline void PygamePolygon(render::Canvas& canvas, const std::vector<render::Pixel>& pts, render::Color c) {
+  const std::size_t n = pts.size();
+  if (n == 0) return;
+  int miny = pts[0].y, maxy = pts[0].y, minx = pts[0].x, maxx = pts[0].x;
+  for (const render::Pixel& p : pts) {
+    miny = std::min(miny, p.y);
+    maxy = std::max(maxy, p.y);
+    minx = std::min(minx, p.x);
+    maxx = std::max(maxx, p.x);
+  }
+  if (miny == maxy) return canvas.HLine(minx, maxx, miny, c);
+  std::vector<int> xs;
+  xs.reserve(n);
+  for (int y = std::max(miny, 0); y <= std::min(maxy, canvas.height() - 1); ++y) {
+    xs.clear();
+    for (std::size_t i = 0; i < n; ++i) {
+      render::Pixel lo = pts[i == 0 ? n - 1 : i - 1], hi = pts[i];
+      if (lo.y == hi.y) continue;
+      if (lo.y > hi.y) std::swap(lo, hi);
+      if ((y >= lo.y && y < hi.y) || (y == maxy && hi.y == maxy)) {
+        const float t = static_cast<float>(int64_t{y - lo.y} * (hi.x - lo.x)) / static_cast<float>(hi.y - lo.y);
+        xs.push_back(static_cast<int>(xs.size() % 2 == 0 ? std::floor(t) : std::ceil(t)) + lo.x);
+      }
+    }
+    std::sort(xs.begin(), xs.end());
+    for (std::size_t i = 0; i + 1 < xs.size(); i += 2) canvas.HLine(xs[i], xs[i + 1], y, c);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const render::Pixel& prev = pts[i == 0 ? n - 1 : i - 1];
+    if (miny < pts[i].y && pts[i].y < maxy && prev.y == pts[i].y) canvas.HLine(pts[i].x, prev.x, pts[i].y, c);
+  }
+}
+
 // One of gymnasium's drawlist bodies: each polygon fixture filled (pygame.draw.polygon) and
 // outlined (gfxdraw.aapolygon) in color1, then pygame.draw.aalines(closed) in color2 through
 // the float corners (Box2D's float32 transform of the vertices times SCALE, as pybox2d's
@@ -164,7 +206,7 @@ inline void DrawPolygonBody(render::Canvas& canvas, const b2Body* body, render::
       corners[i] = {static_cast<double>(v.x), static_cast<double>(v.y)};
       pts.push_back(Trunc(corners[i]));
     }
-    canvas.FilledPolygon(pts, color1);
+    PygamePolygon(canvas, pts, color1);
     canvas.AAPolygon(pts, color1);
     for (int i = 0; i < poly->m_count; ++i) canvas.AALineF(corners[i], corners[(i + 1) % poly->m_count], color2);
   }

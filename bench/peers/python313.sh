@@ -47,7 +47,7 @@ fi
 tree=$(compgen -G "python3.13-3.13*/configure" | head -1)
 cd "$(dirname "$tree")"
 # No --enable-optimizations: PGO triples the build time. The batched rows time the wheel's C++;
-# the 1-env rows also time the interpreter's call path, where a PGO build is some 10% faster:
+# the 1-env rows also time the interpreter's call path, where a PGO build is faster:
 # bench/README.md says so beside those rows.
 # Debian's patches disable ensurepip (pip comes from apt there): no pip in this build; venvs made
 # from it bootstrap pip from its wheel (bench/peers/envpool.sh).

@@ -16,6 +16,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "envs/package_dirs.h"
+
 namespace envpool::mujoco {
 
 namespace fs = std::filesystem;
@@ -23,43 +25,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kInstallHint = "MuJoCo tasks need `pip install envpool-ng[mujoco]` (the mujoco-core package)";
-
-// The folder of a top-level Python package, from the running interpreter ("" if unknown).
-std::string PythonPackageDir(const char* package) {
-  if (!Py_IsInitialized()) return "";
-  PyGILState_STATE gil = PyGILState_Ensure();
-  std::string dir;
-  PyObject* util = PyImport_ImportModule("importlib.util");
-  PyObject* spec = util ? PyObject_CallMethod(util, "find_spec", "s", package) : nullptr;
-  if (spec && spec != Py_None) {
-    PyObject* locations = PyObject_GetAttrString(spec, "submodule_search_locations");
-    if (locations && locations != Py_None) {
-      PyObject* iter = PyObject_GetIter(locations);
-      PyObject* first = iter ? PyIter_Next(iter) : nullptr;
-      if (first && PyUnicode_Check(first)) {
-        const char* s = PyUnicode_AsUTF8(first);
-        if (s) dir = s;
-      }
-      Py_XDECREF(first);
-      Py_XDECREF(iter);
-    }
-    Py_XDECREF(locations);
-  }
-  Py_XDECREF(spec);
-  Py_XDECREF(util);
-  PyErr_Clear();
-  PyGILState_Release(gil);
-  return dir;
-}
-
-// The folder of this shared object (the `envpool` package when installed).
-fs::path OwnDir() {
-  Dl_info info;
-  if (dladdr(reinterpret_cast<void*>(&OwnDir), &info) && info.dli_fname) {
-    return fs::path(info.dli_fname).parent_path();
-  }
-  return {};
-}
 
 // libmujoco.so* in `dir`, the last by name where there are several (the version check follows).
 std::string FindLibrary(const fs::path& dir) {
@@ -108,7 +73,7 @@ MjApi LoadApi() {
     tried.push_back(path + " ($ENVPOOL_MUJOCO_LIB)");
   }
   if (path.empty()) {
-    const std::string dir = PythonPackageDir("mujoco");
+    const std::string dir = InterpreterPackageDir("mujoco");
     if (!dir.empty()) {
       path = FindLibrary(dir);
       tried.push_back(dir + "/libmujoco.so*");
@@ -192,7 +157,7 @@ std::string ResolveModelPath(const std::string& xml_file) {
     const char* home = std::getenv("HOME");
     full = (home ? std::string(home) : std::string("~")) + xml_file.substr(1);
   } else {
-    const std::string gym = PythonPackageDir("gymnasium");
+    const std::string gym = InterpreterPackageDir("gymnasium");
     if (gym.empty()) {
       throw std::invalid_argument("cannot resolve xml_file '" + xml_file +
                                   "': gymnasium (whose model files it names) is not installed; pass a path");

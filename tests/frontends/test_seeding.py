@@ -47,7 +47,7 @@ TWO_STARTS = ["SFFHF", "FHFFS", "FFGHF"]  # FrozenLake: the first state is drawn
 
 def _numpy_norm_adds_rounded_products() -> bool:
     """Whether np.linalg.norm of a 3-vector here is sqrt(x0*x0 + x1*x1 + x2*x2), each product
-    rounded, as envpool computes it (cpp/envs/mujoco/mujoco_env.h, Norm): true of numpy's own
+    rounded, as envpool computes it (cpp/envs/mujoco/gym/mujoco_env.h, Norm): true of numpy's own
     OpenBLAS wheels on x86-64; a BLAS that fuses the multiply-adds differs in the last bit."""
     rng = np.random.default_rng(0)
     vectors = rng.uniform(-1.0, 1.0, size=(500, 3))

@@ -1,37 +1,9 @@
-// The MuJoCo tasks (gymnasium v5), compiled when the build found MuJoCo's headers; libmujoco
-// itself is loaded when one is made (envs/mujoco/loader.h). Every task takes the reference
-// EnvPool's frame_stack kwarg (envs/mujoco/frame_stack.h).
-#include "core/registry.h"
-#include "envs/builtin_tasks.h"
-#include "envs/mujoco/ant.h"
-#include "envs/mujoco/frame_stack.h"
-#include "envs/mujoco/half_cheetah.h"
-#include "envs/mujoco/hopper.h"
-#include "envs/mujoco/humanoid.h"
-#include "envs/mujoco/humanoid_standup.h"
-#include "envs/mujoco/inverted_double_pendulum.h"
-#include "envs/mujoco/inverted_pendulum.h"
-#include "envs/mujoco/pusher.h"
-#include "envs/mujoco/reacher.h"
-#include "envs/mujoco/swimmer.h"
-#include "envs/mujoco/walker2d.h"
+// The MuJoCo tasks, compiled when the build found MuJoCo's headers; libmujoco itself is loaded
+// when one is made (envs/mujoco/loader.h). Each sub-family lists its own (registration.h).
+#include "envs/mujoco/registration.h"
 
 namespace envpool::mujoco {
 
-std::vector<TaskSpec> Tasks() {
-  return {
-      Task<FrameStacked<Reacher>>("Reacher-v5", 50, -3.75),
-      Task<FrameStacked<Pusher>>("Pusher-v5", 100, 0.0),
-      Task<FrameStacked<InvertedPendulum>>("InvertedPendulum-v5", 1000, 950.0),
-      Task<FrameStacked<InvertedDoublePendulum>>("InvertedDoublePendulum-v5", 1000, 9100.0),
-      Task<FrameStacked<HalfCheetah>>("HalfCheetah-v5", 1000, 4800.0),
-      Task<FrameStacked<Hopper>>("Hopper-v5", 1000, 3800.0),
-      Task<FrameStacked<Swimmer>>("Swimmer-v5", 1000, 360.0),
-      Task<FrameStacked<Walker2d>>("Walker2d-v5", 1000),
-      Task<FrameStacked<Ant>>("Ant-v5", 1000, 6000.0),
-      Task<FrameStacked<Humanoid>>("Humanoid-v5", 1000),
-      Task<FrameStacked<HumanoidStandup>>("HumanoidStandup-v5", 1000),
-  };
-}
+std::vector<TaskSpec> Tasks() { return gym::Tasks(); }
 
 }  // namespace envpool::mujoco

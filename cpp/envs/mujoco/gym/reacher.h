@@ -1,9 +1,9 @@
 // Reacher-v5: gymnasium.envs.mujoco.reacher_v5.ReacherEnv.
 #pragma once
 
-#include "envs/mujoco/mujoco_env.h"
+#include "envs/mujoco/gym/mujoco_env.h"
 
-namespace envpool::mujoco {
+namespace envpool::mujoco::gym {
 
 class Reacher : public MujocoEnv {
  public:
@@ -81,4 +81,4 @@ class Reacher : public MujocoEnv {
   int fingertip_, target_;
 };
 
-}  // namespace envpool::mujoco
+}  // namespace envpool::mujoco::gym

@@ -20,7 +20,7 @@
 #include "core/env.h"
 #include "envs/mujoco/loader.h"
 
-namespace envpool::mujoco {
+namespace envpool::mujoco::gym {
 
 // numpy's sum of n floating values f(0) .. f(n-1) (pairwise summation, as np.sum and
 // ndarray.sum do for contiguous arrays), so that costs round exactly as gymnasium's.
@@ -203,4 +203,4 @@ class MujocoEnv : public Env {
   std::vector<double> init_qpos_, init_qvel_;
 };
 
-}  // namespace envpool::mujoco
+}  // namespace envpool::mujoco::gym

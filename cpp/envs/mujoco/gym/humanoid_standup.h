@@ -1,9 +1,9 @@
 // HumanoidStandup-v5: gymnasium.envs.mujoco.humanoidstandup_v5.HumanoidStandupEnv.
 #pragma once
 
-#include "envs/mujoco/humanoid.h"
+#include "envs/mujoco/gym/humanoid.h"
 
-namespace envpool::mujoco {
+namespace envpool::mujoco::gym {
 
 class HumanoidStandup : public MujocoEnv {
  public:
@@ -67,4 +67,4 @@ class HumanoidStandup : public MujocoEnv {
   HumanoidObservation obs_;
 };
 
-}  // namespace envpool::mujoco
+}  // namespace envpool::mujoco::gym

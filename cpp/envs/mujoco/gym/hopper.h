@@ -1,9 +1,9 @@
 // Hopper-v5: gymnasium.envs.mujoco.hopper_v5.HopperEnv.
 #pragma once
 
-#include "envs/mujoco/mujoco_env.h"
+#include "envs/mujoco/gym/mujoco_env.h"
 
-namespace envpool::mujoco {
+namespace envpool::mujoco::gym {
 
 class Hopper : public MujocoEnv {
  public:
@@ -92,4 +92,4 @@ class Hopper : public MujocoEnv {
   int skip_;
 };
 
-}  // namespace envpool::mujoco
+}  // namespace envpool::mujoco::gym

@@ -1,9 +1,9 @@
 // Walker2d-v5: gymnasium.envs.mujoco.walker2d_v5.Walker2dEnv.
 #pragma once
 
-#include "envs/mujoco/mujoco_env.h"
+#include "envs/mujoco/gym/mujoco_env.h"
 
-namespace envpool::mujoco {
+namespace envpool::mujoco::gym {
 
 class Walker2d : public MujocoEnv {
  public:
@@ -85,4 +85,4 @@ class Walker2d : public MujocoEnv {
   int skip_;
 };
 
-}  // namespace envpool::mujoco
+}  // namespace envpool::mujoco::gym

@@ -1,58 +1,56 @@
-// Swimmer-v5: gymnasium.envs.mujoco.swimmer_v5.SwimmerEnv.
+// HalfCheetah-v5: gymnasium.envs.mujoco.half_cheetah_v5.HalfCheetahEnv.
 #pragma once
 
-#include "envs/mujoco/mujoco_env.h"
+#include "envs/mujoco/gym/mujoco_env.h"
 
-namespace envpool::mujoco {
+namespace envpool::mujoco::gym {
 
-class Swimmer : public MujocoEnv {
+class HalfCheetah : public MujocoEnv {
  public:
   static Config DefaultConfig() {
-    Config c = BaseConfig("swimmer.xml", 4);
+    Config c = BaseConfig("half_cheetah.xml", 5);
     c.Set("forward_reward_weight", 1.0);
-    c.Set("ctrl_cost_weight", 1e-4);
+    c.Set("ctrl_cost_weight", 0.1);
     c.Set("reset_noise_scale", 0.1);
     c.Set("exclude_current_positions_from_observation", true);
     return c;
   }
 
   static EnvSpec Spec(const Config& config) {
-    auto m = SpecModel(config);
-    const int skip = config.Get<bool>("exclude_current_positions_from_observation") ? 2 : 0;
-    return MakeSpec(m.get(), m->nq + m->nv - skip,
-                    {"x_position", "y_position", "distance_from_origin", "x_velocity", "y_velocity", "reward_forward",
-                     "reward_ctrl"});
+    auto model = SpecModel(config);
+    const int skip = config.Get<bool>("exclude_current_positions_from_observation") ? 1 : 0;
+    return MakeSpec(model.get(), model->nq + model->nv - skip,
+                    {"x_position", "x_velocity", "reward_forward", "reward_ctrl"});
   }
 
-  explicit Swimmer(const Config& config)
+  explicit HalfCheetah(const Config& config)
       : MujocoEnv(config),
         forward_reward_weight_(config.Get<double>("forward_reward_weight")),
         ctrl_cost_weight_(config.Get<double>("ctrl_cost_weight")),
         reset_noise_scale_(config.Get<double>("reset_noise_scale")),
-        skip_(config.Get<bool>("exclude_current_positions_from_observation") ? 2 : 0) {}
+        skip_(config.Get<bool>("exclude_current_positions_from_observation") ? 1 : 0) {}
 
   void Reset(Rng& rng, Output& out) override {
     ResetData();
     UniformNoise(rng, data_->qpos, init_qpos_, -reset_noise_scale_, reset_noise_scale_);
-    UniformNoise(rng, data_->qvel, init_qvel_, -reset_noise_scale_, reset_noise_scale_);
+    NormalNoise(rng, data_->qvel, init_qvel_, reset_noise_scale_);
     Forward();
     WriteObs(out);
-    WriteInfo(out, {data_->qpos[0], data_->qpos[1], Norm(data_->qpos, 2), 0.0, 0.0, 0.0, 0.0});
+    WriteInfo(out, {data_->qpos[0], 0.0, 0.0, 0.0});
   }
 
   void Step(const Action& action, Rng& /*rng*/, Output& out) override {
     const float* a = action.Get<float>();
-    const double x_before = data_->qpos[0], y_before = data_->qpos[1];
+    const double x_before = data_->qpos[0];
     DoSimulation(a);
-    const double x_velocity = (data_->qpos[0] - x_before) / Dt();
-    const double y_velocity = (data_->qpos[1] - y_before) / Dt();
+    const double x_after = data_->qpos[0];
+    const double x_velocity = (x_after - x_before) / Dt();
     WriteObs(out);
     const double forward_reward = forward_reward_weight_ * x_velocity;
     const double ctrl_cost = ControlCost(a, m_->nu, ctrl_cost_weight_);
     out.reward() = forward_reward - ctrl_cost;
     out.terminated() = false;
-    WriteInfo(out, {data_->qpos[0], data_->qpos[1], Norm(data_->qpos, 2), x_velocity, y_velocity, forward_reward,
-                    -ctrl_cost});
+    WriteInfo(out, {x_after, x_velocity, forward_reward, -ctrl_cost});
   }
 
  private:
@@ -66,4 +64,4 @@ class Swimmer : public MujocoEnv {
   int skip_;
 };
 
-}  // namespace envpool::mujoco
+}  // namespace envpool::mujoco::gym

@@ -1,9 +1,9 @@
 // InvertedDoublePendulum-v5: gymnasium.envs.mujoco.inverted_double_pendulum_v5.
 #pragma once
 
-#include "envs/mujoco/mujoco_env.h"
+#include "envs/mujoco/gym/mujoco_env.h"
 
-namespace envpool::mujoco {
+namespace envpool::mujoco::gym {
 
 class InvertedDoublePendulum : public MujocoEnv {
  public:
@@ -67,4 +67,4 @@ class InvertedDoublePendulum : public MujocoEnv {
   double healthy_reward_, reset_noise_scale_;
 };
 
-}  // namespace envpool::mujoco
+}  // namespace envpool::mujoco::gym

@@ -2,9 +2,9 @@
 // with HumanoidStandup-v5.
 #pragma once
 
-#include "envs/mujoco/mujoco_env.h"
+#include "envs/mujoco/gym/mujoco_env.h"
 
-namespace envpool::mujoco {
+namespace envpool::mujoco::gym {
 
 // Humanoid(Standup)'s observation: qpos (without x, y by default), qvel, then optionally
 // cinert, cvel, qfrc_actuator and cfrc_ext (each without the world body / free joint).
@@ -144,4 +144,4 @@ class Humanoid : public MujocoEnv {
   double total_mass_ = 0.0;
 };
 
-}  // namespace envpool::mujoco
+}  // namespace envpool::mujoco::gym

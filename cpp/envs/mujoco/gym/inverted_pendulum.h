@@ -1,9 +1,9 @@
 // InvertedPendulum-v5: gymnasium.envs.mujoco.inverted_pendulum_v5.InvertedPendulumEnv.
 #pragma once
 
-#include "envs/mujoco/mujoco_env.h"
+#include "envs/mujoco/gym/mujoco_env.h"
 
-namespace envpool::mujoco {
+namespace envpool::mujoco::gym {
 
 class InvertedPendulum : public MujocoEnv {
  public:
@@ -54,4 +54,4 @@ class InvertedPendulum : public MujocoEnv {
   double reset_noise_scale_;
 };
 
-}  // namespace envpool::mujoco
+}  // namespace envpool::mujoco::gym

@@ -2,9 +2,9 @@
 // a string ("1", the default, is gymnasium's main_body=1).
 #pragma once
 
-#include "envs/mujoco/mujoco_env.h"
+#include "envs/mujoco/gym/mujoco_env.h"
 
-namespace envpool::mujoco {
+namespace envpool::mujoco::gym {
 
 class Ant : public MujocoEnv {
  public:
@@ -112,4 +112,4 @@ class Ant : public MujocoEnv {
   std::vector<double> contact_forces_;  // cfrc_ext clipped to contact_force_range
 };
 
-}  // namespace envpool::mujoco
+}  // namespace envpool::mujoco::gym

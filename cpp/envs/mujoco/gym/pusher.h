@@ -1,9 +1,9 @@
 // Pusher-v5: gymnasium.envs.mujoco.pusher_v5.PusherEnv.
 #pragma once
 
-#include "envs/mujoco/mujoco_env.h"
+#include "envs/mujoco/gym/mujoco_env.h"
 
-namespace envpool::mujoco {
+namespace envpool::mujoco::gym {
 
 class Pusher : public MujocoEnv {
  public:
@@ -86,4 +86,4 @@ class Pusher : public MujocoEnv {
   int tips_arm_, object_, goal_;
 };
 
-}  // namespace envpool::mujoco
+}  // namespace envpool::mujoco::gym

@@ -1,0 +1,12 @@
+// The MuJoCo family's two task lists, which registration.cc joins into mujoco::Tasks(): each
+// sub-family (gymnasium's v5 tasks in gym/, dm_control's suite in dmc/) registers its own.
+#pragma once
+
+#include <vector>
+
+#include "core/registry.h"
+#include "envs/builtin_tasks.h"
+
+namespace envpool::mujoco::gym {
+std::vector<TaskSpec> Tasks();
+}  // namespace envpool::mujoco::gym

@@ -1,9 +1,10 @@
 // gymnasium's MuJoCo v5 tasks. Every task takes the reference EnvPool's frame_stack kwarg
 // (envs/mujoco/frame_stack.h).
-#include "core/registry.h"
 #include "envs/mujoco/registration.h"
-#include "envs/mujoco/gym/ant.h"
+
+#include "core/registry.h"
 #include "envs/mujoco/frame_stack.h"
+#include "envs/mujoco/gym/ant.h"
 #include "envs/mujoco/gym/half_cheetah.h"
 #include "envs/mujoco/gym/hopper.h"
 #include "envs/mujoco/gym/humanoid.h"

@@ -35,8 +35,7 @@ struct FrameSpec {
 // dm_control flip them). `cam` is updated by mjv_updateScene as in the reference (tracking
 // cameras move). Throws std::runtime_error when no GL context can be made (naming the package
 // to install) and std::invalid_argument for a frame larger than the offscreen buffer.
-void DrawFrame(const mjModel* m, mjData* d, const mjvOption& opt, mjvCamera& cam, const FrameSpec& frame,
-               uint8_t* rgb);
+void DrawFrame(const mjModel* m, mjData* d, const mjvOption& opt, mjvCamera& cam, const FrameSpec& frame, uint8_t* rgb);
 
 // dm_control's physics.render(height, width, camera_id) (RGB, no overlays, default scene
 // options): camera_id -1 is the free camera (mjv_defaultFreeCamera), 0..ncam-1 a fixed camera

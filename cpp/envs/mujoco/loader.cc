@@ -116,6 +116,14 @@ MjApi LoadApi() {
   Resolve(handle, "mj_forward", api.forward, path);
   Resolve(handle, "mj_rnePostConstraint", api.rnePostConstraint, path);
   Resolve(handle, "mj_name2id", api.name2id, path);
+  Resolve(handle, "mj_step1", api.step1, path);
+  Resolve(handle, "mj_step2", api.step2, path);
+  Resolve(handle, "mj_copyModel", api.copyModel, path);
+  Resolve(handle, "mj_deleteModel", api.deleteModel, path);
+  Resolve(handle, "mj_defaultVFS", api.defaultVFS, path);
+  Resolve(handle, "mj_addBufferVFS", api.addBufferVFS, path);
+  Resolve(handle, "mj_deleteVFS", api.deleteVFS, path);
+  Resolve(handle, "mju_axisAngle2Quat", api.axisAngle2Quat, path);
   // Route warnings to stderr unless someone (e.g. another user of the library) already did.
   using Handler = void (*)(const char*);
   if (auto* warning = static_cast<Handler*>(dlsym(handle, "mju_user_warning")); warning && !*warning) {

@@ -28,6 +28,16 @@ struct MjApi {
   decltype(&::mj_rnePostConstraint) rnePostConstraint;
   decltype(&::mj_name2id) name2id;
   decltype(&::mj_version) version;
+  // dm_control's suite (dmc/): its legacy step (mj_step2 .. mj_step1), a model per env (tasks
+  // move targets in the model), models built from XML text with includes (mjVFS).
+  decltype(&::mj_step1) step1;
+  decltype(&::mj_step2) step2;
+  decltype(&::mj_copyModel) copyModel;
+  decltype(&::mj_deleteModel) deleteModel;
+  decltype(&::mj_defaultVFS) defaultVFS;
+  decltype(&::mj_addBufferVFS) addBufferVFS;
+  decltype(&::mj_deleteVFS) deleteVFS;
+  decltype(&::mju_axisAngle2Quat) axisAngle2Quat;
   std::string library_path;
 };
 

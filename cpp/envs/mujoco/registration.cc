@@ -4,6 +4,10 @@
 
 namespace envpool::mujoco {
 
-std::vector<TaskSpec> Tasks() { return gym::Tasks(); }
+std::vector<TaskSpec> Tasks() {
+  std::vector<TaskSpec> tasks = gym::Tasks();
+  for (auto& task : dmc::Tasks()) tasks.push_back(std::move(task));
+  return tasks;
+}
 
 }  // namespace envpool::mujoco

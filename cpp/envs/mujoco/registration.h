@@ -10,3 +10,6 @@
 namespace envpool::mujoco::gym {
 std::vector<TaskSpec> Tasks();
 }  // namespace envpool::mujoco::gym
+namespace envpool::mujoco::dmc {
+std::vector<TaskSpec> Tasks();
+}  // namespace envpool::mujoco::dmc

@@ -1,0 +1,437 @@
+// Base class of dm_control's suite tasks (dm_control.rl.control.Environment around a
+// dm_control.suite.base.Task), native.
+//
+// Model files are read at run time from the installed dm-control package (its suite/ folder,
+// found with importlib without importing it). Each env owns a copy of its compiled model
+// because suite tasks move targets and change sizes in the model at every episode (reacher,
+// finger, fish, ...); the compiled original is shared read-only, as for the gym tasks.
+//
+// Semantics follow control.Environment with the suite's defaults:
+//   reset: mj_resetData, the task's initialize_episode (random draws from the env's own
+//     numpy RandomState, core/legacy_random.h), then mj_forward with actuation disabled
+//     (Physics.after_reset); the first observation.
+//   step: ctrl = action, `frame_skip` physics steps as dm_control's legacy step (mj_step2, then
+//     frame_skip - 1 mj_steps, then mj_step1; mj_step then mj_step1 for RK4), reward and
+//     observation, then the time limit: the episode is cut (truncated, discount 1) once
+//     step_count >= time_limit / (timestep * frame_skip), or ends (terminated, discount 0)
+//     where the task terminates.
+// Env i of a pool is dm_control's task with `random = seed + i` (mod 2**32, as RandomState
+// takes 32-bit seeds); its RandomState runs on across episodes, as dm_control's does.
+//
+// State (GetState/SetState): concat(qpos, qvel, act, qacc_warmstart, [time]) as the gym tasks;
+// SetState also takes dm_control's physics.get_state() (qpos, qvel, act) or (qpos, qvel).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/env.h"
+#include "core/legacy_random.h"
+#include "envs/mujoco/gym/mujoco_env.h"
+#include "envs/mujoco/loader.h"
+#include "envs/package_dirs.h"
+
+namespace envpool::mujoco::dmc {
+
+using gym::Norm;
+using gym::NumpyPow2;
+using gym::NumpySum;
+
+// The installed dm_control's suite/ folder; throws naming the extra when it is not installed.
+inline std::string SuiteDir() {
+  const std::string dir = InterpreterPackageDir("dm_control");
+  std::error_code ec;
+  if (dir.empty() || !std::filesystem::is_directory(std::filesystem::path(dir) / "suite", ec)) {
+    throw std::runtime_error(
+        "dm_control suite tasks read their model files from the dm-control package, which is not installed: "
+        "pip install \"envpool-ng[dmc]\" (dm-control==1.0.50)");
+  }
+  return (std::filesystem::path(dir) / "suite").string();
+}
+
+inline std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The compiled model of suite file `file` (e.g. "cheetah.xml"), after `edit` (a function of the
+// XML text, as the domains that build their XML in Python change it; `variant` names the edit
+// for the cache). Compiled once per process and variant, from the text with the suite's common
+// assets in a virtual file system, as dm_control's Physics.from_xml_string(xml, common.ASSETS).
+inline std::shared_ptr<const mjModel> SuiteModel(const std::string& file, const std::string& variant = "",
+                                                 const std::function<std::string(const std::string&)>& edit = {}) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const mjModel>> cache;
+  const MjApi& mj = Mj();
+  const std::string key = file + "#" + variant;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  const std::string dir = SuiteDir();
+  std::string xml = ReadFile(dir + "/" + file);
+  if (edit) xml = edit(xml);
+  mjVFS vfs;
+  mj.defaultVFS(&vfs);
+  const char* kCommon[] = {"./common/materials.xml", "./common/skybox.xml", "./common/visual.xml"};
+  std::vector<std::string> buffers;
+  for (const char* name : kCommon) buffers.push_back(ReadFile(dir + "/" + std::string(name + 2)));
+  const std::string main_name = "envpool_dmc_" + file;
+  bool ok = mj.addBufferVFS(&vfs, main_name.c_str(), xml.data(), static_cast<int>(xml.size())) == 0;
+  for (std::size_t i = 0; i < 3 && ok; ++i) {
+    ok = mj.addBufferVFS(&vfs, kCommon[i], buffers[i].data(), static_cast<int>(buffers[i].size())) == 0;
+  }
+  if (!ok) {
+    mj.deleteVFS(&vfs);
+    throw std::runtime_error("MuJoCo could not add " + file + " to its virtual file system");
+  }
+  char error[1024] = "";
+  mjModel* m = mj.loadXML(main_name.c_str(), &vfs, error, sizeof(error));
+  mj.deleteVFS(&vfs);
+  if (!m) throw std::invalid_argument("MuJoCo cannot load " + dir + "/" + file + ": " + error);
+  std::shared_ptr<const mjModel> model(m, [](const mjModel*) { /* kept until exit */ });
+  cache.emplace(key, model);
+  return model;
+}
+
+// An object's id by name (mjOBJ_BODY, mjOBJ_JOINT, ...); throws when the model has none.
+inline int Id(const mjModel* m, int type, const char* name) {
+  const int id = Mj().name2id(m, type, name);
+  if (id < 0) throw std::runtime_error(std::string("the dm_control model has no object named ") + name);
+  return id;
+}
+
+// dm_control.utils.rewards.tolerance. `scalar`: x was a scalar in dm_control (a numpy scalar
+// squares with pow(), an array with x * x).
+enum class Sigmoid { kGaussian, kHyperbolic, kLongTail, kReciprocal, kCosine, kLinear, kQuadratic, kTanhSquared };
+
+inline double Tolerance(double x, double lower, double upper, double margin = 0.0, Sigmoid sigmoid = Sigmoid::kGaussian,
+                        double value_at_margin = 0.1, bool scalar = true) {
+  const bool in_bounds = lower <= x && x <= upper;
+  if (in_bounds) return 1.0;
+  if (margin == 0) return 0.0;
+  const double d = (x < lower ? lower - x : x - upper) / margin;
+  const double v = value_at_margin;
+  const auto square = [scalar](double y) { return scalar ? NumpyPow2(y) : y * y; };
+  switch (sigmoid) {
+    case Sigmoid::kGaussian: {
+      const double scale = std::sqrt(-2 * std::log(v));
+      return std::exp(-0.5 * square(d * scale));
+    }
+    case Sigmoid::kHyperbolic: {
+      const double scale = std::acosh(1 / v);
+      return 1 / std::cosh(d * scale);
+    }
+    case Sigmoid::kLongTail: {
+      const double scale = std::sqrt(1 / v - 1);
+      return 1 / (square(d * scale) + 1);
+    }
+    case Sigmoid::kReciprocal: {
+      const double scale = 1 / v - 1;
+      return 1 / (std::abs(d) * scale + 1);
+    }
+    case Sigmoid::kCosine: {
+      const double scale = std::acos(2 * v - 1) / M_PI;
+      const double sx = d * scale;
+      return std::abs(sx) < 1 ? (1 + std::cos(M_PI * sx)) / 2 : 0.0;
+    }
+    case Sigmoid::kLinear: {
+      const double scale = 1 - v;
+      const double sx = d * scale;
+      return std::abs(sx) < 1 ? 1 - sx : 0.0;
+    }
+    case Sigmoid::kQuadratic: {
+      const double scale = std::sqrt(1 - v);
+      const double sx = d * scale;
+      return std::abs(sx) < 1 ? 1 - square(sx) : 0.0;
+    }
+    case Sigmoid::kTanhSquared: {
+      const double scale = std::atanh(std::sqrt(1 - v));
+      return 1 - square(std::tanh(d * scale));
+    }
+  }
+  return 0.0;
+}
+
+// One observation entry of a task: dm_control's key and shape ({} for a scalar).
+struct ObsField {
+  ObsField(std::string n, std::initializer_list<int64_t> s) : name(std::move(n)) {
+    for (int64_t d : s) shape.push_back(static_cast<int>(d));  // MuJoCo's sizes are 64-bit
+  }
+  std::string name;
+  std::vector<int> shape;
+};
+
+// Writes a task's observation entries in order: into one array each, or, with
+// flat_observation, one after the other into dm_control's single "observations" array.
+class ObsWriter {
+ public:
+  ObsWriter(const Output& out, bool flat) : out_(out), flat_(flat) {}
+  double* Next(std::size_t n) {
+    double* p = flat_ ? out_.Obs<double>(0) + offset_ : out_.Obs<double>(field_);
+    offset_ += n;
+    ++field_;
+    return p;
+  }
+  void Put(const double* src, std::size_t n) { std::copy(src, src + n, Next(n)); }
+  void Put(double v) { *Next(1) = v; }
+
+ private:
+  const Output& out_;
+  bool flat_;
+  std::size_t field_ = 0, offset_ = 0;
+};
+
+class DmcEnv : public Env {
+ public:
+  ~DmcEnv() override {
+    if (data_) Mj().deleteData(data_);
+    if (m_) Mj().deleteModel(m_);
+  }
+  DmcEnv(const DmcEnv&) = delete;
+  DmcEnv& operator=(const DmcEnv&) = delete;
+
+  void Seed(uint64_t seed) override { random_.Seed(static_cast<uint32_t>(seed)); }
+
+  void Reset(Rng& /*rng*/, Output& out) final {
+    step_count_ = 0;
+    Mj().resetData(m_, data_);  // Physics.reset_context: reset() is mj_resetData and after_reset()
+    AfterReset();
+    InitializeEpisode();
+    AfterReset();
+    ObsWriter w(out, flat_);
+    WriteObservation(w);
+  }
+
+  void Step(const Action& action, Rng& /*rng*/, Output& out) final {
+    BeforeStep(action.Get<double>());
+    PhysicsStep(n_sub_steps_);
+    AfterStep();
+    out.reward() = Reward();
+    ObsWriter w(out, flat_);
+    WriteObservation(w);
+    ++step_count_;
+    if (static_cast<double>(step_count_) >= step_limit_) {
+      out.truncated() = true;
+    } else {
+      out.terminated() = Terminated();
+    }
+  }
+
+  std::vector<double> GetState() const override {
+    std::vector<double> s;
+    s.reserve(FullStateSize());
+    s.insert(s.end(), data_->qpos, data_->qpos + m_->nq);
+    s.insert(s.end(), data_->qvel, data_->qvel + m_->nv);
+    s.insert(s.end(), data_->act, data_->act + m_->na);
+    s.insert(s.end(), data_->qacc_warmstart, data_->qacc_warmstart + m_->nv);
+    s.push_back(data_->time);
+    return s;
+  }
+
+  void SetState(const std::vector<double>& state) override {
+    const std::size_t nq = m_->nq, nv = m_->nv, na = m_->na;
+    const std::size_t n = state.size();
+    if (n != nq + nv && n != nq + nv + na && n != FullStateSize()) {
+      throw std::invalid_argument("state must have nq + nv = " + std::to_string(nq + nv) +
+                                  " values (qpos, qvel), nq + nv + na = " + std::to_string(nq + nv + na) +
+                                  " (dm_control's physics.get_state()) or " + std::to_string(FullStateSize()) +
+                                  " (qpos, qvel, act, qacc_warmstart, time), got " + std::to_string(n));
+    }
+    const double* p = state.data();
+    std::copy(p, p + nq, data_->qpos);
+    std::copy(p + nq, p + nq + nv, data_->qvel);
+    if (n >= nq + nv + na) std::copy(p + nq + nv, p + nq + nv + na, data_->act);
+    if (n == FullStateSize()) {
+      std::copy(p + nq + nv + na, p + nq + 2 * nv + na, data_->qacc_warmstart);
+      data_->time = p[nq + 2 * nv + na];
+    }
+    // dm_control's step starts with mj_step2, which expects mj_step1's results: mj_forward
+    // computes them (and more) from the new state.
+    Mj().forward(m_, data_);
+  }
+
+ protected:
+  // The common kwargs: dm_control's task and environment kwargs, with the reference EnvPool's
+  // name frame_skip for the physics steps per control step.
+  static Config BaseConfig(const std::string& task_name, int64_t frame_skip, double time_limit) {
+    return {{"task_name", task_name},  {"frame_skip", frame_skip},  {"time_limit", time_limit},
+            {"control_timestep", 0.0}, {"n_sub_steps", int64_t{0}}, {"flat_observation", false}};
+  }
+
+  static EnvSpec MakeSpec(const mjModel* m, const Config& config, const std::vector<ObsField>& fields) {
+    EnvSpec spec;
+    if (config.Get<bool>("flat_observation")) {
+      int total = 0;
+      for (const auto& f : fields) {
+        int n = 1;
+        for (int d : f.shape) n *= d;
+        total += n;
+      }
+      spec.obs.push_back(ArraySpec::Box("observations", DType::kFloat64, {total}, {-INFINITY}, {INFINITY}));
+    } else {
+      for (const auto& f : fields) {
+        spec.obs.push_back(ArraySpec::Box(f.name, DType::kFloat64, f.shape, {-INFINITY}, {INFINITY}));
+      }
+    }
+    std::vector<double> lo, hi;
+    for (int i = 0; i < m->nu; ++i) {
+      const bool limited = m->actuator_ctrllimited[i] != 0;
+      lo.push_back(limited ? m->actuator_ctrlrange[2 * i] : -INFINITY);
+      hi.push_back(limited ? m->actuator_ctrlrange[2 * i + 1] : INFINITY);
+    }
+    spec.action.push_back(ArraySpec::Box("action", DType::kFloat64, {static_cast<int>(m->nu)}, lo, hi));
+    return spec;
+  }
+
+  DmcEnv(const Config& config, const std::shared_ptr<const mjModel>& model)
+      : flat_(config.Get<bool>("flat_observation")) {
+    const MjApi& mj = Mj();
+    m_ = mj.copyModel(nullptr, model.get());
+    if (!m_) throw std::runtime_error("MuJoCo could not copy the model");
+    data_ = mj.makeData(m_);
+    if (!data_) throw std::runtime_error("MuJoCo could not allocate mjData");
+    n_sub_steps_ = SubSteps(config, m_->opt.timestep);
+    const double time_limit = config.Get<double>("time_limit");
+    if (!(time_limit > 0))
+      throw std::invalid_argument("time_limit must be > 0 (seconds), got " + std::to_string(time_limit));
+    step_limit_ = std::isinf(time_limit) ? INFINITY : time_limit / (m_->opt.timestep * n_sub_steps_);
+  }
+
+  // dm_control's physics steps per control step: n_sub_steps, or control_timestep / timestep
+  // (control.compute_n_steps), else frame_skip.
+  static int SubSteps(const Config& config, double timestep) {
+    const int64_t n = config.Get<int64_t>("n_sub_steps");
+    const double control_timestep = config.Get<double>("control_timestep");
+    if (n != 0 && control_timestep != 0)
+      throw std::invalid_argument("Both n_sub_steps and control_timestep were supplied.");
+    if (n < 0) throw std::invalid_argument("n_sub_steps must be >= 1, got " + std::to_string(n));
+    if (n > 0) return static_cast<int>(n);
+    if (control_timestep != 0) {
+      if (control_timestep < timestep) {
+        throw std::invalid_argument("control_timestep (" + std::to_string(control_timestep) +
+                                    ") cannot be smaller than the physics timestep (" + std::to_string(timestep) + ")");
+      }
+      const double ratio = control_timestep / timestep;
+      if (std::abs(ratio - std::round(ratio)) > 1e-8) {
+        throw std::invalid_argument("control_timestep must be an integer multiple of the physics timestep (" +
+                                    std::to_string(timestep) + ")");
+      }
+      return static_cast<int>(std::round(ratio));
+    }
+    const int64_t skip = config.Get<int64_t>("frame_skip");
+    if (skip < 1) throw std::invalid_argument("frame_skip must be >= 1, got " + std::to_string(skip));
+    return static_cast<int>(skip);
+  }
+
+  // The task: initialize_episode (inside dm_control's reset_context), get_observation,
+  // get_reward, get_termination (true: the episode ends with discount 0).
+  virtual void InitializeEpisode() = 0;
+  virtual void WriteObservation(ObsWriter& w) const = 0;
+  virtual double Reward() const = 0;
+  virtual bool Terminated() const { return false; }
+  virtual void BeforeStep(const double* action) { std::copy(action, action + m_->nu, data_->ctrl); }
+  virtual void AfterStep() {}
+
+  // Physics.step(nstep) with legacy_step (dm_control's default).
+  void PhysicsStep(int nstep) {
+    const MjApi& mj = Mj();
+    if (m_->opt.integrator != mjINT_RK4) {
+      mj.step2(m_, data_);
+      for (int i = 1; i < nstep; ++i) mj.step(m_, data_);
+    } else {
+      for (int i = 0; i < nstep; ++i) mj.step(m_, data_);
+    }
+    mj.step1(m_, data_);
+  }
+
+  // Physics.after_reset: mj_forward with actuation disabled.
+  void AfterReset() {
+    const int flags = m_->opt.disableflags;
+    m_->opt.disableflags = flags | mjDSBL_ACTUATION;
+    Mj().forward(m_, data_);
+    m_->opt.disableflags = flags;
+  }
+
+  // randomizers.randomize_limited_and_rotational_joints(physics, random).
+  void RandomizeLimitedAndRotationalJoints() {
+    for (int j = 0; j < m_->njnt; ++j) {
+      const int type = m_->jnt_type[j];
+      const bool limited = m_->jnt_limited[j] != 0;
+      const double lo = m_->jnt_range[2 * j], hi = m_->jnt_range[2 * j + 1];
+      double* q = data_->qpos + m_->jnt_qposadr[j];
+      if (limited) {
+        if (type == mjJNT_HINGE || type == mjJNT_SLIDE) {
+          q[0] = random_.Uniform(lo, hi);
+        } else if (type == mjJNT_BALL) {
+          double axis[3];
+          for (double& a : axis) a = random_.Normal();
+          const double norm = Norm(axis, 3);
+          for (double& a : axis) a /= norm;
+          const double angle = random_.Uniform() * hi;
+          Mj().axisAngle2Quat(q, axis, angle);
+        }
+      } else if (type == mjJNT_HINGE) {
+        q[0] = random_.Uniform(-M_PI, M_PI);
+      } else if (type == mjJNT_BALL) {
+        double quat[4];
+        for (double& a : quat) a = random_.Normal();
+        const double norm = Norm(quat, 4);
+        for (int i = 0; i < 4; ++i) q[i] = quat[i] / norm;
+      } else if (type == mjJNT_FREE) {
+        double quat[4];
+        for (double& a : quat) a = random_.Uniform();
+        const double norm = Norm(quat, 4);
+        for (int i = 0; i < 4; ++i) q[3 + i] = quat[i] / norm;
+      }
+    }
+  }
+
+  // Named views (dm_control's physics.named.*), resolved once at construction.
+  int BodyId(const char* name) const { return Id(m_, mjOBJ_BODY, name); }
+  int JointQpos(const char* name) const { return m_->jnt_qposadr[Id(m_, mjOBJ_JOINT, name)]; }
+  int JointDof(const char* name) const { return m_->jnt_dofadr[Id(m_, mjOBJ_JOINT, name)]; }
+  int SensorAdr(const char* name) const { return m_->sensor_adr[Id(m_, mjOBJ_SENSOR, name)]; }
+  int GeomId(const char* name) const { return Id(m_, mjOBJ_GEOM, name); }
+  int SiteId(const char* name) const { return Id(m_, mjOBJ_SITE, name); }
+  // xmat entries: xx xy xz / yx yy yz / zx zy zz.
+  double Xmat(int body, int entry) const { return data_->xmat[9 * body + entry]; }
+  static constexpr int kXX = 0, kXZ = 2, kZZ = 8;
+
+  std::size_t FullStateSize() const { return static_cast<std::size_t>(m_->nq + 2 * m_->nv + m_->na + 1); }
+
+  mjModel* m_ = nullptr;
+  mjData* data_ = nullptr;
+  LegacyRandomState random_;
+  bool flat_;
+  int n_sub_steps_ = 1;
+  double step_limit_ = INFINITY;
+  int64_t step_count_ = 0;
+};
+
+// The task_name kwarg, checked against a domain's tasks.
+inline std::string TaskName(const Config& config, const std::vector<std::string>& tasks, const char* domain) {
+  const std::string name = config.Get<std::string>("task_name");
+  if (std::find(tasks.begin(), tasks.end(), name) == tasks.end()) {
+    std::string all;
+    for (const auto& t : tasks) all += (all.empty() ? "" : ", ") + t;
+    throw std::invalid_argument(std::string("dm_control's ") + domain + " has no task '" + name + "' (" + all + ")");
+  }
+  return name;
+}
+
+}  // namespace envpool::mujoco::dmc

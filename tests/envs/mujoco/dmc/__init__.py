@@ -1,0 +1,1 @@
+"""cpp/envs/mujoco/dmc against dm_control's suite (dm-control 1.0.50)."""

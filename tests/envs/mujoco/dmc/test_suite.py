@@ -1,0 +1,138 @@
+"""dm_control's suite tasks against dm_control itself (dm-control 1.0.50, same libmujoco).
+
+One test per task, a whole short run in both implementations, compared to the last bit:
+  * seeds: our env 0 of a pool made with ``seed=s`` is dm_control's task with ``random=s``:
+    the first observations of two episodes (initial randomization, drawn from numpy's legacy
+    RandomState in both), then 20 steps of random actions from there;
+  * states: dm_control's physics is pushed to a new state, which is copied into ours
+    (``set_state`` with dm_control's ``physics.get_state()`` plus MuJoCo's solver warm start
+    and time); from there 30 steps: observations, rewards, discounts and step types equal.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import pytest
+
+import envpool
+from tests.envs.mujoco.dmc.oracle import load_suite
+
+# (domain, task) as dm_control names them; our id is the reference EnvPool's.
+CASES = [
+    ("acrobot", "swingup"),
+    ("acrobot", "swingup_sparse"),
+    ("ball_in_cup", "catch"),
+    ("cartpole", "balance"),
+    ("cartpole", "balance_sparse"),
+    ("cartpole", "swingup"),
+    ("cartpole", "swingup_sparse"),
+    ("cartpole", "two_poles"),
+    ("cartpole", "three_poles"),
+    ("cheetah", "run"),
+    ("finger", "spin"),
+    ("finger", "turn_easy"),
+    ("finger", "turn_hard"),
+    ("hopper", "stand"),
+    ("hopper", "hop"),
+    ("pendulum", "swingup"),
+    ("point_mass", "easy"),
+    ("point_mass", "hard"),
+    ("reacher", "easy"),
+    ("reacher", "hard"),
+    ("walker", "stand"),
+    ("walker", "walk"),
+    ("walker", "run"),
+]
+
+
+def task_id(domain: str, task: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in f"{domain}_{task}".split("_")) + "-v1"
+
+
+if task_id("cheetah", "run") not in envpool.list_all_envs():  # pragma: no cover
+    pytest.skip("envpool was built without the MuJoCo headers", allow_module_level=True)
+
+
+def _check_obs(ours: dict, ref: dict, where: str) -> None:
+    assert list(ours) == list(ref), where
+    for key, value in ref.items():
+        np.testing.assert_array_equal(ours[key][0], value, err_msg=f"{where}: {key}")
+
+
+def _check_step(ts, ref_ts, where: str) -> None:
+    _check_obs(ts.observation.obs, ref_ts.observation, where)
+    assert ts.reward[0] == ref_ts.reward, where
+    assert ts.discount[0] == ref_ts.discount, where
+    assert int(ts.step_type[0]) == int(ref_ts.step_type), where
+
+
+@pytest.mark.parametrize(("domain", "task"), CASES, ids=[task_id(*c) for c in CASES])
+def test_matches_dm_control(domain, task):
+    suite = load_suite()
+    seed = zlib.crc32(f"{domain}/{task}".encode())
+    ref = suite.load(domain, task, task_kwargs={"random": seed})
+    env = envpool.make(task_id(domain, task), env_type="dm", num_envs=1, seed=seed)
+    spec = ref.action_spec()
+    rng = np.random.default_rng(seed)
+    physics = ref.physics
+
+    def actions(n):
+        # Mostly inside the box, a few outside it (MuJoCo clamps limited controls).
+        return rng.uniform(spec.minimum * 1.2, spec.maximum * 1.2, size=(n, *spec.shape))
+
+    for episode in range(2):
+        _check_obs(env.reset().observation.obs, ref.reset().observation, f"reset {episode}")
+        for k, action in enumerate(actions(20 if episode == 0 else 5)):
+            _check_step(env.step(action[None]), ref.step(action), f"episode {episode} step {k}")
+
+    # A state our env has not been in: dm_control's, moved, copied into ours.
+    state = physics.get_state()
+    noise = np.random.default_rng(seed + 1).normal(0.0, 0.05, size=state.shape)
+    physics.set_state(state + noise)
+    physics.forward()
+    env.set_state(0, physics.get_state())  # dm_control's own layout (qpos, qvel, act) is accepted
+    nq, nv, na = physics.model.nq, physics.model.nv, physics.model.na
+    np.testing.assert_array_equal(env.get_state(0)[: nq + nv + na], physics.get_state())
+    full = np.concatenate([physics.get_state(), physics.data.qacc_warmstart, [physics.data.time]])
+    env.set_state(0, full)
+    np.testing.assert_array_equal(env.get_state(0), full)
+    for k, action in enumerate(actions(30)):
+        _check_step(env.step(action[None]), ref.step(action), f"after set_state, step {k}")
+    env.close()
+
+
+def test_time_limit_and_kwargs_as_dm_control():
+    """time_limit, control_timestep and flat_observation as dm_control's task and environment
+    kwargs: the same step at which the episode ends (LAST, discount 1), the same flat vector."""
+    suite = load_suite()
+    kwargs = {"time_limit": 0.3, "control_timestep": 0.05}
+    ref = suite.load(
+        "cheetah",
+        "run",
+        task_kwargs={"random": 5, "time_limit": 0.3},
+        environment_kwargs={"control_timestep": 0.05, "flat_observation": True},
+    )
+    env = envpool.make("CheetahRun-v1", env_type="dm", num_envs=1, seed=5, flat_observation=True, **kwargs)
+    ts, ref_ts = env.reset(), ref.reset()
+    np.testing.assert_array_equal(ts.observation.obs[0], ref_ts.observation["observations"])
+    rng = np.random.default_rng(0)
+    while not ref_ts.last():
+        action = rng.uniform(-1, 1, size=6)
+        ts, ref_ts = env.step(action[None]), ref.step(action)
+        np.testing.assert_array_equal(ts.observation.obs[0], ref_ts.observation["observations"])
+        ours = (ts.reward[0], ts.discount[0], int(ts.step_type[0]))
+        assert ours == (ref_ts.reward, ref_ts.discount, int(ref_ts.step_type))
+    assert int(ts.step_type[0]) == 2 and int(ts.observation.elapsed_step[0]) == 6  # 0.3 s / 0.05 s
+    env.close()
+
+
+def test_bad_kwargs_raise():
+    load_suite()  # our tasks read dm_control's XML files: skipped without it, as the rest
+    with pytest.raises(ValueError, match="Both n_sub_steps and control_timestep"):
+        envpool.make("CheetahRun-v1", num_envs=1, n_sub_steps=2, control_timestep=0.02)
+    with pytest.raises(ValueError, match="integer multiple"):
+        envpool.make("CheetahRun-v1", num_envs=1, control_timestep=0.015)
+    with pytest.raises(ValueError, match="has no task 'fly'"):
+        envpool.make("CheetahRun-v1", num_envs=1, task_name="fly")

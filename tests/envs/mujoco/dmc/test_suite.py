@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 
 import envpool
-from tests.envs.mujoco.dmc.oracle import load_suite
+
+from .oracle import load_suite
 
 # (domain, task) as dm_control names them; our id is the reference EnvPool's.
 CASES = [

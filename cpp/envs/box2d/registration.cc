@@ -3,6 +3,7 @@
 // cmake/box2d.cmake built the library (ENVPOOL_WITH_BOX2D).
 #include "core/registry.h"
 #include "envs/box2d/bipedal_walker.h"
+#include "envs/box2d/car_racing.h"
 #include "envs/box2d/lunar_lander.h"
 #include "envs/builtin_tasks.h"
 
@@ -36,6 +37,7 @@ std::vector<TaskSpec> Tasks() {
       Task<LunarLander>("LunarLanderContinuous-v3", 1000, 200.0, {{"continuous", true}}),
       Task<BipedalWalker>("BipedalWalker-v3", 1600, 300.0),
       Task<BipedalWalker>("BipedalWalkerHardcore-v3", 2000, 300.0, {{"hardcore", true}}),
+      Task<CarRacing>("CarRacing-v3", 1000, 900.0),
   };
 }
 

@@ -12,9 +12,11 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <vector>
 
 #include "envs/box2d/car_racing_draw.h"
+#include "envs/box2d/car_racing_font.h"
 #include "render/canvas.h"
 
 namespace envpool::box2d::car {
@@ -186,7 +188,7 @@ class Scene {
   }
 
   // gymnasium's _render(mode): `full` is rgb_array (skid marks drawn), else state_pixels.
-  void Draw(const CarState& car, double t, double /*reward*/, bool full, uint8_t* out, int out_w, int out_h) {
+  void Draw(const CarState& car, double t, double reward, bool full, uint8_t* out, int out_w, int out_h) {
     using render::Vec2;
     render::Canvas canvas(surface_.data(), kWindowW, kWindowH);
     canvas.Fill(render::kBlack);
@@ -271,6 +273,7 @@ class Scene {
     }
     canvas.FlipVertical();
     DrawIndicators(canvas, car);
+    DrawReward(reward);
     car_draw::SmoothScale(surface_.data(), kWindowW, kWindowH, out, out_w, out_h, temp_, acc_);
   }
 
@@ -354,6 +357,53 @@ class Scene {
     horizontal(20, -10.0 * joint_angle, joint_angle, {0, 255, 0});
     const double spin = car.hull->GetAngularVelocity();
     horizontal(30, -0.8 * spin, spin, {255, 0, 0});
+  }
+
+  // font.render(f"{reward:04.0f}", True, white, black) blitted centred at (60, 750): the
+  // layout of tests/envs/box2d/_car_racing_font.py (glyphs at floor(x / 64), x advancing by
+  // the integer advance and the 26.6 kerning; overlaps keep the larger grey level).
+  void DrawReward(double reward) {
+    char text[32];
+    const int len = std::snprintf(text, sizeof(text), "%04.0f", reward);
+    int glyph[32];
+    int n = 0;
+    for (int i = 0; i < len && i < 31; ++i) {
+      for (int g = 0; g < car_font::kCount; ++g) {
+        if (car_font::kChars[g] == text[i]) glyph[n++] = g;
+      }
+    }
+    if (n == 0) return;
+    int pos[32];
+    int x26 = 0;
+    for (int i = 0; i < n; ++i) {
+      if (i > 0) x26 += 64 * car_font::kAdvance[glyph[i - 1]] + car_font::kKerning[glyph[i - 1]][glyph[i]];
+      pos[i] = x26 >> 6;
+    }
+    const int width = (x26 + 64 * car_font::kAdvance[glyph[n - 1]]) >> 6;
+    const int left = 60 - width / 2;
+    const int top = 750 - car_font::kHeight / 2;
+    auto at = [&](int x, int y) -> uint8_t* {
+      if (x < 0 || y < 0 || x >= kWindowW || y >= kWindowH) return nullptr;
+      return surface_.data() + 3 * (static_cast<std::size_t>(y) * kWindowW + x);
+    };
+    for (int y = 0; y < car_font::kHeight; ++y) {
+      for (int x = 0; x < width; ++x) {
+        if (uint8_t* p = at(left + x, top + y)) p[0] = p[1] = p[2] = 0;
+      }
+    }
+    auto hex = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
+    for (int i = 0; i < n; ++i) {
+      const int advance = car_font::kAdvance[glyph[i]];
+      const char* bits = car_font::kGlyphs[glyph[i]];
+      for (int y = 0; y < car_font::kHeight; ++y) {
+        for (int x = 0; x < advance; ++x) {
+          const char* h = bits + 2 * (y * advance + x);
+          const auto v = static_cast<uint8_t>(16 * hex(h[0]) + hex(h[1]));
+          uint8_t* p = pos[i] + x < width ? at(left + pos[i] + x, top + y) : nullptr;
+          if (p != nullptr && v > p[0]) p[0] = p[1] = p[2] = v;
+        }
+      }
+    }
   }
 
   std::vector<uint8_t> surface_;

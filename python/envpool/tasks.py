@@ -53,6 +53,26 @@ def _is_sequence(value: Any) -> bool:
     return isinstance(value, (list, tuple, np.ndarray))
 
 
+def _dict_kwarg(value: dict) -> list[str]:
+    """A dict kwarg (MuJoCo's default_camera_config, visual_options) as the core holds it:
+    ``"key=value"`` strings, integers (and enum keys) as integers, floats as ``repr`` writes them
+    (read back exactly), a sequence's numbers separated by spaces."""
+
+    def number(x: Any) -> str:
+        if isinstance(x, (bool, int, np.bool_, np.integer)):
+            return str(int(x))
+        return repr(float(x))
+
+    out = []
+    for key, v in value.items():
+        try:
+            text = " ".join(number(x) for x in np.ravel(v)) if _is_sequence(v) else number(v)
+        except (TypeError, ValueError):
+            raise TypeError(f"dict kwargs hold numbers or sequences of numbers: [{key!r}] is {v!r}") from None
+        out.append(f"{key if isinstance(key, str) else int(key)}={text}")
+    return out
+
+
 def pack_env_kwargs(task_id: str, kwargs: dict[str, Any], num_envs: int) -> dict[str, list[Any]]:
     """Env kwargs -> ``{key: [value]}`` (one value for all envs) or ``{key: [v0, v1, ...]}``.
 
@@ -70,6 +90,10 @@ def pack_env_kwargs(task_id: str, kwargs: dict[str, Any], num_envs: int) -> dict
                 value = type(default)()
             else:
                 raise ValueError(f"keyword argument {key!r} cannot be None (its default is {default!r})")
+        if isinstance(value, dict) or (
+            _is_sequence(value) and len(value) > 0 and all(isinstance(v, dict) for v in value)
+        ):
+            value = _dict_kwarg(value) if isinstance(value, dict) else [_dict_kwarg(v) for v in value]
         if isinstance(default, list):
             per_env = _is_sequence(value) and len(value) > 0 and all(_is_sequence(v) for v in value)
         else:

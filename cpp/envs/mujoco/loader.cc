@@ -124,6 +124,21 @@ MjApi LoadApi() {
   Resolve(handle, "mj_addBufferVFS", api.addBufferVFS, path);
   Resolve(handle, "mj_deleteVFS", api.deleteVFS, path);
   Resolve(handle, "mju_axisAngle2Quat", api.axisAngle2Quat, path);
+  Resolve(handle, "mj_objectVelocity", api.objectVelocity, path);
+  Resolve(handle, "mjv_defaultCamera", api.v_defaultCamera, path);
+  Resolve(handle, "mjv_defaultFreeCamera", api.v_defaultFreeCamera, path);
+  Resolve(handle, "mjv_defaultOption", api.v_defaultOption, path);
+  Resolve(handle, "mjv_defaultPerturb", api.v_defaultPerturb, path);
+  Resolve(handle, "mjv_defaultScene", api.v_defaultScene, path);
+  Resolve(handle, "mjv_makeScene", api.v_makeScene, path);
+  Resolve(handle, "mjv_freeScene", api.v_freeScene, path);
+  Resolve(handle, "mjv_updateScene", api.v_updateScene, path);
+  Resolve(handle, "mjr_defaultContext", api.r_defaultContext, path);
+  Resolve(handle, "mjr_makeContext", api.r_makeContext, path);
+  Resolve(handle, "mjr_freeContext", api.r_freeContext, path);
+  Resolve(handle, "mjr_setBuffer", api.r_setBuffer, path);
+  Resolve(handle, "mjr_render", api.r_render, path);
+  Resolve(handle, "mjr_readPixels", api.r_readPixels, path);
   // Route warnings to stderr unless someone (e.g. another user of the library) already did.
   using Handler = void (*)(const char*);
   if (auto* warning = static_cast<Handler*>(dlsym(handle, "mju_user_warning")); warning && !*warning) {

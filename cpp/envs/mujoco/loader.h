@@ -38,6 +38,23 @@ struct MjApi {
   decltype(&::mj_addBufferVFS) addBufferVFS;
   decltype(&::mj_deleteVFS) deleteVFS;
   decltype(&::mju_axisAngle2Quat) axisAngle2Quat;
+  decltype(&::mj_objectVelocity) objectVelocity;
+  // Rendering (render/): named after the MuJoCo function without its "mj" ("v_updateScene" is
+  // mjv_updateScene). Resolved with the rest; only a frame calls them (GL is loaded then).
+  decltype(&::mjv_defaultCamera) v_defaultCamera;
+  decltype(&::mjv_defaultFreeCamera) v_defaultFreeCamera;
+  decltype(&::mjv_defaultOption) v_defaultOption;
+  decltype(&::mjv_defaultPerturb) v_defaultPerturb;
+  decltype(&::mjv_defaultScene) v_defaultScene;
+  decltype(&::mjv_makeScene) v_makeScene;
+  decltype(&::mjv_freeScene) v_freeScene;
+  decltype(&::mjv_updateScene) v_updateScene;
+  decltype(&::mjr_defaultContext) r_defaultContext;
+  decltype(&::mjr_makeContext) r_makeContext;
+  decltype(&::mjr_freeContext) r_freeContext;
+  decltype(&::mjr_setBuffer) r_setBuffer;
+  decltype(&::mjr_render) r_render;
+  decltype(&::mjr_readPixels) r_readPixels;
   std::string library_path;
 };
 

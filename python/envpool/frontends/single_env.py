@@ -84,7 +84,7 @@ class EnvPoolEnv(gymnasium.Env):
         self.action_space = task.action_space
         self.render_mode = render_mode
         self.metadata = {"render_modes": ["rgb_array"] if task.render_shape else []}
-        fps = render_fps(task_id) if task.render_shape else None
+        fps = render_fps(task_id, task.config) if task.render_shape else None
         if fps is not None:
             self.metadata["render_fps"] = fps
         self._episode_over = False
@@ -178,9 +178,13 @@ def _unbatch(space: spaces.Space, batch):
     return batch[0]
 
 
-def render_fps(task_id: str) -> int | float | None:
+def render_fps(task_id: str, config: Any = None) -> int | float | None:
     """The frame rate gymnasium's env of the same id declares in its class ``metadata`` (50 for
-    CartPole-v1), or ``None`` (a task gymnasium does not have, e.g. a plugin's)."""
+    CartPole-v1), or ``None`` (a task gymnasium does not have, e.g. a plugin's). gymnasium's
+    MuJoCo envs declare theirs when made, ``round(1 / dt)``: computed from ``config``'s
+    ``frame_skip`` and the model file's ``<option timestep>``."""
+    if config is not None and "frame_skip" in config and "xml_file" in config:
+        return _mujoco_fps(config["xml_file"], config["frame_skip"])
     spec = gymnasium.envs.registry.get(task_id)
     if spec is None or not isinstance(spec.entry_point, str):
         return None
@@ -189,6 +193,23 @@ def render_fps(task_id: str) -> int | float | None:
     except ImportError:
         return None
     return getattr(creator, "metadata", {}).get("render_fps")
+
+
+def _mujoco_fps(xml_file: str, frame_skip: int) -> int | None:
+    """gymnasium's MujocoEnv render_fps: round(1 / (timestep * frame_skip)), the timestep read
+    from the model file's <option> (MuJoCo's default 0.002 without one)."""
+    import os
+    import xml.etree.ElementTree as ElementTree
+
+    path = xml_file
+    if not xml_file.startswith(("/", ".", "~")):
+        path = os.path.join(os.path.dirname(gymnasium.__file__), "envs", "mujoco", "assets", xml_file)
+    try:
+        option = ElementTree.parse(os.path.expanduser(path)).getroot().find("option")
+    except (OSError, ElementTree.ParseError):
+        return None
+    timestep = float(option.get("timestep", 0.002)) if option is not None else 0.002
+    return round(1.0 / (timestep * frame_skip))
 
 
 class SingleEnvEntryPoint:

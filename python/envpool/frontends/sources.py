@@ -28,7 +28,7 @@ from gymnasium.vector import AutoresetMode
 from envpool import _core
 from envpool.errors import EnvError
 from envpool.frontends.seeding import check_env_seeds, check_int, is_int
-from envpool.tasks import TaskSpec, make_spec, pack_env_kwargs
+from envpool.tasks import TaskSpec, make_spec, pack_env_kwargs, registered_tasks
 
 # The core's names of the autoreset modes.
 CORE_AUTORESET = {
@@ -174,6 +174,10 @@ class NativeSource(PoolSource):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         self.render_mode = render_mode
+        if render_mode is not None and "render_mode" in registered_tasks().get(task_id, {}).get("defaults", {}):
+            # Tasks that declare a render_mode kwarg (MuJoCo's) prepare to draw when made (a GL
+            # check at make, as gymnasium's constructors know their render_mode).
+            task_kwargs = {**task_kwargs, "render_mode": render_mode}
         # Env kwargs are checked by make_spec (names and types, as the pool checks them) and the
         # spaces come from it.
         self._packed = pack_env_kwargs(task_id, task_kwargs, self.num_envs)

@@ -9,7 +9,7 @@ namespace envpool::mujoco::gym {
 class Ant : public MujocoEnv {
  public:
   static Config DefaultConfig() {
-    Config c = BaseConfig("ant.xml", 5);
+    Config c = BaseConfig("ant.xml", 5, {"distance=4.0"});  // gymnasium DEFAULT_CAMERA_CONFIG
     c.Set("forward_reward_weight", 1.0);
     c.Set("ctrl_cost_weight", 0.5);
     c.Set("contact_cost_weight", 5e-4);
@@ -28,7 +28,7 @@ class Ant : public MujocoEnv {
     auto m = SpecModel(config);
     int size = m->nq + m->nv - (config.Get<bool>("exclude_current_positions_from_observation") ? 2 : 0);
     if (config.Get<bool>("include_cfrc_ext_in_observation")) size += (m->nbody - 1) * 6;
-    return MakeSpec(m.get(), size,
+    return MakeSpec(config, m.get(), size,
                     {"x_position", "y_position", "distance_from_origin", "x_velocity", "y_velocity", "reward_forward",
                      "reward_ctrl", "reward_contact", "reward_survive"});
   }

@@ -8,7 +8,7 @@ namespace envpool::mujoco::gym {
 class HalfCheetah : public MujocoEnv {
  public:
   static Config DefaultConfig() {
-    Config c = BaseConfig("half_cheetah.xml", 5);
+    Config c = BaseConfig("half_cheetah.xml", 5, {"distance=4.0"});  // gymnasium DEFAULT_CAMERA_CONFIG
     c.Set("forward_reward_weight", 1.0);
     c.Set("ctrl_cost_weight", 0.1);
     c.Set("reset_noise_scale", 0.1);
@@ -19,7 +19,7 @@ class HalfCheetah : public MujocoEnv {
   static EnvSpec Spec(const Config& config) {
     auto model = SpecModel(config);
     const int skip = config.Get<bool>("exclude_current_positions_from_observation") ? 1 : 0;
-    return MakeSpec(model.get(), model->nq + model->nv - skip,
+    return MakeSpec(config, model.get(), model->nq + model->nv - skip,
                     {"x_position", "x_velocity", "reward_forward", "reward_ctrl"});
   }
 

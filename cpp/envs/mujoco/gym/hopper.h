@@ -8,7 +8,9 @@ namespace envpool::mujoco::gym {
 class Hopper : public MujocoEnv {
  public:
   static Config DefaultConfig() {
-    Config c = BaseConfig("hopper.xml", 4);
+    Config c = BaseConfig("hopper.xml", 4,
+                          {"trackbodyid=2", "distance=3.0", "lookat=0.0 0.0 1.15",
+                           "elevation=-20.0"});  // gymnasium DEFAULT_CAMERA_CONFIG
     c.Set("forward_reward_weight", 1.0);
     c.Set("ctrl_cost_weight", 1e-3);
     c.Set("healthy_reward", 1.0);
@@ -25,7 +27,7 @@ class Hopper : public MujocoEnv {
     auto model = SpecModel(config);
     const int skip = config.Get<bool>("exclude_current_positions_from_observation") ? 1 : 0;
     return MakeSpec(
-        model.get(), model->nq + model->nv - skip,
+        config, model.get(), model->nq + model->nv - skip,
         {"x_position", "z_distance_from_origin", "x_velocity", "reward_forward", "reward_ctrl", "reward_survive"});
   }
 

@@ -56,7 +56,9 @@ struct HumanoidObservation {
 class Humanoid : public MujocoEnv {
  public:
   static Config DefaultConfig() {
-    Config c = BaseConfig("humanoid.xml", 5);
+    Config c = BaseConfig(
+        "humanoid.xml", 5,
+        {"trackbodyid=1", "distance=4.0", "lookat=0.0 0.0 2.0", "elevation=-20.0"});  // gymnasium DEFAULT_CAMERA_CONFIG
     c.Set("forward_reward_weight", 1.25);
     c.Set("ctrl_cost_weight", 0.1);
     c.Set("contact_cost_weight", 5e-7);
@@ -71,7 +73,7 @@ class Humanoid : public MujocoEnv {
 
   static EnvSpec Spec(const Config& config) {
     auto m = SpecModel(config);
-    return MakeSpec(m.get(), HumanoidObservation(config).Size(m.get()),
+    return MakeSpec(config, m.get(), HumanoidObservation(config).Size(m.get()),
                     {"x_position", "y_position", "distance_from_origin", "x_velocity", "y_velocity", "reward_survive",
                      "reward_forward", "reward_ctrl", "reward_contact"},
                     HumanoidObservation::TendonInfo(m.get()));

@@ -8,7 +8,9 @@ namespace envpool::mujoco::gym {
 class HumanoidStandup : public MujocoEnv {
  public:
   static Config DefaultConfig() {
-    Config c = BaseConfig("humanoidstandup.xml", 5);
+    Config c = BaseConfig("humanoidstandup.xml", 5,
+                          {"trackbodyid=1", "distance=4.0", "lookat=0.0 0.0 0.8925",
+                           "elevation=-20.0"});  // gymnasium DEFAULT_CAMERA_CONFIG
     c.Set("uph_cost_weight", 1.0);
     c.Set("ctrl_cost_weight", 0.1);
     c.Set("impact_cost_weight", 5e-7);
@@ -21,7 +23,7 @@ class HumanoidStandup : public MujocoEnv {
   static EnvSpec Spec(const Config& config) {
     auto m = SpecModel(config);
     return MakeSpec(
-        m.get(), HumanoidObservation(config).Size(m.get()),
+        config, m.get(), HumanoidObservation(config).Size(m.get()),
         {"x_position", "y_position", "z_distance_from_origin", "reward_linup", "reward_quadctrl", "reward_impact"},
         HumanoidObservation::TendonInfo(m.get()));
   }

@@ -8,7 +8,7 @@ namespace envpool::mujoco::gym {
 class InvertedDoublePendulum : public MujocoEnv {
  public:
   static Config DefaultConfig() {
-    Config c = BaseConfig("inverted_double_pendulum.xml", 5);
+    Config c = BaseConfig("inverted_double_pendulum.xml", 5);  // default_camera_config=None in gymnasium
     c.Set("healthy_reward", 10.0);
     c.Set("reset_noise_scale", 0.1);
     return c;
@@ -16,7 +16,7 @@ class InvertedDoublePendulum : public MujocoEnv {
 
   static EnvSpec Spec(const Config& config) {
     auto m = SpecModel(config);
-    return MakeSpec(m.get(), 9, {"reward_survive", "distance_penalty", "velocity_penalty"});
+    return MakeSpec(config, m.get(), 9, {"reward_survive", "distance_penalty", "velocity_penalty"});
   }
 
   explicit InvertedDoublePendulum(const Config& config)

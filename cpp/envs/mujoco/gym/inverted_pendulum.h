@@ -8,14 +8,15 @@ namespace envpool::mujoco::gym {
 class InvertedPendulum : public MujocoEnv {
  public:
   static Config DefaultConfig() {
-    Config c = BaseConfig("inverted_pendulum.xml", 2);
+    Config c =
+        BaseConfig("inverted_pendulum.xml", 2, {"trackbodyid=0", "distance=2.04"});  // gymnasium DEFAULT_CAMERA_CONFIG
     c.Set("reset_noise_scale", 0.01);
     return c;
   }
 
   static EnvSpec Spec(const Config& config) {
     auto m = SpecModel(config);
-    return MakeSpec(m.get(), 4, {"reward_survive"});
+    return MakeSpec(config, m.get(), 4, {"reward_survive"});
   }
 
   explicit InvertedPendulum(const Config& config)

@@ -14,10 +14,12 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "core/env.h"
+#include "envs/mujoco/gym/mujoco_renderer.h"
 #include "envs/mujoco/loader.h"
 
 namespace envpool::mujoco::gym {
@@ -124,11 +126,15 @@ class MujocoEnv : public Env {
     Mj().forward(m_, data_);
   }
 
+  // gymnasium's env.render() with render_mode="rgb_array" (gym/mujoco_renderer.h).
+  void Render(uint8_t* rgb) const override { renderer_.Draw(m_, data_, rgb); }
+
  protected:
   explicit MujocoEnv(const Config& config)
       : model_(LoadModel(config.Get<std::string>("xml_file"))),
         m_(model_.get()),
-        frame_skip_(static_cast<int>(config.Get<int64_t>("frame_skip"))) {
+        frame_skip_(static_cast<int>(config.Get<int64_t>("frame_skip"))),
+        renderer_(config, m_) {
     if (frame_skip_ < 1) throw std::invalid_argument("frame_skip must be >= 1");
     data_ = Mj().makeData(m_);
     if (!data_) throw std::runtime_error("MuJoCo could not allocate mjData");
@@ -137,9 +143,12 @@ class MujocoEnv : public Env {
     init_qvel_.assign(data_->qvel, data_->qvel + m_->nv);
   }
 
-  // The common kwargs of every MuJoCo task.
-  static Config BaseConfig(const std::string& xml_file, int64_t frame_skip) {
-    return {{"xml_file", xml_file}, {"frame_skip", frame_skip}};
+  // The common kwargs of every MuJoCo task; `camera` is the task's DEFAULT_CAMERA_CONFIG
+  // ("key=value" strings, see gym/mujoco_renderer.h).
+  static Config BaseConfig(const std::string& xml_file, int64_t frame_skip, std::vector<std::string> camera = {}) {
+    Config c{{"xml_file", xml_file}, {"frame_skip", frame_skip}};
+    AddRenderConfig(c, std::move(camera));
+    return c;
   }
 
   // The model named by the config (compiled once per process, see loader.h).
@@ -148,8 +157,8 @@ class MujocoEnv : public Env {
   }
 
   // obs: float64 Box(-inf, inf, (obs_size,)); action: float32 Box from actuator_ctrlrange;
-  // info: one float64 scalar per name, then `extra` arrays.
-  static EnvSpec MakeSpec(const mjModel* m, int obs_size, const std::vector<std::string>& info,
+  // info: one float64 scalar per name, then `extra` arrays; frames of the config's size.
+  static EnvSpec MakeSpec(const Config& config, const mjModel* m, int obs_size, const std::vector<std::string>& info,
                           std::vector<ArraySpec> extra = {}) {
     std::vector<double> lo, hi;
     for (int i = 0; i < m->nu; ++i) {
@@ -161,6 +170,7 @@ class MujocoEnv : public Env {
     spec.action.push_back(ArraySpec::Box("action", DType::kFloat32, {static_cast<int>(m->nu)}, lo, hi));
     for (const auto& name : info) spec.info.push_back(ArraySpec::Box(name, DType::kFloat64, {}, {}, {}));
     for (auto& a : extra) spec.info.push_back(std::move(a));
+    std::tie(spec.render_height, spec.render_width) = FrameSize(config);
     return spec;
   }
 
@@ -201,6 +211,8 @@ class MujocoEnv : public Env {
   mjData* data_ = nullptr;
   int frame_skip_;
   std::vector<double> init_qpos_, init_qvel_;
+  // Its camera is set up at the first frame (gymnasium's viewer is made at the first render()).
+  mutable GymRenderer renderer_;
 };
 
 }  // namespace envpool::mujoco::gym

@@ -8,7 +8,7 @@ namespace envpool::mujoco::gym {
 class Pusher : public MujocoEnv {
  public:
   static Config DefaultConfig() {
-    Config c = BaseConfig("pusher_v5.xml", 5);
+    Config c = BaseConfig("pusher_v5.xml", 5, {"trackbodyid=-1", "distance=4.0"});  // gymnasium DEFAULT_CAMERA_CONFIG
     c.Set("reward_near_weight", 0.5);
     c.Set("reward_dist_weight", 1.0);
     c.Set("reward_control_weight", 0.1);
@@ -17,7 +17,7 @@ class Pusher : public MujocoEnv {
 
   static EnvSpec Spec(const Config& config) {
     auto m = SpecModel(config);
-    return MakeSpec(m.get(), 23, {"reward_dist", "reward_ctrl", "reward_near"});
+    return MakeSpec(config, m.get(), 23, {"reward_dist", "reward_ctrl", "reward_near"});
   }
 
   explicit Pusher(const Config& config)

@@ -8,7 +8,7 @@ namespace envpool::mujoco::gym {
 class Reacher : public MujocoEnv {
  public:
   static Config DefaultConfig() {
-    Config c = BaseConfig("reacher.xml", 2);
+    Config c = BaseConfig("reacher.xml", 2, {"trackbodyid=0"});  // gymnasium DEFAULT_CAMERA_CONFIG
     c.Set("reward_dist_weight", 1.0);
     c.Set("reward_control_weight", 1.0);
     return c;
@@ -16,7 +16,7 @@ class Reacher : public MujocoEnv {
 
   static EnvSpec Spec(const Config& config) {
     auto m = SpecModel(config);
-    return MakeSpec(m.get(), 10, {"reward_dist", "reward_ctrl"});
+    return MakeSpec(config, m.get(), 10, {"reward_dist", "reward_ctrl"});
   }
 
   explicit Reacher(const Config& config)

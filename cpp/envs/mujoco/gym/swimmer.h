@@ -19,7 +19,7 @@ class Swimmer : public MujocoEnv {
   static EnvSpec Spec(const Config& config) {
     auto m = SpecModel(config);
     const int skip = config.Get<bool>("exclude_current_positions_from_observation") ? 2 : 0;
-    return MakeSpec(m.get(), m->nq + m->nv - skip,
+    return MakeSpec(config, m.get(), m->nq + m->nv - skip,
                     {"x_position", "y_position", "distance_from_origin", "x_velocity", "y_velocity", "reward_forward",
                      "reward_ctrl"});
   }

@@ -28,6 +28,12 @@ struct FrameSpec {
   int offwidth = 0;
   int offheight = 0;
   int maxgeom = 1000;  // mjv_makeScene's capacity (gymnasium's max_geom)
+  // What the thread's GL resources (mjrContext: meshes, textures, offscreen buffers) are kept
+  // under; nullptr: the model drawn. Copies of one model that differ only in what is not
+  // uploaded (body and geom positions, sizes, colours: a dm_control task that moves its target
+  // in a model of its own per env) may pass the original here to share one mjrContext per
+  // thread instead of one per env. It must stay alive as long as the model would have to.
+  const void* resources_key = nullptr;
 };
 
 // Draws model `m` in state `d` as `cam` and `opt` say into `rgb` (height x width x 3 bytes,
@@ -45,7 +51,9 @@ void DrawFrame(const mjModel* m, mjData* d, const mjvOption& opt, mjvCamera& cam
 // the env's Step/Reset (on the pool's worker thread) with the obs array as `rgb`.
 // Throws std::invalid_argument (with dm_control's wording) for camera_id < -1 or >= ncam and for
 // width/height larger than the model's offwidth/offheight; std::runtime_error without GL.
-void RenderPhysics(const mjModel* m, mjData* d, int camera_id, int width, int height, uint8_t* rgb);
+// `resources_key`: as FrameSpec's.
+void RenderPhysics(const mjModel* m, mjData* d, int camera_id, int width, int height, uint8_t* rgb,
+                   const void* resources_key = nullptr);
 
 // dm_control's _estimate_max_renderable_geoms floored at 1000 (what RenderPhysics uses).
 int DmControlMaxGeom(const mjModel* m);

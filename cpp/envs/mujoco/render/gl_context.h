@@ -1,0 +1,57 @@
+// An offscreen OpenGL context per thread, for MuJoCo's renderer (renderer.h), with no Python,
+// PyOpenGL or GLFW: the platform library is dlopen()ed at the first frame, as libmujoco is.
+//
+// Backends, chosen by MUJOCO_GL as gymnasium and dm_control choose theirs:
+//  * "egl" (and unset): libEGL.so.1 (Debian `libegl1`; Mesa's `libgl1-mesa-dri` renders on the
+//    CPU, a GPU driver's EGL on the GPU). As mujoco.egl does: a display on an EGL device
+//    (EGL_EXT_device_enumeration; MUJOCO_EGL_DEVICE_ID picks one by index, else the first that
+//    initializes), mujoco.egl's framebuffer config (RGBA8, depth 24, stencil 8, pbuffer, desktop
+//    OpenGL) and a context made current without a surface (MuJoCo draws into its own FBO).
+//  * "osmesa": libOSMesa.so.8 (Debian `libosmesa6`), mujoco.osmesa's context (RGBA, depth 24,
+//    stencil 8) over a small float buffer of its own.
+// ENVPOOL_EGL_LIB / ENVPOOL_OSMESA_LIB name another library file. One backend per process:
+// MuJoCo resolves its GL functions once, through whichever platform library it finds loaded.
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace envpool::mujoco::render {
+
+enum class GlBackend { kEgl, kOsmesa };
+
+// The backend MUJOCO_GL names now. Throws std::invalid_argument for a value other than egl or
+// osmesa (glfw needs a window system: envpool draws offscreen only).
+GlBackend BackendFromEnvironment();
+
+// "egl" / "osmesa".
+const char* BackendName(GlBackend backend);
+
+// Loads the backend's library and prepares it (EGL: the display and config) once per process,
+// then makes and destroys one context to prove that contexts can be made. Throws
+// std::runtime_error naming what failed and the Debian packages to install; the result (and
+// the backend) are remembered for the life of the process.
+void EnsureGl();
+
+// One thread's GL context. Made on the thread that uses it (Create), used only there, destroyed
+// there too (a thread_local owns it: renderer.cc).
+class GlContext {
+ public:
+  // A new context of the process's backend (EnsureGl first); not yet current.
+  static std::unique_ptr<GlContext> Create();
+  virtual ~GlContext() = default;
+  GlContext(const GlContext&) = delete;
+  GlContext& operator=(const GlContext&) = delete;
+
+  // Makes this context current on the calling thread unless it already is; throws
+  // std::runtime_error when the platform refuses.
+  virtual void MakeCurrent() = 0;
+  // Makes the context that was current before the last MakeCurrent current again, if there was
+  // another (EGL only: another renderer on this thread, gymnasium's say, keeps working).
+  virtual void RestorePrevious() = 0;
+
+ protected:
+  GlContext() = default;
+};
+
+}  // namespace envpool::mujoco::render

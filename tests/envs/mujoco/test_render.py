@@ -1,0 +1,182 @@
+"""MuJoCo frames (render_mode="rgb_array") against gymnasium's MujocoRenderer, pixel for pixel.
+
+Both sides draw with MuJoCo's own renderer (the same libmujoco) in an EGL context (MUJOCO_GL=egl,
+set here before gymnasium's renderer imports mujoco.egl, which needs PyOpenGL: the oracle's
+dependency, not ours). From identical physics states (ours copied into gymnasium's env), after a
+reset and after a few steps, the frames must be equal, including where gymnasium's free camera
+looks: it is set up at the first render() from the state then.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+os.environ.setdefault("MUJOCO_GL", "egl")  # before gymnasium's renderer imports mujoco.egl
+
+import numpy as np
+import pytest
+
+import envpool
+
+try:
+    import gymnasium as gym
+    import OpenGL  # noqa: F401  (mujoco.egl, gymnasium's side of the comparison)
+    from gymnasium.envs.mujoco.mujoco_env import MujocoEnv  # noqa: F401
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    pytest.skip(f"MuJoCo render tests need mujoco-core, glfw, imageio, pyopengl: {exc}", allow_module_level=True)
+
+if "HalfCheetah-v5" not in envpool.list_all_envs():  # pragma: no cover
+    pytest.skip("envpool was built without the MuJoCo headers", allow_module_level=True)
+
+if os.environ["MUJOCO_GL"] != "egl":  # pragma: no cover
+    pytest.skip(f"these tests compare EGL frames; MUJOCO_GL={os.environ['MUJOCO_GL']}", allow_module_level=True)
+
+
+def _egl_error() -> str | None:
+    """Why no EGL context can be made here (None: it can)."""
+    try:
+        env = envpool.make("InvertedPendulum-v5", num_envs=1, render_mode="rgb_array", width=8, height=8)
+    except RuntimeError as exc:
+        return str(exc)
+    env.close()
+    return None
+
+
+_NO_EGL = _egl_error()
+needs_egl = pytest.mark.skipif(_NO_EGL is not None, reason=f"no EGL on this machine: {_NO_EGL}")
+
+TASKS = [
+    "Ant-v5",
+    "HalfCheetah-v5",
+    "Hopper-v5",
+    "Humanoid-v5",
+    "HumanoidStandup-v5",
+    "InvertedDoublePendulum-v5",
+    "InvertedPendulum-v5",
+    "Pusher-v5",
+    "Reacher-v5",
+    "Swimmer-v5",
+    "Walker2d-v5",
+]
+SIZE = 64  # small frames: the comparison is per pixel, the size only costs time
+
+
+def _set_ref_state(ref, s):
+    """gymnasium's env in our full state (qpos, qvel, act, qacc_warmstart, time)."""
+    m, d = ref.model, ref.data
+    nq, nv, na = m.nq, m.nv, m.na
+    ref.set_state(s[:nq], s[nq : nq + nv])
+    d.act[:] = s[nq + nv : nq + nv + na]
+    d.qacc_warmstart[:] = s[nq + nv + na : nq + 2 * nv + na]
+    d.time = s[-1]
+
+
+def _compare(task, kwargs, steps=2, num_envs=1):
+    """Our envs (num_envs: one per worker thread) in the state of our env 0 and gymnasium's env
+    in it too: frames equal after the reset and after each of `steps` steps of the same actions."""
+    env = envpool.make(task, num_envs=num_envs, num_threads=num_envs, seed=3, render_mode="rgb_array", **kwargs)
+    ref = gym.make(task, render_mode="rgb_array", **kwargs).unwrapped
+    try:
+        env.reset()
+        ref.reset(seed=0)
+        state = env.get_state(0)
+        for i in range(1, num_envs):
+            env.set_state(i, state)
+        _set_ref_state(ref, state)
+        rng = np.random.default_rng(0)
+        for step in range(steps + 1):
+            if step:
+                a = rng.uniform(ref.action_space.low, ref.action_space.high).astype(np.float32)
+                env.step(np.stack([a] * num_envs))
+                ref.step(a)
+            frames = env.render()
+            want = ref.render()
+            for i, frame in enumerate(frames):
+                assert frame.shape == want.shape and frame.dtype == np.uint8
+                diff = np.count_nonzero((frame != want).any(-1))
+                assert diff == 0, f"{task} env {i} after {step} steps: {diff} of {want.shape[0] * want.shape[1]} differ"
+    finally:
+        env.close()
+        ref.close()
+
+
+@needs_egl
+@pytest.mark.parametrize("task", TASKS)
+def test_frames_match_gymnasium(task):
+    _compare(task, {"width": SIZE, "height": SIZE})
+
+
+@needs_egl
+def test_default_size_threads_and_render_kwargs():
+    import mujoco
+
+    # gymnasium's default 480 x 480, once; two envs drawn on two worker threads at once.
+    _compare("HalfCheetah-v5", {}, steps=1, num_envs=2)
+    # A fixed camera by name and a non-square frame; a camera config of our own; a visual flag.
+    _compare("Walker2d-v5", {"camera_name": "track", "width": 80, "height": 48}, steps=1)
+    camera = {"distance": 2.5, "azimuth": 120.0, "elevation": -10.0, "lookat": np.array([0.2, 0.0, 0.5])}
+    _compare("InvertedPendulum-v5", {"default_camera_config": camera, "width": 48, "height": 40}, steps=0)
+    vis = {mujoco.mjtVisFlag.mjVIS_COM: True}
+    _compare("Hopper-v5", {"camera_id": 0, "visual_options": vis, "width": 40, "height": 40}, steps=0)
+
+
+def test_camera_defaults_are_gymnasiums():
+    """Each task's default_camera_config is its gymnasium constructor's default (None: empty;
+    InvertedDoublePendulum's module has a DEFAULT_CAMERA_CONFIG that its constructor does not use)."""
+    import importlib
+    import inspect
+
+    from envpool.tasks import _dict_kwarg
+
+    for task in TASKS:
+        module, name = gym.spec(task).entry_point.split(":")
+        init = getattr(importlib.import_module(module), name).__init__
+        want = _dict_kwarg(inspect.signature(init).parameters["default_camera_config"].default or {})
+        assert list(envpool.make_spec(task).config["default_camera_config"]) == want, task
+
+
+def test_render_needs_render_mode_and_kwargs_are_checked():
+    env = envpool.make("InvertedPendulum-v5", num_envs=2)
+    env.reset()
+    with pytest.raises(RuntimeError, match="render_mode"):
+        env.render()
+    env.close()
+    bad = [
+        ({"camera_name": "nope"}, "no such camera"),
+        ({"camera_name": "track", "camera_id": 0}, "cannot be specified at the same time"),
+        ({"camera_id": 5}, "camera_id"),
+        ({"width": 0}, "width"),
+        ({"default_camera_config": {"zoom": 2.0}}, "no attribute 'zoom'"),
+        ({"default_camera_config": {"lookat": [1.0, 2.0]}}, "3 numbers"),
+        ({"visual_options": {99: True}}, "mjtVisFlag"),
+    ]
+    for kwargs, match in bad:
+        with pytest.raises(ValueError, match=match):
+            envpool.make("HalfCheetah-v5", num_envs=1, **kwargs)
+
+
+def test_no_gl_is_a_clear_error_at_make():
+    """A machine without EGL (here: the library pointed at a missing file) or OSMesa gets an
+    error naming the Debian packages at make(render_mode="rgb_array"); a plain make works."""
+    code = (
+        "import envpool\n"
+        "envpool.make('HalfCheetah-v5', num_envs=1).close()\n"
+        "try:\n"
+        "    envpool.make('HalfCheetah-v5', num_envs=1, render_mode='rgb_array')\n"
+        "except Exception as e:\n"
+        "    print(type(e).__name__, e)\n"
+    )
+    cases = [
+        ({"ENVPOOL_EGL_LIB": "/nonexistent/libEGL.so.1", "MUJOCO_GL": "egl"}, "apt install libegl1 libgl1-mesa-dri")
+    ]
+    cases.append(
+        ({"ENVPOOL_OSMESA_LIB": "/nonexistent/libOSMesa.so.8", "MUJOCO_GL": "osmesa"}, "apt install libosmesa6")
+    )
+    cases.append(({"MUJOCO_GL": "glfw"}, "MUJOCO_GL=egl"))
+    for extra, want in cases:
+        env = dict(os.environ, **extra)
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.startswith("RuntimeError") and want in out.stdout, (extra, out.stdout)

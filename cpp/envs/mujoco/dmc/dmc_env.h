@@ -70,21 +70,12 @@ inline std::string ReadFile(const std::string& path) {
   return s.str();
 }
 
-// The compiled model of suite file `file` (e.g. "cheetah.xml"), after `edit` (a function of the
-// XML text, as the domains that build their XML in Python change it; `variant` names the edit
-// for the cache). Compiled once per process and variant, from the text with the suite's common
-// assets in a virtual file system, as dm_control's Physics.from_xml_string(xml, common.ASSETS).
-inline std::shared_ptr<const mjModel> SuiteModel(const std::string& file, const std::string& variant = "",
-                                                 const std::function<std::string(const std::string&)>& edit = {}) {
-  static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const mjModel>> cache;
+// Compiles suite XML text `xml` (named `file` in errors) with the suite's common assets in a
+// virtual file system, as dm_control's Physics.from_xml_string(xml, common.ASSETS). The caller
+// owns the model.
+inline mjModel* CompileSuiteXml(const std::string& file, const std::string& xml, const std::string& asset_dir = "") {
   const MjApi& mj = Mj();
-  const std::string key = file + "#" + variant;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
   const std::string dir = SuiteDir();
-  std::string xml = ReadFile(dir + "/" + file);
-  if (edit) xml = edit(xml);
   mjVFS vfs;
   mj.defaultVFS(&vfs);
   const char* kCommon[] = {"./common/materials.xml", "./common/skybox.xml", "./common/visual.xml"};
@@ -95,6 +86,18 @@ inline std::shared_ptr<const mjModel> SuiteModel(const std::string& file, const 
   for (std::size_t i = 0; i < 3 && ok; ++i) {
     ok = mj.addBufferVFS(&vfs, kCommon[i], buffers[i].data(), static_cast<int>(buffers[i].size())) == 0;
   }
+  // A domain's own asset folder (dog's meshes and textures), under the names its XML gives them
+  // (compiler meshdir / texturedir = "<folder>/").
+  if (!asset_dir.empty()) {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(dir) / asset_dir, ec)) {
+      if (!ok) break;
+      const std::string name = asset_dir + "/" + entry.path().filename().string();
+      const std::string data = ReadFile(entry.path().string());
+      ok = mj.addBufferVFS(&vfs, name.c_str(), data.data(), static_cast<int>(data.size())) == 0;
+    }
+    if (ec) ok = false;
+  }
   if (!ok) {
     mj.deleteVFS(&vfs);
     throw std::runtime_error("MuJoCo could not add " + file + " to its virtual file system");
@@ -103,7 +106,24 @@ inline std::shared_ptr<const mjModel> SuiteModel(const std::string& file, const 
   mjModel* m = mj.loadXML(main_name.c_str(), &vfs, error, sizeof(error));
   mj.deleteVFS(&vfs);
   if (!m) throw std::invalid_argument("MuJoCo cannot load " + dir + "/" + file + ": " + error);
-  std::shared_ptr<const mjModel> model(m, [](const mjModel*) { /* kept until exit */ });
+  return m;
+}
+
+// The compiled model of suite file `file` (e.g. "cheetah.xml"), after `edit` (a function of the
+// XML text, as the domains that build their XML in Python change it; `variant` names the edit
+// for the cache). Compiled once per process and variant.
+inline std::shared_ptr<const mjModel> SuiteModel(const std::string& file, const std::string& variant = "",
+                                                 const std::function<std::string(const std::string&)>& edit = {},
+                                                 const std::string& asset_dir = "") {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const mjModel>> cache;
+  const std::string key = file + "#" + variant;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  std::string xml = ReadFile(SuiteDir() + "/" + file);
+  if (edit) xml = edit(xml);
+  std::shared_ptr<const mjModel> model(CompileSuiteXml(file, xml, asset_dir),
+                                       [](const mjModel*) { /* kept until exit */ });
   cache.emplace(key, model);
   return model;
 }
@@ -291,8 +311,9 @@ class DmcEnv : public Env {
     std::vector<double> lo, hi;
     for (int i = 0; i < m->nu; ++i) {
       const bool limited = m->actuator_ctrllimited[i] != 0;
-      lo.push_back(limited ? m->actuator_ctrlrange[2 * i] : -INFINITY);
-      hi.push_back(limited ? m->actuator_ctrlrange[2 * i + 1] : INFINITY);
+      // dm_control's action_spec: the control range where limited, else +-mjMAXVAL.
+      lo.push_back(limited ? m->actuator_ctrlrange[2 * i] : -mjMAXVAL);
+      hi.push_back(limited ? m->actuator_ctrlrange[2 * i + 1] : mjMAXVAL);
     }
     spec.action.push_back(ArraySpec::Box("action", DType::kFloat64, {static_cast<int>(m->nu)}, lo, hi));
     return spec;
@@ -346,6 +367,20 @@ class DmcEnv : public Env {
   virtual bool Terminated() const { return false; }
   virtual void BeforeStep(const double* action) { std::copy(action, action + m_->nu, data_->ctrl); }
   virtual void AfterStep() {}
+
+  // Puts `model` (owned, compiled by the caller) in place of the env's model, with fresh data.
+  void ReplaceModel(mjModel* model) {
+    const MjApi& mj = Mj();
+    mjData* data = mj.makeData(model);
+    if (!data) {
+      mj.deleteModel(model);
+      throw std::runtime_error("MuJoCo could not allocate mjData");
+    }
+    mj.deleteData(data_);
+    mj.deleteModel(m_);
+    m_ = model;
+    data_ = data;
+  }
 
   // Physics.step(nstep) with legacy_step (dm_control's default).
   void PhysicsStep(int nstep) {

@@ -45,6 +45,33 @@ CASES = [
     ("walker", "stand"),
     ("walker", "walk"),
     ("walker", "run"),
+    ("fish", "upright"),
+    ("fish", "swim"),
+    ("humanoid", "stand"),
+    ("humanoid", "walk"),
+    ("humanoid", "run"),
+    ("humanoid", "run_pure_state"),
+    ("lqr", "lqr_2_1"),
+    ("lqr", "lqr_6_2"),
+    ("manipulator", "bring_ball"),
+    ("manipulator", "bring_peg"),
+    ("manipulator", "insert_ball"),
+    ("manipulator", "insert_peg"),
+    ("stacker", "stack_2"),
+    ("stacker", "stack_4"),
+    ("swimmer", "swimmer6"),
+    ("swimmer", "swimmer15"),
+    ("quadruped", "walk"),
+    ("quadruped", "run"),
+    ("quadruped", "fetch"),
+    ("humanoid_CMU", "stand"),
+    ("humanoid_CMU", "walk"),
+    ("humanoid_CMU", "run"),
+    ("dog", "stand"),
+    ("dog", "walk"),
+    ("dog", "trot"),
+    ("dog", "run"),
+    ("dog", "fetch"),
 ]
 
 
@@ -79,9 +106,16 @@ def test_matches_dm_control(domain, task):
     rng = np.random.default_rng(seed)
     physics = ref.physics
 
+    # Mostly inside the box, a few outside it (MuJoCo clamps limited controls); [-1, 1] where
+    # the controls are unlimited (lqr: dm_control's bounds are then +-mjMAXVAL).
+    np.testing.assert_array_equal(env.action_spec().minimum, spec.minimum)
+    np.testing.assert_array_equal(env.action_spec().maximum, spec.maximum)
+    unlimited = spec.maximum >= 1e10
+    low = np.where(unlimited, -1.0, spec.minimum * 1.2)
+    high = np.where(unlimited, 1.0, spec.maximum * 1.2)
+
     def actions(n):
-        # Mostly inside the box, a few outside it (MuJoCo clamps limited controls).
-        return rng.uniform(spec.minimum * 1.2, spec.maximum * 1.2, size=(n, *spec.shape))
+        return rng.uniform(low, high, size=(n, *spec.shape))
 
     for episode in range(2):
         _check_obs(env.reset().observation.obs, ref.reset().observation, f"reset {episode}")

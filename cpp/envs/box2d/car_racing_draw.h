@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <utility>
 #include <vector>
 
 #include "envs/box2d/lunar_lander_render.h"
@@ -45,7 +47,28 @@ inline render::Vec2 RotateRad(render::Vec2 p, double angle) {
 inline int GfxCoord(double v) { return static_cast<int16_t>(static_cast<int64_t>(render::Trunc(v))); }
 
 // SDL_gfx's filledPolygonColorMT with an opaque colour (a plain span fill).
-inline void GfxFilledPolygon(render::Canvas& canvas, const render::Pixel* pts, int n, render::Color c,
+// Pixels x1..x2 (either order, clipped) of row y of a width x height RGB image, as hlineColor
+// fills them; a grey colour (the background, the road) is one memset.
+inline void Span(uint8_t* rgb, int width, int height, int x1, int x2, int y, render::Color c) {
+  if (y < 0 || y >= height) return;
+  if (x1 > x2) std::swap(x1, x2);
+  x1 = std::max(x1, 0);
+  x2 = std::min(x2, width - 1);
+  if (x1 > x2) return;
+  uint8_t* p = rgb + 3 * (static_cast<std::size_t>(y) * width + x1);
+  const std::size_t count = static_cast<std::size_t>(x2 - x1 + 1);
+  if (c.r == c.g && c.g == c.b) {
+    std::memset(p, c.r, 3 * count);
+    return;
+  }
+  for (std::size_t i = 0; i < count; ++i, p += 3) {
+    p[0] = c.r;
+    p[1] = c.g;
+    p[2] = c.b;
+  }
+}
+
+inline void GfxFilledPolygon(render::Canvas& canvas, uint8_t* rgb, const render::Pixel* pts, int n, render::Color c,
                              std::vector<int32_t>& xs) {
   if (n < 3) return;
   int miny = pts[0].y, maxy = pts[0].y;
@@ -92,7 +115,7 @@ inline void GfxFilledPolygon(render::Canvas& canvas, const render::Pixel* pts, i
       const int xa = (a >> 16) + ((a & 32768) >> 15);
       const int xb = (b >> 16) + ((b & 32768) >> 15);
       // hlineColor takes Sint16 ends.
-      canvas.HLine(static_cast<int16_t>(xa), static_cast<int16_t>(xb), y, c);
+      Span(rgb, canvas.width(), canvas.height(), static_cast<int16_t>(xa), static_cast<int16_t>(xb), y, c);
     }
   }
 }
@@ -130,7 +153,7 @@ inline bool GfxClipLine(int& x1, int& y1, int& x2, int& y2, int right, int botto
 
 // gymnasium's _draw_colored_polygon after the transform: gfxdraw.aapolygon, then
 // gfxdraw.filled_polygon, both on the Sint16 corners.
-inline void GfxPolygon(render::Canvas& canvas, const render::Vec2* corners, int n, render::Color c,
+inline void GfxPolygon(render::Canvas& canvas, uint8_t* rgb, const render::Vec2* corners, int n, render::Color c,
                        std::vector<int32_t>& xs) {
   render::Pixel pts[8];
   for (int i = 0; i < n; ++i) pts[i] = {GfxCoord(corners[i].x), GfxCoord(corners[i].y)};
@@ -141,7 +164,7 @@ inline void GfxPolygon(render::Canvas& canvas, const render::Vec2* corners, int 
     // Clipped here as SDL_gfx clips; the canvas' own clipping then has nothing left to do.
     if (GfxClipLine(x1, y1, x2, y2, canvas.width() - 1, canvas.height() - 1)) canvas.AALine(x1, y1, x2, y2, c);
   }
-  GfxFilledPolygon(canvas, pts, n, c, xs);
+  GfxFilledPolygon(canvas, rgb, pts, n, c, xs);
 }
 
 // pygame.draw.polygon of float corners (truncated to ints first).

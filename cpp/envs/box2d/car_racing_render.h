@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include "envs/box2d/car_racing_draw.h"
@@ -191,7 +192,7 @@ class Scene {
   void Draw(const CarState& car, double t, double reward, bool full, uint8_t* out, int out_w, int out_h) {
     using render::Vec2;
     render::Canvas canvas(surface_.data(), kWindowW, kWindowH);
-    canvas.Fill(render::kBlack);
+    std::memset(surface_.data(), 0, surface_.size());  // a new pygame.Surface is black
     const double angle = -static_cast<double>(car.hull->GetAngle());
     const double zoom = 0.1 * kScale * std::max(1 - t, 0.0) + kZoom * kScale * std::min(t, 1.0);
     const b2Vec2 pos = car.hull->GetPosition();
@@ -214,7 +215,7 @@ class Scene {
           visible = true;
         }
       }
-      if (visible) car_draw::GfxPolygon(canvas, pts, n, c, xs_);
+      if (visible) car_draw::GfxPolygon(canvas, surface_.data(), pts, n, c, xs_);
     };
     auto to_color = [](const std::array<double, 3>& c) {
       return render::Color{static_cast<uint8_t>(static_cast<int>(c[0])), static_cast<uint8_t>(static_cast<int>(c[1])),

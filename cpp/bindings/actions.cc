@@ -3,7 +3,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -29,10 +28,9 @@ py::array_t<int, py::array::c_style> EnvIds(const py::object& env_id) {
   }
   if (arr.ndim() != 1) throw std::invalid_argument("env_id must be 1-D, got " + std::to_string(arr.ndim()) + " dims");
   if ((arr.flags() & py::array::c_style) && arr.dtype().equal(int_dtype)) {
-    // info["env_id"] as recv() returned it (the async loop's case): one copy, no int64 pass.
-    py::array_t<int, py::array::c_style> ids(arr.size());
-    std::memcpy(ids.mutable_data(), arr.data(), static_cast<std::size_t>(arr.size()) * sizeof(int));
-    return ids;
+    // info["env_id"] as recv() returned it (the async loop's case): read in place, no copy.
+    // The core reads the ids only during the call that gets them (the GIL is held throughout).
+    return py::reinterpret_borrow<py::array_t<int, py::array::c_style>>(arr);
   }
   // Values beyond int range cannot be ids: refused here, as passed (uint64 read as such, not
   // wrapped to negative int64).
@@ -107,11 +105,11 @@ py::array ActionArray(const py::handle& obj, const ArraySpec& spec, int n) {
   return out;
 }
 
-std::vector<py::array> ActionArrays(const py::object& actions, const std::vector<ArraySpec>& specs, int n) {
-  std::vector<py::array> out;
+void ActionArrays(const py::object& actions, const std::vector<ArraySpec>& specs, int n, std::vector<py::array>& out) {
+  out.clear();
   if (specs.size() == 1) {
     out.push_back(ActionArray(actions, specs[0], n));
-    return out;
+    return;
   }
   if (!py::isinstance<py::dict>(actions)) throw InputTypeError("actions must be a dict of arrays for this env");
   py::dict d = actions;
@@ -119,7 +117,6 @@ std::vector<py::array> ActionArrays(const py::object& actions, const std::vector
     if (!d.contains(spec.name)) throw std::invalid_argument("actions lack the key '" + spec.name + "'");
     out.push_back(ActionArray(d[py::str(spec.name)], spec, n));
   }
-  return out;
 }
 
 }  // namespace envpool::bindings

@@ -23,7 +23,8 @@ py::array_t<int, py::array::c_style> EnvIds(const py::object& env_id);
 // ValueError naming the field otherwise.
 py::array ActionArray(const py::handle& obj, const ArraySpec& spec, int n);
 
-// Every action field of a send to `n` envs: one array, or a dict with one array per field.
-std::vector<py::array> ActionArrays(const py::object& actions, const std::vector<ArraySpec>& specs, int n);
+// Every action field of a send to `n` envs (one array, or a dict with one array per field),
+// into `out` (cleared first: a caller's reused vector, so a send allocates no vector).
+void ActionArrays(const py::object& actions, const std::vector<ArraySpec>& specs, int n, std::vector<py::array>& out);
 
 }  // namespace envpool::bindings

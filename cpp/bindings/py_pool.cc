@@ -117,12 +117,13 @@ void PyPool::SendImpl(const py::object& actions, const py::object& env_id, bool 
   EnvPool& p = pool();
   py::array_t<int, py::array::c_style> ids = EnvIds(env_id);
   const int n = env_id.is_none() ? p.num_envs() : static_cast<int>(ids.size());
-  std::vector<py::array> arrays = ActionArrays(actions, action_specs_, n);
-  std::vector<const void*> ptrs;
-  for (const auto& a : arrays) ptrs.push_back(a.data());
-  p.SendStep(env_id.is_none() ? nullptr : ids.data(), n, ptrs, wait_follows);
+  ActionArrays(actions, action_specs_, n, action_arrays_);
+  action_ptrs_.clear();
+  for (const auto& a : action_arrays_) action_ptrs_.push_back(a.data());
+  p.SendStep(env_id.is_none() ? nullptr : ids.data(), n, action_ptrs_, wait_follows);
   // A full-batch step's envs may read the actions in place until its results are taken.
-  if (wait_follows) sent_actions_ = std::move(arrays);
+  if (wait_follows) sent_actions_.swap(action_arrays_);
+  action_arrays_.clear();
 }
 
 py::tuple PyPool::RecvImpl(double timeout, bool with_ids) {

@@ -77,6 +77,9 @@ class PyPool : public xla::Port {
 
   std::vector<ArraySpec> action_specs_;
   std::vector<py::array> sent_actions_;  // actions a full-batch step() lends the workers
+  // A send's action arrays and their data pointers: reused, so that a send allocates no vector.
+  std::vector<py::array> action_arrays_;
+  std::vector<const void*> action_ptrs_;
   // Who is inside the pool: nobody, a Python call (Guard) or an XLA handler (TryEnter).
   static constexpr int kFree = 0, kPython = 1, kXla = 2;
   std::atomic<int> owner_{kFree};

@@ -62,8 +62,11 @@ class OrderBook {
 
   // Stores the actions of n envs (`actions[f]`: n contiguous rows of field f). With `borrow`
   // (a full batch the caller waits for) the caller's arrays are read in place until the batch
-  // is taken: copying them would only move cache lines between cores.
-  void StoreActions(const int* env_ids, int n, const std::vector<const void*>& actions, bool borrow) {
+  // is taken: copying them would only move cache lines between cores. With `step`, envs sent by
+  // id also get Op::kStep, in the pass that copies their first field (one pass over the ids).
+  void StoreActions(const int* env_ids, int n, const std::vector<const void*>& actions, bool borrow,
+                    bool step = false) {
+    Order* ops = step && env_ids != nullptr ? orders_.data() : nullptr;
     for (std::size_t f = 0; f < action_data_.size(); ++f) {
       const std::size_t bytes = row_bytes_[f];
       const char* src = static_cast<const char*>(actions[f]);
@@ -77,33 +80,44 @@ class OrderBook {
         continue;
       }
       char* dst = action_data_[f].data();
-      // One row per env, scattered by id: rows of the common sizes are copied as one load and
-      // store each (a memcpy call per 8-byte row cost more than the copy; callgrind).
-      switch (bytes) {
-        case 8:
-          ScatterRows<8>(dst, src, env_ids, n);
-          break;
-        case 4:
-          ScatterRows<4>(dst, src, env_ids, n);
-          break;
-        case 1:
-          ScatterRows<1>(dst, src, env_ids, n);
-          break;
-        default:
-          for (int i = 0; i < n; ++i) {
-            std::memcpy(dst + static_cast<std::size_t>(env_ids[i]) * bytes, src + static_cast<std::size_t>(i) * bytes,
-                        bytes);
-          }
+      if (ops) {
+        ScatterRowsTo(dst, src, bytes, env_ids, n, ops);
+        ops = nullptr;
+      } else {
+        ScatterRowsTo(dst, src, bytes, env_ids, n, static_cast<Order*>(nullptr));
       }
+    }
+    if (ops) {  // no action field
+      for (int i = 0; i < n; ++i) ops[env_ids[i]].op = Op::kStep;
     }
   }
 
  private:
-  template <std::size_t kBytes>
-  static void ScatterRows(char* dst, const char* src, const int* env_ids, int n) {
+  // One row per env, scattered by id: rows of the common sizes are copied as one load and
+  // store each (a memcpy call per 8-byte row cost more than the copy; callgrind). `ops`
+  // (unless nullptr) gets each env's Op::kStep in the same pass.
+  static void ScatterRowsTo(char* dst, const char* src, std::size_t bytes, const int* env_ids, int n, Order* ops) {
+    switch (bytes) {
+      case 8:
+        return ops ? ScatterRows<8, true>(dst, src, env_ids, n, ops) : ScatterRows<8, false>(dst, src, env_ids, n, ops);
+      case 4:
+        return ops ? ScatterRows<4, true>(dst, src, env_ids, n, ops) : ScatterRows<4, false>(dst, src, env_ids, n, ops);
+      case 1:
+        return ops ? ScatterRows<1, true>(dst, src, env_ids, n, ops) : ScatterRows<1, false>(dst, src, env_ids, n, ops);
+      default:
+        for (int i = 0; i < n; ++i) {
+          std::memcpy(dst + static_cast<std::size_t>(env_ids[i]) * bytes, src + static_cast<std::size_t>(i) * bytes,
+                      bytes);
+          if (ops) ops[env_ids[i]].op = Op::kStep;
+        }
+    }
+  }
+  template <std::size_t kBytes, bool kSetOps>
+  static void ScatterRows(char* dst, const char* src, const int* env_ids, int n, Order* ops) {
     for (int i = 0; i < n; ++i) {
-      std::memcpy(dst + static_cast<std::size_t>(env_ids[i]) * kBytes, src + static_cast<std::size_t>(i) * kBytes,
-                  kBytes);
+      const int id = env_ids[i];
+      std::memcpy(dst + static_cast<std::size_t>(id) * kBytes, src + static_cast<std::size_t>(i) * kBytes, kBytes);
+      if constexpr (kSetOps) ops[id].op = Op::kStep;
     }
   }
 

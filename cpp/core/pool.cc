@@ -81,26 +81,32 @@ void EnvPool::SendReset(const int* env_ids, int n, const uint64_t* seeds, const 
 void EnvPool::SendStep(const int* env_ids, int n, const std::vector<const void*>& actions, bool wait_follows) {
   CheckUsable();
   if (actions.size() != spec_.action.size()) throw std::invalid_argument("wrong number of action arrays");
-  protocol_.CheckSendable(env_ids, n, /*for_step=*/true);
-  // Validate every value before changing anything. Only a failing check asks which rows autoreset.
-  // (Two pointers captured by value: std::function stores them inline, no allocation per step.)
+  // Envs sent by id (the async loop) are checked and marked in flight in one pass, undone if
+  // a check below fails; a failing id is named by CheckSendable, which throws.
+  const bool marked = env_ids != nullptr && protocol_.TryMarkStepInFlight(env_ids, n);
+  if (!marked) protocol_.CheckSendable(env_ids, n, /*for_step=*/true);
+  // Validate every value before changing anything else. Only a failing check asks which rows
+  // autoreset. (Two pointers captured by value: std::function stores them inline, no
+  // allocation per step.)
   const Protocol::RowFilter autoresets = [this, env_ids](int row) {
     const int id = env_ids ? env_ids[row] : row;
     return rules_->Effective(executor_->Episode(id), Op::kStep) == Op::kReset;
   };
-  for (std::size_t f = 0; f < spec_.action.size(); ++f) {
-    Protocol::ValidateActions(spec_.action[f], actions[f], env_ids, n, autoresets);
+  try {
+    for (std::size_t f = 0; f < spec_.action.size(); ++f) {
+      Protocol::ValidateActions(spec_.action[f], actions[f], env_ids, n, autoresets);
+    }
+  } catch (...) {
+    if (marked) protocol_.UnmarkStepInFlight(env_ids, n);
+    throw;
   }
-  orders_->StoreActions(env_ids, n, actions, /*borrow=*/full_batch() && env_ids == nullptr && wait_follows);
-  if (env_ids == nullptr) {
-    orders_->range_op = Op::kStep;
-  } else {
-    for (int i = 0; i < n; ++i) (*orders_)[env_ids[i]].op = Op::kStep;
-  }
-  Dispatch(env_ids, n, wait_follows);
+  orders_->StoreActions(env_ids, n, actions, /*borrow=*/full_batch() && env_ids == nullptr && wait_follows,
+                        /*step=*/true);
+  if (env_ids == nullptr) orders_->range_op = Op::kStep;
+  Dispatch(env_ids, n, wait_follows, marked);
 }
 
-void EnvPool::Dispatch(const int* env_ids, int n, bool wait_follows) {
+void EnvPool::Dispatch(const int* env_ids, int n, bool wait_follows, bool marked) {
   if (full_batch() && !executor_->PartialBatches()) {
     // A full batch returns every env in flight: all of them in env-id order (one range), or
     // those sent by id - a subset too, as the reference EnvPool's sync mode - in send order.
@@ -109,12 +115,12 @@ void EnvPool::Dispatch(const int* env_ids, int n, bool wait_follows) {
     // executor reads it meanwhile.
     if (orders_->rows_by_send_order != by_id) orders_->rows_by_send_order = by_id;
     if (by_id) {
-      const int first = protocol_.in_flight();
+      const int first = protocol_.in_flight() - (marked ? n : 0);
       for (int i = 0; i < n; ++i) (*orders_)[env_ids[i]].row = first + i;
       batches_->ExpectRows(first + n);
     }
   }
-  protocol_.MarkInFlight(env_ids, n);
+  if (!marked) protocol_.MarkInFlight(env_ids, n);
   executor_->Dispatch(env_ids, n, wait_follows);
 }
 
@@ -153,7 +159,7 @@ int EnvPool::TakeBatch(BatchBuffers fresh) {
   } else if (full_batch() && rows == batch_size_) {
     protocol_.MarkAllReturned();
   } else {
-    protocol_.MarkReturned(ids, rows, [](int) { return false; });
+    protocol_.MarkReturnedIdle(ids, rows);
   }
   taken_rows_ = rows;
   taken_ids_ = ids;

@@ -132,7 +132,9 @@ class EnvPool {
  private:
   void Init(const PoolOptions& options, const ExecutorFactory& make_executor);
   void CheckUsable() const;
-  void Dispatch(const int* env_ids, int n, bool wait_follows);
+  // Hands the orders to the executor. `marked`: the protocol already counts envs `env_ids` in
+  // flight (SendStep's one-pass check), otherwise they are marked here.
+  void Dispatch(const int* env_ids, int n, bool wait_follows, bool marked = false);
 
   std::string name_;
   EnvSpec spec_;

@@ -217,6 +217,28 @@ void Protocol::MarkInFlight(const int* env_ids, int n) {
   in_flight_ += n;
 }
 
+bool Protocol::TryMarkStepInFlight(const int* env_ids, int n) {
+  int i = 0;
+  for (; i < n; ++i) {
+    const auto id = static_cast<unsigned>(env_ids[i]);
+    if (id >= static_cast<unsigned>(num_envs_) || status_[id] != EnvStatus::kIdle) break;
+    status_[id] = EnvStatus::kInFlight;
+  }
+  if (n < 1 || i < n) {  // every id before i was idle: put them back
+    for (int j = 0; j < i; ++j) status_[static_cast<std::size_t>(env_ids[j])] = EnvStatus::kIdle;
+    return false;
+  }
+  in_flight_ += n;
+  idle_count_ -= n;
+  return true;
+}
+
+void Protocol::UnmarkStepInFlight(const int* env_ids, int n) {
+  for (int i = 0; i < n; ++i) status_[static_cast<std::size_t>(env_ids[i])] = EnvStatus::kIdle;
+  in_flight_ -= n;
+  idle_count_ += n;
+}
+
 void Protocol::ValidateActions(const ArraySpec& a, const void* data, const int* env_ids, int n,
                                const RowFilter& ignored) {
   const std::size_t count = static_cast<std::size_t>(n) * a.NumElements();

@@ -56,6 +56,13 @@ class Protocol {
   void CheckIdle(int env_id, const char* what) const;
 
   void MarkInFlight(const int* env_ids, int n);
+  // The async loop's send: checks `n` env ids for a step as CheckSendable(env_ids, n, true) does
+  // and marks them in flight in the same pass over them (every one idle, so each id is read and
+  // written once: a repeated id finds itself already in flight). Returns false, having changed
+  // nothing, when one fails (or n < 1): CheckSendable then names it.
+  bool TryMarkStepInFlight(const int* env_ids, int n);
+  // Undoes a TryMarkStepInFlight that returned true (a later check of the same send failed).
+  void UnmarkStepInFlight(const int* env_ids, int n);
   // A batch of `n` rows for envs `ids` was taken; `over(row)` says whether that env's
   // episode is over and must be reset before its next step (autoreset disabled).
   template <class Over>
@@ -63,6 +70,13 @@ class Protocol {
     in_flight_ -= n;
     for (int i = 0; i < n; ++i)
       Set(static_cast<std::size_t>(ids[i]), over(i) ? EnvStatus::kEpisodeOver : EnvStatus::kIdle);
+  }
+  // MarkReturned with no episode needing an explicit reset (autoreset on): each env goes from
+  // in flight to idle, so the idle count moves by n at once rather than per env.
+  void MarkReturnedIdle(const int32_t* ids, int n) {
+    in_flight_ -= n;
+    idle_count_ += n;
+    for (int i = 0; i < n; ++i) status_[static_cast<std::size_t>(ids[i])] = EnvStatus::kIdle;
   }
   // Fast path: a full batch came back and no episode needs an explicit reset.
   void MarkAllReturned() {

@@ -120,6 +120,24 @@ void BorrowedActionsAreReadInPlaceUntilTheNextCopy() {
   CHECK_EQ(ActionOf<int64_t>(book, 0, 2), 0);
 }
 
+// A step sent by id sets each env's op in the pass that copies its first action field; the
+// other envs' ops stay as they were.
+void StepOpsAreSetWithTheActions() {
+  OrderBook book(Spec(), kEnvs);
+  for (int id = 0; id < kEnvs; ++id) book[id].op = Op::kReset;
+  const int ids[] = {3, 1};
+  const int64_t move[] = {5, 6};
+  const float force[] = {1.f, 2.f};
+  const bool fire[] = {true, true};
+  const int16_t joints[6] = {};
+  book.StoreActions(ids, 2, {move, force, fire, joints}, false, /*step=*/true);
+  CHECK(book[3].op == Op::kStep && book[1].op == Op::kStep);
+  CHECK(book[0].op == Op::kReset && book[2].op == Op::kReset);
+  CHECK_EQ(ActionOf<int64_t>(book, 0, 3), 5);
+  CHECK_EQ(ActionOf<int64_t>(book, 0, 1), 6);
+  CHECK_EQ(ActionOf<float>(book, 1, 1), 2.f);
+}
+
 }  // namespace
 
 int main() {
@@ -129,5 +147,6 @@ int main() {
       {"actions sent by id land in each env's row", ActionsSentByIdLandInEachEnvsRow},
       {"actions of a range are copied in order", ActionsOfARangeAreCopiedInOrder},
       {"borrowed actions are read in place until the next copy", BorrowedActionsAreReadInPlaceUntilTheNextCopy},
+      {"step ops are set with the actions", StepOpsAreSetWithTheActions},
   });
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "check.h"
@@ -193,6 +194,47 @@ void ConversionsRefuseIntegersTheDtypeCannotHold() {
   CHECK_THROWS(InputTypeError, envpool::ConvertActions(box, DType::kFloat16, wide, outf, 2));
 }
 
+// The async loop's send checks and marks in one pass (TryMarkStepInFlight): it accepts what
+// CheckSendable(ids, n, true) accepts, and a refusal (or an undo after a later check failed)
+// leaves every status and count as it was.
+void OnePassStepSendsRefuseWhatCheckSendableRefuses() {
+  Protocol p(5);
+  p.MarkInFlight(nullptr, 5);
+  const int32_t all[] = {0, 1, 2, 3, 4};
+  p.MarkReturned(all, 5, [](int row) { return row == 4; });  // env 4: episode over
+  const int in_range_but_not_reset[] = {0};
+  Protocol fresh(2);
+  CHECK(!fresh.TryMarkStepInFlight(in_range_but_not_reset, 1));
+  CHECK(fresh.status(0) == EnvStatus::kNotReset && fresh.in_flight() == 0);
+  const int repeated[] = {1, 2, 1};
+  const int out_of_range[] = {3, 5};
+  const int negative[] = {2, -1};
+  const int over[] = {0, 4};
+  for (const auto& [ids, n] : {std::pair{repeated, 3}, std::pair{out_of_range, 2}, std::pair{negative, 2},
+                               std::pair{over, 2}, std::pair{repeated, 0}}) {
+    CHECK(!p.TryMarkStepInFlight(ids, n));
+    CHECK_EQ(p.in_flight(), 0);
+    for (int id = 0; id < 4; ++id) CHECK(p.status(id) == EnvStatus::kIdle);
+    CHECK(p.status(4) == EnvStatus::kEpisodeOver);
+    CHECK_THROWS(std::exception, p.CheckSendable(ids, n, true));
+  }
+  const int some[] = {3, 0};
+  CHECK(p.TryMarkStepInFlight(some, 2));
+  CHECK_EQ(p.in_flight(), 2);
+  CHECK(p.status(3) == EnvStatus::kInFlight && p.status(0) == EnvStatus::kInFlight);
+  CHECK(!p.TryMarkStepInFlight(some, 1));  // in flight now
+  p.UnmarkStepInFlight(some, 2);
+  CHECK_EQ(p.in_flight(), 0);
+  // A batch taken back (MarkReturnedIdle) leaves its envs idle for the next send.
+  const int four[] = {0, 1, 2, 3};
+  CHECK(p.TryMarkStepInFlight(four, 4));
+  const int32_t back[] = {2, 0, 3, 1};
+  p.MarkReturnedIdle(back, 4);
+  CHECK_EQ(p.in_flight(), 0);
+  for (int id = 0; id < 4; ++id) CHECK(p.status(id) == EnvStatus::kIdle);
+  CHECK(p.TryMarkStepInFlight(four, 4));
+}
+
 }  // namespace
 
 int main() {
@@ -200,6 +242,7 @@ int main() {
       {"step before reset is refused", StepBeforeResetIsRefused},
       {"bad ids are named", BadIdsAreNamed},
       {"envs in flight cannot be sent again", EnvsInFlightCannotBeSentAgain},
+      {"one-pass step sends refuse what CheckSendable refuses", OnePassStepSendsRefuseWhatCheckSendableRefuses},
       {"actions outside the space are named", ActionsOutsideTheSpaceAreNamed},
       {"integer bounds are exact", IntegerBoundsAreExact},
       {"action kinds are the core's to decide", ActionKindsAreTheCoresToDecide},

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -135,6 +136,12 @@ class Executor {
 
   // Access to envs that are not in flight.
   virtual void Render(int /*env_id*/, uint8_t* /*rgb*/) { throw std::invalid_argument("these envs do not render"); }
+  // Draws envs env_ids[0..n) (nullptr: 0..n-1) into `frames`, `frame_bytes` apart. The default
+  // draws them one after another on the calling thread; the thread executor draws them on its
+  // workers (an env's GL context belongs to the thread that draws it: see ThreadExecutor).
+  virtual void RenderMany(const int* env_ids, int n, uint8_t* frames, std::size_t frame_bytes) {
+    for (int i = 0; i < n; ++i) Render(env_ids ? env_ids[i] : i, frames + static_cast<std::size_t>(i) * frame_bytes);
+  }
   virtual std::vector<double> GetState(int /*env_id*/) const {
     throw std::invalid_argument("these envs do not expose their state");
   }

@@ -182,8 +182,7 @@ void EnvPool::Render(const int* env_ids, int n, uint8_t* frames) {
       throw ProtocolError("env " + std::to_string(id) + " has not been reset; call reset() before render()");
     }
   }
-  for (int i = 0; i < n; ++i)
-    executor_->Render(env_ids ? env_ids[i] : i, frames + static_cast<std::size_t>(i) * frame_bytes);
+  executor_->RenderMany(env_ids, n, frames, frame_bytes);
 }
 
 std::vector<double> EnvPool::GetState(int env_id) const {

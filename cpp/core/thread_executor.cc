@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <exception>
+#include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace envpool {
 
@@ -132,7 +135,54 @@ bool ThreadExecutor::Help() {
   return false;
 }
 
+void ThreadExecutor::RenderMany(const int* env_ids, int n, uint8_t* frames, std::size_t frame_bytes) {
+  if (n <= 0) return;
+  RenderJob& job = render_job_;
+  job.env_ids = env_ids;
+  job.n = n;
+  job.frames = frames;
+  job.frame_bytes = frame_bytes;
+  job.error = nullptr;
+  job.done.store(0, std::memory_order_relaxed);
+  // One part per thread, or one in all when an env is listed twice (its frames are drawn one
+  // after the other, as two render() calls would draw them).
+  job.parts = std::min(num_threads_, n);
+  if (env_ids != nullptr && job.parts > 1) {
+    std::vector<int> sorted(env_ids, env_ids + n);
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) job.parts = 1;
+  }
+  chunk_scratch_.clear();
+  for (int p = 0; p < job.parts; ++p) chunk_scratch_.push_back({-1 - p, 0, false});
+  threads_->Submit(chunk_scratch_.data(), job.parts);  // release: the workers see the job
+  for (int d = job.done.load(std::memory_order_acquire); d < job.parts; d = job.done.load(std::memory_order_acquire)) {
+    job.done.wait(d, std::memory_order_acquire);
+  }
+  if (job.error) std::rethrow_exception(job.error);
+}
+
+void ThreadExecutor::RunRenderChunk(int part) {
+  RenderJob& job = render_job_;
+  const int begin = static_cast<int>(static_cast<int64_t>(job.n) * part / job.parts);
+  const int end = static_cast<int>(static_cast<int64_t>(job.n) * (part + 1) / job.parts);
+  for (int i = begin; i < end; ++i) {
+    const int id = job.env_ids ? job.env_ids[i] : i;
+    try {
+      slots_[static_cast<std::size_t>(id)].env->Render(job.frames + static_cast<std::size_t>(i) * job.frame_bytes);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(job.error_mu);
+      if (!job.error) job.error = std::current_exception();
+    }
+  }
+  job.done.fetch_add(1, std::memory_order_release);
+  job.done.notify_all();
+}
+
 void ThreadExecutor::RunChunk(const Chunk& chunk) {
+  if (chunk.head < 0) [[unlikely]] {
+    RunRenderChunk(-1 - chunk.head);
+    return;
+  }
   // Time one step chunk in eight per thread for the running estimate of one env step's cost
   // (resets are not timed: their cost says nothing about steps).
   thread_local unsigned chunks_run = 0;

@@ -14,7 +14,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -40,7 +42,9 @@ class ThreadExecutor final : public Executor {
   WaitResult Wait(const WaitBudget& budget, int in_flight) override;
   int parallelism() const override { return num_threads_; }
   EpisodeState& Episode(int env_id) override { return slots_[static_cast<std::size_t>(env_id)].episode; }
-  void Render(int env_id, uint8_t* rgb) override { slots_[static_cast<std::size_t>(env_id)].env->Render(rgb); }
+  void Render(int env_id, uint8_t* rgb) override { RenderMany(&env_id, 1, rgb, 0); }
+  // On the workers, in up to num_threads chunks queued as env steps are (see RenderJob).
+  void RenderMany(const int* env_ids, int n, uint8_t* frames, std::size_t frame_bytes) override;
   std::vector<double> GetState(int env_id) const override {
     return slots_[static_cast<std::size_t>(env_id)].env->GetState();
   }
@@ -88,6 +92,7 @@ class ThreadExecutor final : public Executor {
   // sleeping workers (see kWakeWork and the .cc).
   bool WakeForRange(int64_t work);
   void RunChunk(const Chunk& chunk);  // runs and times a chunk
+  void RunRenderChunk(int part);      // part `part` of the render job
   void RunChunkEnvs(const Chunk& chunk);
   // Async, a chunk of one env (envs whose step costs about kChunkWork or more, unless a send
   // holds more of them than kMaxChunksPerThread per thread): the env steps
@@ -137,6 +142,21 @@ class ThreadExecutor final : public Executor {
   static constexpr std::chrono::nanoseconds kWakeWork{std::chrono::microseconds(50)};
   // In async loops the caller steps envs only if a batch's steps take at least this (see Help).
   static constexpr std::chrono::nanoseconds kCallerMinWork{std::chrono::microseconds(10)};
+
+  // The envs a render() draws, split into `parts` chunks that go through the queue as chunks of
+  // steps do, marked by a negative head (-1 - part). Drawing on the workers, not the caller:
+  // envs that draw with GL (MuJoCo) keep a context per drawing thread, made at its first frame
+  // and freed when the thread exits, so a pool's contexts go with its workers at close(). A
+  // render() runs alone (the pool's callers are serialized) and waits for its parts.
+  struct RenderJob {
+    const int* env_ids = nullptr;
+    int n = 0, parts = 0;
+    uint8_t* frames = nullptr;
+    std::size_t frame_bytes = 0;
+    std::atomic<int> done{0};
+    std::mutex error_mu;
+    std::exception_ptr error;  // the first env's that threw
+  } render_job_;
 
   std::unique_ptr<ThreadPool> threads_;  // last: its workers stop before the rest is destroyed
 };

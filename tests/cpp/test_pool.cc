@@ -3,6 +3,7 @@
 // in order, or in send order for a full batch sent by id), each env's RNG is seeded from
 // seed + env_id, an env's exception comes back with its env id, a wait ends on its timeout or
 // interruption, and misuse is an exception that leaves the pool usable.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -40,6 +41,9 @@ constexpr int64_t kThrowAction = 98;  // the step throws
 // Holds slow steps until the test lets them finish (bounded: a lost release fails, not hangs).
 std::atomic<bool> g_release{true};
 
+// The thread that drives the pool in a test: frames must be drawn on the pool's workers.
+std::thread::id g_caller;
+
 // obs = [the reset's first uniform draw, steps since reset]; reward = the action.
 class Counter : public Env {
  public:
@@ -49,7 +53,17 @@ class Counter : public Env {
     EnvSpec spec;
     spec.obs.push_back(ArraySpec::Box("obs", DType::kFloat64, {2}, {}, {}));
     spec.action.push_back(ArraySpec::Discrete("action", 100));
+    spec.render_height = 1;
+    spec.render_width = 2;
     return spec;
+  }
+  // A 1 x 2 frame: [steps, drawn off the caller's thread, the env's draw count, 0, 0, 0]; an env
+  // 7 steps in refuses.
+  void Render(uint8_t* rgb) const override {
+    if (steps_ == 7) throw std::runtime_error("counter refuses to draw 7");
+    const uint8_t frame[6] = {
+        static_cast<uint8_t>(steps_), std::this_thread::get_id() != g_caller, static_cast<uint8_t>(++draws_), 0, 0, 0};
+    std::copy(frame, frame + 6, rgb);
   }
   void Reset(envpool::Rng& rng, envpool::Output& out) override {
     draw_ = rng.Uniform();
@@ -77,6 +91,7 @@ class Counter : public Env {
   }
   double draw_ = 0;
   int steps_ = 0;
+  mutable int draws_ = 0;
 };
 
 const TaskSpec& CounterTask() {
@@ -264,6 +279,36 @@ void BadSizesAreRefusedAtConstruction() {
         std::string::npos);
 }
 
+void FramesAreDrawnOnTheWorkersInIdOrder() {
+  g_caller = std::this_thread::get_id();
+  Harness h(5, 0, 2);
+  h.ResetAll();
+  const auto step_all = [&] {
+    h.Step({}, {0, 0, 0, 0, 0});
+    h.Recv();
+  };
+  step_all();
+  std::vector<uint8_t> frames(5 * 6);
+  h.pool->Render(nullptr, 5, frames.data());
+  for (std::size_t i = 0; i < 5; ++i) {
+    CHECK(frames[6 * i] == 1);
+    CHECK(frames[6 * i + 1] == 1);  // not drawn on the caller's thread
+    CHECK(frames[6 * i + 2] == 1);
+  }
+  // By id, an env twice: drawn twice, in order (its draw count goes 2, 3).
+  const std::vector<int> ids = {3, 0, 3};
+  h.pool->Render(ids.data(), 3, frames.data());
+  CHECK(frames[2] == 2 && frames[8] == 2 && frames[14] == 3);
+  // An env's exception comes back from render(), and the pool steps and draws afterwards.
+  for (int k = 1; k < 7; ++k) step_all();
+  CHECK(CHECK_THROWS(std::runtime_error, h.pool->Render(nullptr, 5, frames.data())).find("refuses to draw 7") !=
+        std::string::npos);
+  step_all();
+  const int one = 1;
+  h.pool->Render(&one, 1, frames.data());
+  CHECK(frames[0] == 8 && frames[1] == 1);
+}
+
 }  // namespace
 
 int main() {
@@ -277,5 +322,6 @@ int main() {
       {"misuse is a ProtocolError and the pool stays usable", MisuseIsAProtocolErrorAndThePoolStaysUsable},
       {"a closed pool refuses every call", AClosedPoolRefusesEveryCall},
       {"bad sizes are refused at construction", BadSizesAreRefusedAtConstruction},
+      {"frames are drawn on the workers, in id order", FramesAreDrawnOnTheWorkersInIdOrder},
   });
 }

@@ -175,38 +175,63 @@ inline void DrawPolygon(render::Canvas& canvas, const render::Vec2* corners, int
   PygamePolygon(canvas, pts, c);
 }
 
+// The widest image SmoothScale makes (ours: 96 and 600).
+inline constexpr int kMaxScaledWidth = 1024;
+
 // transform.smoothscale (shrinking in both directions) of an RGB image, SSE2 backend's
 // arithmetic per channel. `temp` holds src_h x dst_w x 3 lanes, `acc` dst_w x 3.
 inline void SmoothScale(const uint8_t* src, int src_w, int src_h, uint8_t* dst, int dst_w, int dst_h,
                         std::vector<uint16_t>& temp, std::vector<uint16_t>& acc) {
-  temp.assign(static_cast<std::size_t>(src_h) * dst_w * 3, 0);
+  if (dst_w > kMaxScaledWidth) return;
+  temp.resize(static_cast<std::size_t>(src_h) * dst_w * 3);
   auto mulhi = [](uint32_t a, uint32_t b) { return static_cast<uint16_t>((a * b) >> 16); };
   auto pack = [](uint16_t v) { return static_cast<uint16_t>(static_cast<int16_t>(v) < 0 ? 0 : std::min<int>(v, 255)); };
   {
+    // The column schedule is the same for every row: for each output pixel the run of source
+    // pixels added whole, then the one split between it and the next (its xcounter / xfrac).
     const int xspace = 0x4000 * src_w / dst_w;
     const auto xrecip = static_cast<uint16_t>(0x40000000 / xspace);
+    struct Cell {
+      int run_start, run_len, split, xcounter, xfrac;
+    };
+    Cell plan[kMaxScaledWidth];
+    int cells = 0;
+    {
+      int xcounter = xspace, run_start = 0;
+      for (int x = 0; x < src_w && cells < dst_w; ++x) {
+        if (xcounter > 0x4000) {
+          xcounter -= 0x4000;
+        } else {
+          const int xfrac = 0x4000 - xcounter;
+          plan[cells++] = {run_start, x - run_start, x, xcounter, xfrac};
+          run_start = x + 1;
+          xcounter = xspace - xfrac;
+        }
+      }
+    }
+    // Columns no cell reaches stay 0 (pygame's would hold whatever its buffer held; the
+    // shrink factors used here reach every column).
+    if (cells < dst_w) std::fill(temp.begin(), temp.end(), uint16_t{0});
     for (int y = 0; y < src_h; ++y) {
       const uint8_t* row = src + static_cast<std::size_t>(y) * src_w * 3;
       uint16_t* out = temp.data() + static_cast<std::size_t>(y) * dst_w * 3;
       uint16_t a[3] = {0, 0, 0};
-      int xcounter = xspace, written = 0;
-      for (int x = 0; x < src_w; ++x) {
-        const uint8_t* p = row + 3 * x;
-        if (xcounter > 0x4000) {
-          for (int k = 0; k < 3; ++k) a[k] = static_cast<uint16_t>(a[k] + p[k]);
-          xcounter -= 0x4000;
-        } else {
-          const int xfrac = 0x4000 - xcounter;
-          if (written < dst_w) {
-            for (int k = 0; k < 3; ++k) {
-              const auto s = static_cast<uint16_t>(p[k] << 2);
-              const auto d = static_cast<uint16_t>(mulhi(s, static_cast<uint16_t>(xcounter)) + a[k]);
-              a[k] = mulhi(s, static_cast<uint16_t>(xfrac));
-              out[3 * written + k] = pack(mulhi(d, xrecip));
-            }
-          }
-          ++written;
-          xcounter = xspace - xfrac;
+      for (int j = 0; j < cells; ++j) {
+        const Cell& c = plan[j];
+        const uint8_t* p = row + 3 * c.run_start;
+        uint32_t sum[3] = {0, 0, 0};
+        for (int i = 0; i < c.run_len; ++i, p += 3) {
+          sum[0] += p[0];
+          sum[1] += p[1];
+          sum[2] += p[2];
+        }
+        const uint8_t* q = row + 3 * c.split;
+        for (int k = 0; k < 3; ++k) {
+          const auto acc_k = static_cast<uint16_t>(a[k] + sum[k]);
+          const auto s16 = static_cast<uint16_t>(q[k] << 2);
+          const auto d = static_cast<uint16_t>(mulhi(s16, static_cast<uint16_t>(c.xcounter)) + acc_k);
+          a[k] = mulhi(s16, static_cast<uint16_t>(c.xfrac));
+          out[3 * j + k] = pack(mulhi(d, xrecip));
         }
       }
     }

@@ -35,6 +35,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -42,6 +43,7 @@
 #include "core/legacy_random.h"
 #include "envs/mujoco/gym/mujoco_env.h"
 #include "envs/mujoco/loader.h"
+#include "envs/mujoco/render/renderer.h"
 #include "envs/package_dirs.h"
 
 namespace envpool::mujoco::dmc {
@@ -209,6 +211,8 @@ class ObsWriter {
   }
   void Put(const double* src, std::size_t n) { std::copy(src, src + n, Next(n)); }
   void Put(double v) { *Next(1) = v; }
+  // The obs arrays written so far (1 with flat_observation).
+  std::size_t Arrays() const { return flat_ ? (field_ > 0 ? 1 : 0) : field_; }
 
  private:
   const Output& out_;
@@ -233,8 +237,7 @@ class DmcEnv : public Env {
     AfterReset();
     InitializeEpisode();
     AfterReset();
-    ObsWriter w(out, flat_);
-    WriteObservation(w);
+    Observe(out);
   }
 
   void Step(const Action& action, Rng& /*rng*/, Output& out) final {
@@ -242,8 +245,7 @@ class DmcEnv : public Env {
     PhysicsStep(n_sub_steps_);
     AfterStep();
     out.reward() = Reward();
-    ObsWriter w(out, flat_);
-    WriteObservation(w);
+    Observe(out);
     ++step_count_;
     if (static_cast<double>(step_count_) >= step_limit_) {
       out.truncated() = true;
@@ -288,14 +290,22 @@ class DmcEnv : public Env {
  protected:
   // The common kwargs: dm_control's task and environment kwargs, with the reference EnvPool's
   // name frame_skip for the physics steps per control step.
+  // from_pixels, pixels_only, height, width, camera_id: dm_control's pixels.Wrapper with
+  // render_kwargs {height, width, camera_id} (84 x 84 and the free camera by default, as the
+  // reference EnvPool's from_pixels).
   static Config BaseConfig(const std::string& task_name, int64_t frame_skip, double time_limit) {
     return {{"task_name", task_name},  {"frame_skip", frame_skip},  {"time_limit", time_limit},
-            {"control_timestep", 0.0}, {"n_sub_steps", int64_t{0}}, {"flat_observation", false}};
+            {"control_timestep", 0.0}, {"n_sub_steps", int64_t{0}}, {"flat_observation", false},
+            {"from_pixels", false},    {"pixels_only", true},       {"height", int64_t{84}},
+            {"width", int64_t{84}},    {"camera_id", int64_t{-1}}};
   }
 
   static EnvSpec MakeSpec(const mjModel* m, const Config& config, const std::vector<ObsField>& fields) {
     EnvSpec spec;
-    if (config.Get<bool>("flat_observation")) {
+    const bool pixels = config.Get<bool>("from_pixels");
+    if (pixels && config.Get<bool>("pixels_only")) {
+      // no state entries
+    } else if (config.Get<bool>("flat_observation")) {
       int total = 0;
       for (const auto& f : fields) {
         int n = 1;
@@ -307,6 +317,11 @@ class DmcEnv : public Env {
       for (const auto& f : fields) {
         spec.obs.push_back(ArraySpec::Box(f.name, DType::kFloat64, f.shape, {-INFINITY}, {INFINITY}));
       }
+    }
+    if (pixels) {
+      const auto [height, width, camera_id] = PixelKwargs(config);
+      (void)camera_id;
+      spec.obs.push_back(ArraySpec::Box("pixels", DType::kUInt8, {height, width, 3}, {0}, {255}));
     }
     std::vector<double> lo, hi;
     for (int i = 0; i < m->nu; ++i) {
@@ -320,17 +335,64 @@ class DmcEnv : public Env {
   }
 
   DmcEnv(const Config& config, const std::shared_ptr<const mjModel>& model)
-      : flat_(config.Get<bool>("flat_observation")) {
+      : model_(model),
+        flat_(config.Get<bool>("flat_observation")),
+        from_pixels_(config.Get<bool>("from_pixels")),
+        pixels_only_(config.Get<bool>("pixels_only")) {
+    const double timestep = model->opt.timestep;
+    n_sub_steps_ = SubSteps(config, timestep);
+    const double time_limit = config.Get<double>("time_limit");
+    if (!(time_limit > 0))
+      throw std::invalid_argument("time_limit must be > 0 (seconds), got " + std::to_string(time_limit));
+    step_limit_ = std::isinf(time_limit) ? INFINITY : time_limit / (timestep * n_sub_steps_);
+    if (from_pixels_) {
+      std::tie(height_, width_, camera_id_) = PixelKwargs(config);
+      if (camera_id_ < -1 || camera_id_ >= model->ncam) {
+        throw std::invalid_argument("camera_id must be -1 (the free camera) or a camera of the model (0.." +
+                                    std::to_string(model->ncam - 1) + "), got " + std::to_string(camera_id_));
+      }
+      if (width_ > model->vis.global.offwidth || height_ > model->vis.global.offheight) {
+        throw std::invalid_argument("height x width " + std::to_string(height_) + " x " + std::to_string(width_) +
+                                    " is larger than the model's offscreen buffer " +
+                                    std::to_string(model->vis.global.offheight) + " x " +
+                                    std::to_string(model->vis.global.offwidth) + " (dm_control refuses it too)");
+      }
+      render::CheckGlAvailable();  // no GL: the error comes at make, naming what to install
+    }
     const MjApi& mj = Mj();
     m_ = mj.copyModel(nullptr, model.get());
     if (!m_) throw std::runtime_error("MuJoCo could not copy the model");
     data_ = mj.makeData(m_);
-    if (!data_) throw std::runtime_error("MuJoCo could not allocate mjData");
-    n_sub_steps_ = SubSteps(config, m_->opt.timestep);
-    const double time_limit = config.Get<double>("time_limit");
-    if (!(time_limit > 0))
-      throw std::invalid_argument("time_limit must be > 0 (seconds), got " + std::to_string(time_limit));
-    step_limit_ = std::isinf(time_limit) ? INFINITY : time_limit / (m_->opt.timestep * n_sub_steps_);
+    if (!data_) {
+      mj.deleteModel(m_);
+      m_ = nullptr;
+      throw std::runtime_error("MuJoCo could not allocate mjData");
+    }
+  }
+
+  static std::tuple<int, int, int> PixelKwargs(const Config& config) {
+    const int64_t height = config.Get<int64_t>("height"), width = config.Get<int64_t>("width");
+    if (height < 1 || width < 1 || height > 8192 || width > 8192) {
+      throw std::invalid_argument("from_pixels needs 1 <= height, width <= 8192, got " + std::to_string(height) +
+                                  " x " + std::to_string(width));
+    }
+    return {static_cast<int>(height), static_cast<int>(width), static_cast<int>(config.Get<int64_t>("camera_id"))};
+  }
+
+  // The observation of the current state: the task's entries, then with from_pixels the frame
+  // (dm_control's pixels.Wrapper: physics.render(height, width, camera_id) after the step).
+  void Observe(const Output& out) {
+    std::size_t pixels_at = 0;
+    if (!from_pixels_ || !pixels_only_) {
+      ObsWriter w(out, flat_);
+      WriteObservation(w);
+      pixels_at = w.Arrays();
+    }
+    if (from_pixels_) {
+      // GL resources are shared by the envs of one compiled model (the copies differ only in
+      // what is not uploaded: positions, sizes, colours).
+      render::RenderPhysics(m_, data_, camera_id_, width_, height_, out.Obs<uint8_t>(pixels_at), model_.get());
+    }
   }
 
   // dm_control's physics steps per control step: n_sub_steps, or control_timestep / timestep
@@ -449,10 +511,12 @@ class DmcEnv : public Env {
 
   std::size_t FullStateSize() const { return static_cast<std::size_t>(m_->nq + 2 * m_->nv + m_->na + 1); }
 
+  std::shared_ptr<const mjModel> model_;  // the compiled original (kept for the GL resources' key)
   mjModel* m_ = nullptr;
   mjData* data_ = nullptr;
   LegacyRandomState random_;
-  bool flat_;
+  bool flat_, from_pixels_, pixels_only_;
+  int height_ = 0, width_ = 0, camera_id_ = -1;
   int n_sub_steps_ = 1;
   double step_limit_ = INFINITY;
   int64_t step_count_ = 0;

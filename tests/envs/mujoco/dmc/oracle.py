@@ -9,7 +9,13 @@ suite's XML files).
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# dm_control picks its GL backend when first imported: EGL, as our from_pixels frames are drawn
+# in the tests (tests/envs/mujoco/test_render.py sets the same).
+os.environ.setdefault("MUJOCO_GL", "egl")
 
 
 def load_suite():

@@ -1,0 +1,91 @@
+"""from_pixels against dm_control's pixels.Wrapper, pixel for pixel (both draw with MuJoCo's own
+renderer of the same libmujoco in an EGL context).
+
+From the same seed (so the same initial state and, for tasks that move targets or recolour
+geoms in their model, the same model), after a reset and after steps, our ``pixels``
+observation equals ``physics.render(height, width, camera_id)`` exactly; with
+``pixels_only=False`` the state entries come first, as the wrapper's.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+import envpool
+
+from .oracle import load_suite
+
+if "CheetahRun-v1" not in envpool.list_all_envs():  # pragma: no cover
+    pytest.skip("envpool was built without the MuJoCo headers", allow_module_level=True)
+
+if os.environ["MUJOCO_GL"] != "egl":  # pragma: no cover
+    pytest.skip(f"these tests compare EGL frames; MUJOCO_GL={os.environ['MUJOCO_GL']}", allow_module_level=True)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _frames_here():
+    """Skips unless both sides can draw: dm_control (with PyOpenGL, its EGL backend's binding)
+    and an EGL context of ours."""
+    load_suite()
+    pytest.importorskip("OpenGL", reason="dm_control renders through PyOpenGL (the oracle's side)")
+    try:
+        envpool.make("PendulumSwingup-v1", num_envs=1, from_pixels=True, height=8, width=8).close()
+    except RuntimeError as exc:
+        pytest.skip(f"no EGL frames here: {exc}")
+
+
+# (domain, task, our id, camera_id, height, width): a fixed camera, the free camera with a target
+# moved in the env's own model (reacher), a tracking camera. Software GL is slow (~50 ms a frame
+# on a loaded 2-core machine, on both sides), so: one env, a reset and 3 steps each.
+CASES = [
+    ("cheetah", "run", "CheetahRun-v1", 0, 84, 84),
+    ("reacher", "hard", "ReacherHard-v1", -1, 64, 48),
+    ("quadruped", "walk", "QuadrupedWalk-v1", 2, 84, 84),
+]
+
+
+@pytest.mark.parametrize(
+    ("domain", "task", "task_id", "camera_id", "height", "width"), CASES, ids=[c[2] for c in CASES]
+)  # noqa: E501
+def test_pixels_equal_dm_control(domain, task, task_id, camera_id, height, width):
+    suite = load_suite()
+    seed = 11
+    ref = suite.load(domain, task, task_kwargs={"random": seed})
+    env = envpool.make(
+        task_id, env_type="dm", num_envs=1, seed=seed, from_pixels=True, height=height, width=width, camera_id=camera_id
+    )
+    # pixels_only: the frame is the whole observation (one array, as flat_observation's vector)
+    assert env.observation_spec().shape == (height, width, 3)
+    render = lambda: ref.physics.render(height, width, camera_id=camera_id)  # noqa: E731
+    ts = env.reset()
+    ref.reset()
+    np.testing.assert_array_equal(ts.observation.obs[0], render())
+    assert ts.observation.obs[0].std() > 0  # a real frame, not a cleared buffer
+    rng = np.random.default_rng(0)
+    spec = ref.action_spec()
+    for k in range(3):
+        action = rng.uniform(spec.minimum, spec.maximum)
+        ts = env.step(action[None])
+        ref.step(action)
+        np.testing.assert_array_equal(ts.observation.obs[0], render(), err_msg=f"step {k}")
+    env.close()
+
+
+def test_pixels_beside_the_state_and_bad_kwargs():
+    suite = load_suite()
+    ref = suite.load("pendulum", "swingup", task_kwargs={"random": 3})
+    env = envpool.make("PendulumSwingup-v1", env_type="dm", num_envs=1, seed=3, from_pixels=True, pixels_only=False)
+    obs = env.reset().observation.obs
+    ref_obs = ref.reset().observation
+    assert list(obs) == [*ref_obs, "pixels"]  # the wrapper appends "pixels" to the state entries
+    for key, value in ref_obs.items():
+        np.testing.assert_array_equal(obs[key][0], value)
+    np.testing.assert_array_equal(obs["pixels"][0], ref.physics.render(84, 84, camera_id=-1))
+    env.close()
+    with pytest.raises(ValueError, match="camera_id"):
+        envpool.make("PendulumSwingup-v1", num_envs=1, from_pixels=True, camera_id=7)
+    with pytest.raises(ValueError, match="offscreen buffer"):
+        envpool.make("PendulumSwingup-v1", num_envs=1, from_pixels=True, height=5000, width=84)

@@ -47,6 +47,7 @@ class EnvPoolVectorEnv(SplitCalls, PoolFrontEnd, gymnasium.vector.VectorEnv):
     _full_batch_ids = False
     _batch_ids: bool  # step() and *_wait() results carry env_id and elapsed_step (see __init__)
     _direct_step: bool  # step() calls the pool itself (see __init__)
+    _direct_recv: bool  # recv() calls the pool itself (see __init__)
 
     def __init__(
         self,
@@ -97,6 +98,7 @@ class EnvPoolVectorEnv(SplitCalls, PoolFrontEnd, gymnasium.vector.VectorEnv):
         self._batch_ids = self._full_batch_ids or self.batch_size < self.num_envs or not self._python_envs
         # step() may call the pool itself where _step would do just that (no subclass reshapes it).
         self._direct_step = self._batch_ids and type(self)._step is PoolFrontEnd._step
+        self._direct_recv = type(self)._recv is PoolFrontEnd._recv  # the same for recv()
 
     def reset(self, env_id=None, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None):
         """Start new episodes in all envs (or in envs ``env_id``) and return ``(obs, info)``.
@@ -153,6 +155,8 @@ class EnvPoolVectorEnv(SplitCalls, PoolFrontEnd, gymnasium.vector.VectorEnv):
         ``recv()`` returns it. Raises ``RuntimeError`` at once when too few envs are in flight
         to ever fill a batch.
         """
+        if self._direct_recv and timeout is None:
+            return self._pool.recv(-1.0)  # the async loop's call, one Python frame
         return self._recv(timeout, True)
 
     def _collect(self, timeout: float | None):

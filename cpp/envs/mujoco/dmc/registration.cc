@@ -70,7 +70,7 @@ std::vector<TaskSpec> Tasks() {
   Add<Manipulator>(t, "manipulator", {"bring_ball", "bring_peg", "insert_ball", "insert_peg"});
   Add<Pendulum>(t, "pendulum", {"swingup"});
   Add<PointMass>(t, "point_mass", {"easy", "hard"});
-  Add<Quadruped>(t, "quadruped", {"fetch", "run", "walk"});
+  Add<Quadruped>(t, "quadruped", {"escape", "fetch", "run", "walk"});
   Add<Reacher>(t, "reacher", {"easy", "hard"});
   Add<Stacker>(t, "stacker", {"stack_2", "stack_4"});
   Add<Swimmer>(t, "swimmer", {"swimmer6", "swimmer15"});

@@ -64,6 +64,7 @@ CASES = [
     ("quadruped", "walk"),
     ("quadruped", "run"),
     ("quadruped", "fetch"),
+    ("quadruped", "escape"),
     ("humanoid_CMU", "stand"),
     ("humanoid_CMU", "walk"),
     ("humanoid_CMU", "run"),
@@ -83,10 +84,19 @@ if task_id("cheetah", "run") not in envpool.list_all_envs():  # pragma: no cover
     pytest.skip("envpool was built without the MuJoCo headers", allow_module_level=True)
 
 
+# Entries dm_control computes with numpy's SIMD loops rather than the C library: quadruped
+# escape's rangefinder is np.tanh of an array, which numpy vectorizes with its own polynomial on
+# x86-64 (1 ulp from libm's tanh, which ours calls). Every other entry is compared bit for bit.
+ULPS = {"rangefinder": 2}
+
+
 def _check_obs(ours: dict, ref: dict, where: str) -> None:
     assert list(ours) == list(ref), where
     for key, value in ref.items():
-        np.testing.assert_array_equal(ours[key][0], value, err_msg=f"{where}: {key}")
+        if key in ULPS:
+            np.testing.assert_array_max_ulp(ours[key][0], value, maxulp=ULPS[key])
+        else:
+            np.testing.assert_array_equal(ours[key][0], value, err_msg=f"{where}: {key}")
 
 
 def _check_step(ts, ref_ts, where: str) -> None:

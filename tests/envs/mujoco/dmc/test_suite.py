@@ -11,6 +11,8 @@ One test per task, a whole short run in both implementations, compared to the la
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import zlib
 
 import numpy as np
@@ -181,3 +183,29 @@ def test_bad_kwargs_raise():
         envpool.make("CheetahRun-v1", num_envs=1, control_timestep=0.015)
     with pytest.raises(ValueError, match="has no task 'fly'"):
         envpool.make("CheetahRun-v1", num_envs=1, task_name="fly")
+
+
+def test_missing_dm_control_names_the_extra():
+    """Without dm-control (hidden from importlib in a child process), making a suite task says
+    which extra to install; the other MuJoCo tasks are unaffected."""
+    pytest.importorskip("mujoco", reason="the MuJoCo tasks need mujoco-core")
+    pytest.importorskip("gymnasium.envs.mujoco", reason="HalfCheetah-v5 reads gymnasium's model files")
+    code = """
+import importlib.abc, sys
+class Hide(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "dm_control":
+            raise ModuleNotFoundError(name)
+sys.meta_path.insert(0, Hide())
+import envpool
+try:
+    envpool.make("CheetahRun-v1", num_envs=1)
+except RuntimeError as exc:
+    print("ERROR", exc)
+envpool.make("HalfCheetah-v5", num_envs=1).close()
+print("gym ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "ERROR" in out.stdout and "envpool-ng[dmc]" in out.stdout, out.stdout
+    assert "gym ok" in out.stdout

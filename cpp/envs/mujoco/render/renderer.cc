@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -97,6 +98,16 @@ class ThreadRenderer {
 
 thread_local ThreadRenderer t_renderer;
 
+// The GL work of one frame at a time in the process (each thread still has its own context).
+// Contexts drawing at once only compete: on an H200 with NVIDIA's EGL, 16 threads drawing
+// HalfCheetah 84x84 at once made 71 frames/s in all, one at a time 400 (one thread alone: 408);
+// llvmpipe spreads each frame over the cores itself. The scene update (CPU only, per thread)
+// runs outside.
+std::mutex& GlMutex() {
+  static std::mutex m;
+  return m;
+}
+
 const mjvPerturb& DefaultPerturb() {
   static const mjvPerturb pert = [] {
     mjvPerturb p;
@@ -141,13 +152,21 @@ void DrawFrame(const mjModel* m, mjData* d, const mjvOption& opt, mjvCamera& cam
     GlContext& gl;
     ~Restore() { gl.RestorePrevious(); }
   } restore{gl};
-  Target& t = t_renderer.Get(m, frame);
-  // Several targets share the thread's context: bind this one's offscreen buffer each frame.
-  mj.r_setBuffer(mjFB_OFFSCREEN, &t.con);
+  Target* target;
+  {
+    std::lock_guard<std::mutex> lock(GlMutex());
+    target = &t_renderer.Get(m, frame);
+  }
+  Target& t = *target;
   mj.v_updateScene(m, d, &opt, &DefaultPerturb(), &cam, mjCAT_ALL, &t.scene);
   const mjrRect viewport{0, 0, frame.width, frame.height};
-  mj.r_render(viewport, &t.scene, &t.con);
-  mj.r_readPixels(rgb, nullptr, viewport, &t.con);
+  {
+    std::lock_guard<std::mutex> lock(GlMutex());
+    // Several targets share the thread's context: bind this one's offscreen buffer each frame.
+    mj.r_setBuffer(mjFB_OFFSCREEN, &t.con);
+    mj.r_render(viewport, &t.scene, &t.con);
+    mj.r_readPixels(rgb, nullptr, viewport, &t.con);
+  }
   FlipRows(rgb, frame.width, frame.height);
 }
 

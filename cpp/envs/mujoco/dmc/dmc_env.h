@@ -205,10 +205,13 @@ class ObsWriter {
   ObsWriter(const Output& out, bool flat) : out_(out), flat_(flat) {}
   double* Next(std::size_t n) {
     double* p = flat_ ? out_.Obs<double>(0) + offset_ : out_.Obs<double>(field_);
+    if (field_ < kMaxArraysPerKind) sizes_[field_] = n;
     offset_ += n;
     ++field_;
     return p;
   }
+  // The size of each array written (flat: the one vector's total).
+  std::size_t Size(std::size_t array) const { return flat_ ? offset_ : sizes_[array]; }
   void Put(const double* src, std::size_t n) { std::copy(src, src + n, Next(n)); }
   void Put(double v) { *Next(1) = v; }
   // The obs arrays written so far (1 with flat_observation).
@@ -218,6 +221,7 @@ class ObsWriter {
   const Output& out_;
   bool flat_;
   std::size_t field_ = 0, offset_ = 0;
+  std::size_t sizes_[kMaxArraysPerKind] = {};
 };
 
 class DmcEnv : public Env {
@@ -237,7 +241,7 @@ class DmcEnv : public Env {
     AfterReset();
     InitializeEpisode();
     AfterReset();
-    Observe(out);
+    Observe(out, true);
   }
 
   void Step(const Action& action, Rng& /*rng*/, Output& out) final {
@@ -245,7 +249,7 @@ class DmcEnv : public Env {
     PhysicsStep(n_sub_steps_);
     AfterStep();
     out.reward() = Reward();
-    Observe(out);
+    Observe(out, false);
     ++step_count_;
     if (static_cast<double>(step_count_) >= step_limit_) {
       out.truncated() = true;
@@ -297,7 +301,7 @@ class DmcEnv : public Env {
     return {{"task_name", task_name},  {"frame_skip", frame_skip},  {"time_limit", time_limit},
             {"control_timestep", 0.0}, {"n_sub_steps", int64_t{0}}, {"flat_observation", false},
             {"from_pixels", false},    {"pixels_only", true},       {"height", int64_t{84}},
-            {"width", int64_t{84}},    {"camera_id", int64_t{-1}}};
+            {"width", int64_t{84}},    {"camera_id", int64_t{-1}},  {"frame_stack", int64_t{1}}};
   }
 
   static EnvSpec MakeSpec(const mjModel* m, const Config& config, const std::vector<ObsField>& fields) {
@@ -318,10 +322,16 @@ class DmcEnv : public Env {
         spec.obs.push_back(ArraySpec::Box(f.name, DType::kFloat64, f.shape, {-INFINITY}, {INFINITY}));
       }
     }
+    // frame_stack k (the reference EnvPool's): each state entry gets a leading axis of the last
+    // k values, oldest first; frames stack on the channel axis, (H, W, 3k).
+    const int k = FrameStack(config);
+    if (k > 1) {
+      for (auto& a : spec.obs) a.shape.insert(a.shape.begin(), k);
+    }
     if (pixels) {
       const auto [height, width, camera_id] = PixelKwargs(config);
       (void)camera_id;
-      spec.obs.push_back(ArraySpec::Box("pixels", DType::kUInt8, {height, width, 3}, {0}, {255}));
+      spec.obs.push_back(ArraySpec::Box("pixels", DType::kUInt8, {height, width, 3 * k}, {0}, {255}));
     }
     std::vector<double> lo, hi;
     for (int i = 0; i < m->nu; ++i) {
@@ -338,7 +348,8 @@ class DmcEnv : public Env {
       : model_(model),
         flat_(config.Get<bool>("flat_observation")),
         from_pixels_(config.Get<bool>("from_pixels")),
-        pixels_only_(config.Get<bool>("pixels_only")) {
+        pixels_only_(config.Get<bool>("pixels_only")),
+        frame_stack_(FrameStack(config)) {
     const double timestep = model->opt.timestep;
     n_sub_steps_ = SubSteps(config, timestep);
     const double time_limit = config.Get<double>("time_limit");
@@ -358,6 +369,7 @@ class DmcEnv : public Env {
                                     std::to_string(model->vis.global.offwidth) + " (dm_control refuses it too)");
       }
       render::CheckGlAvailable();  // no GL: the error comes at make, naming what to install
+      if (frame_stack_ > 1) pixel_history_.assign(static_cast<std::size_t>(height_) * width_ * 3 * frame_stack_, 0);
     }
     const MjApi& mj = Mj();
     m_ = mj.copyModel(nullptr, model.get());
@@ -368,6 +380,12 @@ class DmcEnv : public Env {
       m_ = nullptr;
       throw std::runtime_error("MuJoCo could not allocate mjData");
     }
+  }
+
+  static int FrameStack(const Config& config) {
+    const int64_t k = config.Get<int64_t>("frame_stack");
+    if (k < 1 || k > 64) throw std::invalid_argument("frame_stack must be in 1..64, got " + std::to_string(k));
+    return static_cast<int>(k);
   }
 
   static std::tuple<int, int, int> PixelKwargs(const Config& config) {
@@ -381,17 +399,61 @@ class DmcEnv : public Env {
 
   // The observation of the current state: the task's entries, then with from_pixels the frame
   // (dm_control's pixels.Wrapper: physics.render(height, width, camera_id) after the step).
-  void Observe(const Output& out) {
+  void Observe(const Output& out, bool reset) {
     std::size_t pixels_at = 0;
     if (!from_pixels_ || !pixels_only_) {
       ObsWriter w(out, flat_);
       WriteObservation(w);
       pixels_at = w.Arrays();
+      if (frame_stack_ > 1) {
+        // The task wrote its newest values at the start of each (k times larger) row: keep them
+        // in the history (all k slots after a reset) and write the history over the row.
+        if (state_history_.empty()) state_history_.resize(pixels_at);  // the first reset
+        for (std::size_t a = 0; a < pixels_at; ++a) {
+          const std::size_t n = w.Size(a);
+          std::vector<double>& h = state_history_[a];
+          if (h.size() != n * frame_stack_) h.assign(n * frame_stack_, 0.0);
+          double* row = out.Obs<double>(a);
+          if (reset) {
+            for (int f = 0; f < frame_stack_; ++f) std::copy(row, row + n, h.begin() + f * n);
+          } else {
+            std::copy(h.begin() + n, h.end(), h.begin());
+            std::copy(row, row + n, h.end() - n);
+          }
+          std::copy(h.begin(), h.end(), row);
+        }
+      }
     }
     if (from_pixels_) {
       // GL resources are shared by the envs of one compiled model (the copies differ only in
       // what is not uploaded: positions, sizes, colours).
-      render::RenderPhysics(m_, data_, camera_id_, width_, height_, out.Obs<uint8_t>(pixels_at), model_.get());
+      uint8_t* rgb = out.Obs<uint8_t>(pixels_at);
+      if (frame_stack_ == 1) {
+        render::RenderPhysics(m_, data_, camera_id_, width_, height_, rgb, model_.get());
+        return;
+      }
+      const std::size_t frame = static_cast<std::size_t>(height_) * width_ * 3;
+      if (reset) {
+        render::RenderPhysics(m_, data_, camera_id_, width_, height_, pixel_history_.data(), model_.get());
+        for (int f = 1; f < frame_stack_; ++f) {
+          std::copy(pixel_history_.begin(), pixel_history_.begin() + frame, pixel_history_.begin() + f * frame);
+        }
+      } else {
+        std::copy(pixel_history_.begin() + frame, pixel_history_.end(), pixel_history_.begin());
+        render::RenderPhysics(m_, data_, camera_id_, width_, height_,
+                              pixel_history_.data() + (frame_stack_ - 1) * frame, model_.get());
+      }
+      // (H, W, 3k): each pixel's 3 channels of every frame, oldest first.
+      const std::size_t pixels = static_cast<std::size_t>(height_) * width_;
+      for (std::size_t p = 0; p < pixels; ++p) {
+        for (int f = 0; f < frame_stack_; ++f) {
+          const uint8_t* src = pixel_history_.data() + f * frame + 3 * p;
+          uint8_t* dst = rgb + (p * frame_stack_ + f) * 3;
+          dst[0] = src[0];
+          dst[1] = src[1];
+          dst[2] = src[2];
+        }
+      }
     }
   }
 
@@ -516,6 +578,9 @@ class DmcEnv : public Env {
   mjData* data_ = nullptr;
   LegacyRandomState random_;
   bool flat_, from_pixels_, pixels_only_;
+  int frame_stack_;
+  std::vector<std::vector<double>> state_history_;  // frame_stack > 1: per state array, k x size
+  std::vector<uint8_t> pixel_history_;              // frame_stack > 1: k frames, oldest first
   int height_ = 0, width_ = 0, camera_id_ = -1;
   int n_sub_steps_ = 1;
   double step_limit_ = INFINITY;

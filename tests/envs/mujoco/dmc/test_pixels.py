@@ -89,3 +89,23 @@ def test_pixels_beside_the_state_and_bad_kwargs():
         envpool.make("PendulumSwingup-v1", num_envs=1, from_pixels=True, camera_id=7)
     with pytest.raises(ValueError, match="offscreen buffer"):
         envpool.make("PendulumSwingup-v1", num_envs=1, from_pixels=True, height=5000, width=84)
+
+
+def test_pixels_frame_stack():
+    """frame_stack=2 with pixels: (H, W, 6), each pixel's channels of the previous frame, then
+    of the newest (both the first frame after a reset)."""
+    suite = load_suite()
+    ref = suite.load("pendulum", "swingup", task_kwargs={"random": 4})
+    env = envpool.make("PendulumSwingup-v1", env_type="dm", num_envs=1, seed=4, from_pixels=True, frame_stack=2)
+    assert env.observation_spec().shape == (84, 84, 6)
+    frames = [env.reset().observation.obs[0]]
+    ref.reset()
+    previous = ref.physics.render(84, 84, camera_id=-1)
+    np.testing.assert_array_equal(frames[0], np.concatenate([previous, previous], axis=-1))
+    for _ in range(2):
+        obs = env.step(np.array([[0.5]])).observation.obs[0]
+        ref.step(np.array([0.5]))
+        newest = ref.physics.render(84, 84, camera_id=-1)
+        np.testing.assert_array_equal(obs, np.concatenate([previous, newest], axis=-1))
+        previous = newest
+    env.close()

@@ -209,3 +209,28 @@ print("gym ok")
     assert out.returncode == 0, out.stderr
     assert "ERROR" in out.stdout and "envpool-ng[dmc]" in out.stdout, out.stdout
     assert "gym ok" in out.stdout
+
+
+@pytest.mark.parametrize("flat", [False, True])
+def test_frame_stack(flat):
+    """frame_stack=k (the reference EnvPool's): each entry holds its last k values, oldest first,
+    all k the first observation after a reset; equal to the unstacked stream of the same seed."""
+    load_suite()
+    kwargs = {"flat_observation": flat, "time_limit": 0.1}  # 4 steps per episode (walker: 0.025 s a step)
+    plain = envpool.make("WalkerWalk-v1", env_type="dm", num_envs=1, seed=2, **kwargs)
+    stacked = envpool.make("WalkerWalk-v1", env_type="dm", num_envs=1, seed=2, frame_stack=3, **kwargs)
+    keys = list(plain.observation_spec()) if not flat else None
+    history = []
+    rng = np.random.default_rng(0)
+    ts, st = plain.reset(), stacked.reset()
+    for k in range(10):  # across an episode's end (LAST, then a reset on the next step)
+        obs = ts.observation.obs
+        frame = {key: obs[key][0] for key in keys} if keys else {"": obs[0]}
+        history = [frame] * 3 if int(ts.step_type[0]) == 0 else [*history[1:], frame]
+        got = {key: st.observation.obs[key][0] for key in keys} if keys else {"": st.observation.obs[0]}
+        for key in frame:
+            np.testing.assert_array_equal(got[key], np.stack([h[key] for h in history]), err_msg=f"{k} {key}")
+        action = rng.uniform(-1, 1, size=(1, 6))
+        ts, st = plain.step(action), stacked.step(action)
+    plain.close()
+    stacked.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 
 import pytest
 
@@ -19,34 +20,39 @@ import pytest
 os.environ.setdefault("MUJOCO_GL", "egl")
 
 
-def _has_pyopengl() -> bool:
-    try:
-        return importlib.util.find_spec("OpenGL") is not None
-    except ImportError:
-        return False
+def _import_suite():
+    """Imports dm_control (fixing its size table) and returns dm_control.suite."""
+    import mujoco
+    from dm_control.mujoco.wrapper.mjbindings import sizes
+
+    for struct, cls in (("mjmodel", mujoco.MjModel), ("mjdata", mujoco.MjData)):
+        table = sizes.array_sizes[struct]
+        for name in [name for name in table if not hasattr(cls, name)]:
+            del table[name]
+    from dm_control import suite
+
+    return suite
 
 
 def load_suite():
-    """dm_control.suite, with the size table fixed; skips the caller when it is not installed."""
-    # dm_control imports the MUJOCO_GL backend with its first module, and its EGL and OSMesa
-    # backends need PyOpenGL: without it, import dm_control with rendering off (the frame tests
-    # skip then), so that the state tests still run.
-    gl = os.environ.get("MUJOCO_GL")
-    no_pyopengl = gl in ("egl", "osmesa") and not _has_pyopengl()
-    if no_pyopengl:
-        os.environ["MUJOCO_GL"] = "disabled"
-    try:
-        import mujoco
-        from dm_control.mujoco.wrapper.mjbindings import sizes
+    """dm_control.suite, with the size table fixed; skips the caller when it is not installed.
 
-        for struct, cls in (("mjmodel", mujoco.MjModel), ("mjdata", mujoco.MjData)):
-            table = sizes.array_sizes[struct]
-            for name in [name for name in table if not hasattr(cls, name)]:
-                del table[name]
-        from dm_control import suite
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        pytest.skip(f"dm_control suite tests need dm-control==1.0.50 (installed --no-deps): {exc}")
-    finally:
-        if no_pyopengl:
-            os.environ["MUJOCO_GL"] = gl
-    return suite
+    dm_control loads the MUJOCO_GL backend with its first module; where that fails (its EGL and
+    OSMesa backends need PyOpenGL and the GL library), dm_control is imported again with rendering
+    off, so that the state tests still run (the frame tests skip on their own check)."""
+    if importlib.util.find_spec("mujoco") is None or importlib.util.find_spec("dm_control") is None:
+        pytest.skip("dm_control suite tests need mujoco-core and dm-control==1.0.50 (installed --no-deps)")
+    try:
+        return _import_suite()
+    except Exception:  # noqa: BLE001 - any failure of the GL backend's import
+        gl = os.environ.get("MUJOCO_GL")
+        for name in [name for name in sys.modules if name == "dm_control" or name.startswith("dm_control.")]:
+            del sys.modules[name]
+        os.environ["MUJOCO_GL"] = "disabled"
+        try:
+            return _import_suite()
+        finally:
+            if gl is None:
+                del os.environ["MUJOCO_GL"]
+            else:
+                os.environ["MUJOCO_GL"] = gl

@@ -234,3 +234,72 @@ def test_frame_stack(flat):
         ts, st = plain.step(action), stacked.step(action)
     plain.close()
     stacked.close()
+
+
+def _stream(env, steps, async_batches=False):
+    """Each env's observations over `steps` steps of the actions a function of (env, step)
+    gives, stepped in full batches or in an async loop of half batches: {env: [obs, ...]}."""
+    n = env.num_envs
+    counts = np.zeros(n, dtype=int)
+    seen = {i: [] for i in range(n)}
+
+    def action(i):
+        return np.sin(np.arange(6) + 0.7 * counts[i] + 1.3 * i)
+
+    if not async_batches:
+        env.reset()
+        for _ in range(steps):
+            obs, _, _, _, info = env.step(np.stack([action(i) for i in range(n)]))
+            for row, i in enumerate(info["env_id"]):
+                seen[int(i)].append(np.concatenate([obs["position"][row], obs["velocity"][row]]))
+                counts[i] += 1
+        return seen
+    env.async_reset()
+    while min(counts) < steps:
+        obs, _, _, _, info = env.recv()
+        ids = info["env_id"]
+        for row, i in enumerate(ids):
+            if info["elapsed_step"][row] > 0 and counts[i] < steps:  # not the reset's first obs
+                seen[int(i)].append(np.concatenate([obs["position"][row], obs["velocity"][row]]))
+                counts[i] += 1
+        env.send(np.stack([action(int(i)) for i in ids]), ids)
+    return seen
+
+
+def test_autoreset_modes_and_async_loop():
+    """The gymnasium front end over a suite task: dm_control's time limit is a truncation;
+    same_step's final_obs is next_step's last observation and its reset observation next_step's
+    step after; autoreset disabled refuses the ended env; an async loop of half batches gives
+    every env the observations a full batch gives it."""
+    load_suite()
+    kwargs = {"num_envs": 4, "seed": 3, "time_limit": 0.3, "control_timestep": 0.05}
+    nxt = envpool.make("CheetahRun-v1", **kwargs)
+    same = envpool.make("CheetahRun-v1", autoreset_mode="same_step", **kwargs)
+    off = envpool.make("CheetahRun-v1", autoreset_mode="disabled", **kwargs)
+    actions = np.full((4, 6), 0.3)
+    for env in (nxt, same, off):
+        env.reset()
+    for t in range(6):
+        n_obs, _, n_term, n_trunc, _ = nxt.step(actions)
+        s_obs, _, s_term, s_trunc, s_info = same.step(actions)
+        _, _, o_term, o_trunc, _ = off.step(actions)
+        ended = t == 5
+        assert not n_term.any() and not s_term.any() and not o_term.any()
+        assert n_trunc.all() == ended and s_trunc.all() == ended and o_trunc.all() == ended
+    for key in ("position", "velocity"):
+        np.testing.assert_array_equal(np.stack([f[key] for f in s_info["final_obs"]]), n_obs[key])
+    n_obs, _, _, n_trunc, n_info = nxt.step(actions)  # next_step: the reset's observation
+    assert not n_trunc.any() and (n_info["elapsed_step"] == 0).all()
+    for key in ("position", "velocity"):
+        np.testing.assert_array_equal(s_obs[key], n_obs[key])
+    with pytest.raises(RuntimeError, match="episode is over"):
+        off.step(actions)
+    for env in (nxt, same, off):
+        env.close()
+    full = envpool.make("CheetahRun-v1", num_envs=4, seed=3)
+    half = envpool.make("CheetahRun-v1", num_envs=4, batch_size=2, seed=3)
+    ref, got = _stream(full, 8), _stream(half, 8, async_batches=True)
+    for i in range(4):
+        np.testing.assert_array_equal(np.stack(got[i]), np.stack(ref[i]))
+    full.close()
+    half.close()

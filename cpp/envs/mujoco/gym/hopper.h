@@ -1,97 +1,26 @@
-// Hopper-v5: gymnasium.envs.mujoco.hopper_v5.HopperEnv.
+// Hopper-v5: gymnasium.envs.mujoco.hopper_v5.HopperEnv (the planar walker of planar_walker.h
+// with its own model, camera and health ranges, every state entry bounded too).
 #pragma once
 
-#include "envs/mujoco/gym/mujoco_env.h"
+#include <cmath>
+#include <vector>
+
+#include "envs/mujoco/gym/planar_walker.h"
 
 namespace envpool::mujoco::gym {
 
-class Hopper : public MujocoEnv {
+class Hopper : public PlanarWalker {
  public:
   static Config DefaultConfig() {
-    Config c = BaseConfig("hopper.xml", 4,
-                          {"trackbodyid=2", "distance=3.0", "lookat=0.0 0.0 1.15",
-                           "elevation=-20.0"});  // gymnasium DEFAULT_CAMERA_CONFIG
-    c.Set("forward_reward_weight", 1.0);
-    c.Set("ctrl_cost_weight", 1e-3);
-    c.Set("healthy_reward", 1.0);
-    c.Set("terminate_when_unhealthy", true);
+    Config c = WalkerConfig("hopper.xml", {"trackbodyid=2", "distance=3.0", "lookat=0.0 0.0 1.15",
+                                           "elevation=-20.0"});  // gymnasium DEFAULT_CAMERA_CONFIG
     c.Set("healthy_state_range", std::vector<double>{-100.0, 100.0});
     c.Set("healthy_z_range", std::vector<double>{0.7, INFINITY});
     c.Set("healthy_angle_range", std::vector<double>{-0.2, 0.2});
-    c.Set("reset_noise_scale", 5e-3);
-    c.Set("exclude_current_positions_from_observation", true);
     return c;
   }
 
-  static EnvSpec Spec(const Config& config) {
-    auto model = SpecModel(config);
-    const int skip = config.Get<bool>("exclude_current_positions_from_observation") ? 1 : 0;
-    return MakeSpec(
-        config, model.get(), model->nq + model->nv - skip,
-        {"x_position", "z_distance_from_origin", "x_velocity", "reward_forward", "reward_ctrl", "reward_survive"});
-  }
-
-  explicit Hopper(const Config& config)
-      : MujocoEnv(config),
-        forward_reward_weight_(config.Get<double>("forward_reward_weight")),
-        ctrl_cost_weight_(config.Get<double>("ctrl_cost_weight")),
-        healthy_reward_(config.Get<double>("healthy_reward")),
-        terminate_when_unhealthy_(config.Get<bool>("terminate_when_unhealthy")),
-        state_range_(Range(config, "healthy_state_range")),
-        z_range_(Range(config, "healthy_z_range")),
-        angle_range_(Range(config, "healthy_angle_range")),
-        reset_noise_scale_(config.Get<double>("reset_noise_scale")),
-        skip_(config.Get<bool>("exclude_current_positions_from_observation") ? 1 : 0) {}
-
-  void Reset(Rng& rng, Output& out) override {
-    ResetData();
-    UniformNoise(rng, data_->qpos, init_qpos_, -reset_noise_scale_, reset_noise_scale_);
-    UniformNoise(rng, data_->qvel, init_qvel_, -reset_noise_scale_, reset_noise_scale_);
-    Forward();
-    WriteObs(out);
-    WriteInfo(out, {data_->qpos[0], data_->qpos[1] - init_qpos_[1], 0.0, 0.0, 0.0, 0.0});
-  }
-
-  void Step(const Action& action, Rng& /*rng*/, Output& out) override {
-    const float* a = action.Get<float>();
-    const double x_before = data_->qpos[0];
-    DoSimulation(a);
-    const double x_after = data_->qpos[0];
-    const double x_velocity = (x_after - x_before) / Dt();
-    WriteObs(out);
-    const bool healthy = IsHealthy();
-    const double forward_reward = forward_reward_weight_ * x_velocity;
-    const double healthy_reward = healthy ? healthy_reward_ : 0.0;
-    const double ctrl_cost = ControlCost(a, m_->nu, ctrl_cost_weight_);
-    out.reward() = (forward_reward + healthy_reward) - ctrl_cost;
-    out.terminated() = !healthy && terminate_when_unhealthy_;
-    WriteInfo(out, {x_after, data_->qpos[1] - init_qpos_[1], x_velocity, forward_reward, -ctrl_cost, healthy_reward});
-  }
-
- private:
-  bool IsHealthy() const {
-    const double z = data_->qpos[1], angle = data_->qpos[2];
-    bool healthy_state = true;
-    for (int i = 2; i < m_->nq + m_->nv; ++i) {
-      const double s = i < m_->nq ? data_->qpos[i] : data_->qvel[i - m_->nq];
-      healthy_state = healthy_state && state_range_.first < s && s < state_range_.second;
-    }
-    const bool healthy_z = z_range_.first < z && z < z_range_.second;
-    const bool healthy_angle = angle_range_.first < angle && angle < angle_range_.second;
-    return healthy_state && healthy_z && healthy_angle;
-  }
-
-  void WriteObs(Output& out) const {
-    double* obs = out.Obs<double>();
-    obs = std::copy(data_->qpos + skip_, data_->qpos + m_->nq, obs);
-    for (int i = 0; i < m_->nv; ++i) obs[i] = Clip(data_->qvel[i], -10.0, 10.0);
-  }
-
-  double forward_reward_weight_, ctrl_cost_weight_, healthy_reward_;
-  bool terminate_when_unhealthy_;
-  std::pair<double, double> state_range_, z_range_, angle_range_;
-  double reset_noise_scale_;
-  int skip_;
+  using PlanarWalker::PlanarWalker;
 };
 
 }  // namespace envpool::mujoco::gym

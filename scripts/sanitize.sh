@@ -47,7 +47,8 @@ for mode in "${modes[@]}"; do
     export_opts=(ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1)
   else
     runtime="$(g++ -print-file-name=libtsan.so) $(g++ -print-file-name=libstdc++.so)"
-    export_opts=(TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1)
+    # scripts/tsan.supp: one glibc false positive (its header says which and why).
+    export_opts=(TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(pwd)/scripts/tsan.supp)
   fi
   echo "== $mode: C++ unit tests (ctest)"
   if ! env "${export_opts[@]}" ctest --test-dir "$build" --output-on-failure > "$build/ctest.log" 2>&1 ||

@@ -5,7 +5,8 @@
 #                             control, toy text, MuJoCo gym, make), vendored with imports/ids
 #                             adapted; exactly the 24 skips its README lists are allowed;
 #   tests/peers/              CleanRL's ppo.py and ppo_continuous_action.py (short runs, the env
-#                             construction line replaced), Tianshou 2.0's Collector (n_step,
+#                             construction line replaced; the latter on Hopper-v5 and
+#                             BipedalWalker-v3), Tianshou 2.0's Collector (n_step,
 #                             n_episode, random) on its EnvPoolFactory and on env_type="gym",
 #                             TorchRL's GymWrapper rollouts (same-step and disabled autoreset)
 #                             and its GymEnv("envpool/CartPole-v1", num_envs=2); no skip allowed.

@@ -61,6 +61,10 @@ CLEANRL_ARGS = {
         "2",
     ],
 }
+# Each run: (script, its arguments); the Box2D walker too (issue 39), through the same make_vec line.
+CLEANRL_RUNS = [(script, CLEANRL_ARGS[script]) for script in sorted(CLEANRL_ARGS)] + [
+    ("ppo_continuous_action.py", ["--env-id", "BipedalWalker-v3", *CLEANRL_ARGS["ppo_continuous_action.py"][2:]])
+]
 
 
 def cleanrl_with_envpool(script: str) -> str:
@@ -71,8 +75,8 @@ def cleanrl_with_envpool(script: str) -> str:
     return construction.sub(lambda _: "    " + CLEANRL_ENVS[script] + "\n", source)
 
 
-@pytest.mark.parametrize("script", sorted(CLEANRL_ENVS))
-def test_cleanrl_script_runs_on_envpool(script, tmp_path):
+@pytest.mark.parametrize(("script", "args"), CLEANRL_RUNS, ids=[f"{s}-{a[1]}" for s, a in CLEANRL_RUNS])
+def test_cleanrl_script_runs_on_envpool(script, args, tmp_path):
     for module in ("torch", "tyro", "torch.utils.tensorboard"):
         pytest.importorskip(module)
     patched = tmp_path / script
@@ -81,7 +85,7 @@ def test_cleanrl_script_runs_on_envpool(script, tmp_path):
     assert len(original) - len(changed) == 2  # three lines became one, nothing else moved
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     result = subprocess.run(
-        [sys.executable, str(patched), *CLEANRL_ARGS[script]],
+        [sys.executable, str(patched), *args],
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -89,7 +93,7 @@ def test_cleanrl_script_runs_on_envpool(script, tmp_path):
         timeout=600,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    iterations = 2048 // int(CLEANRL_ARGS[script][3]) // int(CLEANRL_ARGS[script][5])
+    iterations = 2048 // int(args[3]) // int(args[5])
     assert result.stdout.count("SPS:") == iterations, result.stdout[-2000:]
     assert any((tmp_path / "runs").iterdir())  # its tensorboard log
 

@@ -18,7 +18,7 @@
 // Env i of a pool is dm_control's task with `random = seed + i` (mod 2**32, as RandomState
 // takes 32-bit seeds); its RandomState runs on across episodes, as dm_control's does.
 //
-// State (GetState/SetState): concat(qpos, qvel, act, qacc_warmstart, [time]) as the gym tasks;
+// State (GetState/SetState): the layout of ../state.h, as the gym tasks;
 // SetState also takes dm_control's physics.get_state() (qpos, qvel, act) or (qpos, qvel).
 #pragma once
 
@@ -44,6 +44,7 @@
 #include "envs/mujoco/gym/mujoco_env.h"
 #include "envs/mujoco/loader.h"
 #include "envs/mujoco/render/renderer.h"
+#include "envs/mujoco/state.h"
 #include "envs/package_dirs.h"
 
 namespace envpool::mujoco::dmc {
@@ -258,34 +259,18 @@ class DmcEnv : public Env {
     }
   }
 
-  std::vector<double> GetState() const override {
-    std::vector<double> s;
-    s.reserve(FullStateSize());
-    s.insert(s.end(), data_->qpos, data_->qpos + m_->nq);
-    s.insert(s.end(), data_->qvel, data_->qvel + m_->nv);
-    s.insert(s.end(), data_->act, data_->act + m_->na);
-    s.insert(s.end(), data_->qacc_warmstart, data_->qacc_warmstart + m_->nv);
-    s.push_back(data_->time);
-    return s;
-  }
+  std::vector<double> GetState() const override { return ReadState(m_, data_); }
 
   void SetState(const std::vector<double>& state) override {
     const std::size_t nq = m_->nq, nv = m_->nv, na = m_->na;
     const std::size_t n = state.size();
-    if (n != nq + nv && n != nq + nv + na && n != FullStateSize()) {
+    if (n != nq + nv && n != nq + nv + na && n != FullStateSize(m_)) {
       throw std::invalid_argument("state must have nq + nv = " + std::to_string(nq + nv) +
                                   " values (qpos, qvel), nq + nv + na = " + std::to_string(nq + nv + na) +
-                                  " (dm_control's physics.get_state()) or " + std::to_string(FullStateSize()) +
+                                  " (dm_control's physics.get_state()) or " + std::to_string(FullStateSize(m_)) +
                                   " (qpos, qvel, act, qacc_warmstart, time), got " + std::to_string(n));
     }
-    const double* p = state.data();
-    std::copy(p, p + nq, data_->qpos);
-    std::copy(p + nq, p + nq + nv, data_->qvel);
-    if (n >= nq + nv + na) std::copy(p + nq + nv, p + nq + nv + na, data_->act);
-    if (n == FullStateSize()) {
-      std::copy(p + nq + nv + na, p + nq + 2 * nv + na, data_->qacc_warmstart);
-      data_->time = p[nq + 2 * nv + na];
-    }
+    WriteState(m_, data_, state);
     // dm_control's step starts with mj_step2, which expects mj_step1's results: mj_forward
     // computes them (and more) from the new state.
     Mj().forward(m_, data_);
@@ -570,8 +555,6 @@ class DmcEnv : public Env {
   // xmat entries: xx xy xz / yx yy yz / zx zy zz.
   double Xmat(int body, int entry) const { return data_->xmat[9 * body + entry]; }
   static constexpr int kXX = 0, kXZ = 2, kZZ = 8;
-
-  std::size_t FullStateSize() const { return static_cast<std::size_t>(m_->nq + 2 * m_->nv + m_->na + 1); }
 
   std::shared_ptr<const mjModel> model_;  // the compiled original (kept for the GL resources' key)
   mjModel* m_ = nullptr;

@@ -34,7 +34,10 @@ class Swimmer : public DmcEnv {
       for (const char* pos : {"0 -.2 .5", "-.9 .5 .15"}) {
         std::istringstream in(pos);
         std::string dim, scaled;
-        while (in >> dim) scaled += (scaled.empty() ? "" : " ") + PyFloat(std::stod(dim) * scale);
+        while (in >> dim) {
+          if (!scaled.empty()) scaled += ' ';
+          scaled += PyFloat(std::stod(dim) * scale);
+        }
         ReplaceOnce(s, std::string("pos=\"") + pos + "\"", "pos=\"" + scaled + "\"", "swimmer.xml");
       }
       return s;

@@ -1,12 +1,9 @@
 // Base class of the MuJoCo tasks (gymnasium.envs.mujoco.MujocoEnv, v5 flavour).
 //
 // Each env owns one mjData; the compiled mjModel is shared read-only by all envs using the
-// same model file (see loader.h). The state exposed through GetState/SetState is
-//   concat(qpos, qvel, act, qacc_warmstart, [time])
-// (nq + nv + na + nv + 1 values), enough to reproduce a step exactly: MuJoCo's constraint
-// solver starts from qacc_warmstart. SetState also accepts just concat(qpos, qvel), which is
-// what gymnasium's env.set_state(qpos, qvel) sets (the rest is left as it is), followed by
-// mj_forward as in gymnasium.
+// same model file (see loader.h). GetState/SetState use the layout of state.h; SetState also
+// accepts just concat(qpos, qvel), which is what gymnasium's env.set_state(qpos, qvel) sets (the
+// rest is left as it is), followed by mj_forward as in gymnasium.
 #pragma once
 
 #include <algorithm>
@@ -21,6 +18,7 @@
 #include "core/env.h"
 #include "envs/mujoco/gym/mujoco_renderer.h"
 #include "envs/mujoco/loader.h"
+#include "envs/mujoco/state.h"
 
 namespace envpool::mujoco::gym {
 
@@ -96,33 +94,17 @@ class MujocoEnv : public Env {
   MujocoEnv(const MujocoEnv&) = delete;
   MujocoEnv& operator=(const MujocoEnv&) = delete;
 
-  std::vector<double> GetState() const override {
-    std::vector<double> s;
-    s.reserve(StateSize());
-    s.insert(s.end(), data_->qpos, data_->qpos + m_->nq);
-    s.insert(s.end(), data_->qvel, data_->qvel + m_->nv);
-    s.insert(s.end(), data_->act, data_->act + m_->na);
-    s.insert(s.end(), data_->qacc_warmstart, data_->qacc_warmstart + m_->nv);
-    s.push_back(data_->time);
-    return s;
-  }
+  std::vector<double> GetState() const override { return ReadState(m_, data_); }
 
+  // gymnasium's set_state(qpos, qvel) or the full layout, then mj_forward as in gymnasium.
   void SetState(const std::vector<double>& state) override {
-    const std::size_t nq = m_->nq, nv = m_->nv, na = m_->na;
+    const std::size_t nq = m_->nq, nv = m_->nv;
     if (state.size() != nq + nv && state.size() != StateSize()) {
       throw std::invalid_argument("state must have nq + nv = " + std::to_string(nq + nv) + " values (qpos, qvel) or " +
                                   std::to_string(StateSize()) + " (qpos, qvel, act, qacc_warmstart, time), got " +
                                   std::to_string(state.size()));
     }
-    const double* p = state.data();
-    std::copy(p, p + nq, data_->qpos);
-    std::copy(p + nq, p + nq + nv, data_->qvel);
-    if (state.size() == StateSize()) {
-      p += nq + nv;
-      std::copy(p, p + na, data_->act);
-      std::copy(p + na, p + na + nv, data_->qacc_warmstart);
-      data_->time = p[na + nv];
-    }
+    WriteState(m_, data_, state);
     Mj().forward(m_, data_);
   }
 
@@ -204,7 +186,7 @@ class MujocoEnv : public Env {
     for (double v : values) *out.Info<double>(i++) = v;
   }
 
-  std::size_t StateSize() const { return static_cast<std::size_t>(m_->nq + 2 * m_->nv + m_->na + 1); }
+  std::size_t StateSize() const { return FullStateSize(m_); }
 
   std::shared_ptr<const mjModel> model_;
   const mjModel* m_;

@@ -3,6 +3,7 @@
 // max_steps, so max_episode_steps is 0 here. A new env of this family: its header here, the
 // #include and its Task<> entries. Every id also takes AddCommonKwargs's kwargs (minigrid_env.h).
 #include <cmath>
+#include <string>
 #include <utility>
 
 #include "core/registry.h"
@@ -26,6 +27,7 @@
 #include "envs/minigrid/put_near.h"
 #include "envs/minigrid/red_blue_doors.h"
 #include "envs/minigrid/unlock.h"
+#include "envs/minigrid/wfc.h"
 
 namespace envpool::minigrid {
 namespace {
@@ -52,6 +54,8 @@ Config Maze(int64_t room_i, int64_t room_j, bool key_in_box, bool blocked, int64
           {"num_quarters", quarters},
           {"num_rooms_visited", visited}};
 }
+
+Config Preset(const char* name) { return {{"wfc_config", std::string(name)}}; }
 
 }  // namespace
 
@@ -142,6 +146,12 @@ std::vector<TaskSpec> Tasks() {
       Task<ObstructedMazeFullV1>("MiniGrid-ObstructedMaze-1Q-v1", 0, NAN, Maze(1, 1, true, true, 1, 5)),
       Task<ObstructedMazeFullV1>("MiniGrid-ObstructedMaze-2Q-v1", 0, NAN, Maze(2, 1, true, true, 2, 11)),
       Task<ObstructedMazeFullV1>("MiniGrid-ObstructedMaze-Full-v1", 0),
+      Task<WFC>("MiniGrid-WFC-MazeSimple-v0", 0, NAN, Preset("MazeSimple")),
+      Task<WFC>("MiniGrid-WFC-DungeonMazeScaled-v0", 0, NAN, Preset("DungeonMazeScaled")),
+      Task<WFC>("MiniGrid-WFC-RoomsFabric-v0", 0, NAN, Preset("RoomsFabric")),
+      Task<WFC>("MiniGrid-WFC-ObstaclesBlackdots-v0", 0, NAN, Preset("ObstaclesBlackdots")),
+      Task<WFC>("MiniGrid-WFC-ObstaclesAngular-v0", 0, NAN, Preset("ObstaclesAngular")),
+      Task<WFC>("MiniGrid-WFC-ObstaclesHogs3-v0", 0, NAN, Preset("ObstaclesHogs3")),
   };
   for (auto& task : BabyAITasks()) tasks.push_back(std::move(task));
   // Every id also takes MiniGridEnv's rendering kwargs and the observation wrappers.

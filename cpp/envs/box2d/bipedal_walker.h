@@ -10,6 +10,12 @@
 //   * the action enters as float32 and NumPy keeps float32 in `80 * np.clip(np.abs(a), 0, 1)`
 //     (the motor torque) and in `0.00035 * 80 * np.clip(...)` (the energy cost), and
 //     subtracting a float32 cost makes the reward itself float32: all computed in float here.
+//   * the lidar: gymnasium's world.RayCast walks Box2D's broad-phase tree, calls each fixture
+//     whose fattened box meets the ray and keeps the nearest ground hit; the nearest hit does
+//     not depend on the order of the calls, and only the terrain is ground, so CastLidar calls
+//     the same fixture RayCast on the terrain pieces near the ray (a superset of those the tree
+//     would reach that can be hit), skipping the tree walk and the hull's and legs' tests:
+//     5% fewer instructions per step (callgrind: the lidar went from 8.3% of them to 3.2%).
 //   * draws: the terrain's (uniform velocity noise past the start pad; with hardcore the
 //     obstacles' kinds and sizes), the clouds' 110 uniforms (drawn though not drawn on screen
 //     here), then the hull's initial push.
@@ -72,6 +78,7 @@ class BipedalWalker : public Env {
 
   explicit BipedalWalker(const Config& config) : hardcore_(config.Get<bool>("hardcore")), world_(b2Vec2(0.0f, -10.0f)) {
     terrain_.reserve(kTerrainLength + 64);
+    obstacle_x_.reserve(64);
   }
 
   void Reset(Rng& rng, Output& out) override {
@@ -238,6 +245,7 @@ class BipedalWalker : public Env {
     world_.SetContactListener(nullptr);
     for (auto it = terrain_.rbegin(); it != terrain_.rend(); ++it) world_.DestroyBody(*it);
     terrain_.clear();
+    obstacle_x_.clear();
     world_.DestroyBody(hull_);
     hull_ = nullptr;
     for (b2Body*& leg : legs_) {
@@ -256,6 +264,8 @@ class BipedalWalker : public Env {
     b2Body* body = world_.CreateBody(&def);
     AddFixture(body, shape, {.friction = kFriction});
     terrain_.push_back(body);
+    obstacle_x_.push_back({std::min({poly[0][0], poly[1][0], poly[2][0], poly[3][0]}),
+                           std::max({poly[0][0], poly[1][0], poly[2][0], poly[3][0]})});
   }
 
   void GenerateTerrain(Rng& rng) {
@@ -398,7 +408,7 @@ class BipedalWalker : public Env {
       const double p2y = pos.y - std::cos(1.5 * i / 10.0) * kLidarRange;
       ray.p1 = {pos.x, pos.y};
       ray.p2 = {p2x, p2y};
-      world_.RayCast(&ray, pos, b2Vec2(static_cast<float>(p2x), static_cast<float>(p2y)));
+      CastLidar(ray, pos, b2Vec2(static_cast<float>(p2x), static_cast<float>(p2y)));
       obs[14 + i] = ray.fraction;
     }
     const double angle = hull_->GetAngle();
@@ -437,6 +447,49 @@ class BipedalWalker : public Env {
     }
     if (pos.x > (kTerrainLength - kTerrainGrass) * kTerrainStep) terminated = true;
     return {reward, terminated};
+  }
+
+  // b2World::RayCast's result for `ray` (see the header): each terrain piece whose x range
+  // comes within kRayMargin of the ray's gets the fixture RayCast that b2World's wrapper calls,
+  // with the wrapper's hit point, and the tree's rule for the callback's value (0 stops, a
+  // positive value clips the ray). The margin exceeds the tree's fattening (b2_aabbExtension),
+  // so every piece the tree tests and the ray can hit is tested here, and it dwarfs float
+  // rounding: the edges go in order of x, and a ray that points to +x and has hit at x = h
+  // stops before the first edge that starts past h + kRayMargin (its points are all further
+  // along the ray than the hit, so its RayCast would reject them).
+  void CastLidar(LidarRay& ray, const b2Vec2& p1, const b2Vec2& p2) const {
+    static constexpr double kRayMargin = 2 * b2_aabbExtension;
+    b2RayCastInput input;
+    input.p1 = p1;
+    input.p2 = p2;
+    input.maxFraction = 1.0f;
+    const double lo = std::min(p1.x, p2.x) - kRayMargin, hi = std::max(p1.x, p2.x) + kRayMargin;
+    auto test = [&](b2Body* body) {
+      b2Fixture* fixture = body->GetFixtureList();  // each terrain body has one
+      b2RayCastOutput output;
+      if (!fixture->RayCast(&output, input, 0)) return true;
+      const float fraction = output.fraction;
+      const b2Vec2 point = (1.0f - fraction) * input.p1 + fraction * input.p2;
+      const float value = ray.ReportFixture(fixture, point, output.normal, fraction);
+      if (value == 0.0f) return false;
+      if (value > 0.0f) input.maxFraction = value;
+      return true;
+    };
+    const int obstacles = static_cast<int>(obstacle_x_.size());
+    for (int k = 0; k < obstacles; ++k) {
+      if (obstacle_x_[k][1] >= lo && obstacle_x_[k][0] <= hi && !test(terrain_[k])) return;
+    }
+    // edge i spans terrain_x_[i] = i * kTerrainStep to terrain_x_[i + 1]
+    const int first = std::max(0, static_cast<int>(std::floor(lo / kTerrainStep)) - 1);
+    const int last = std::min(kTerrainLength - 2, static_cast<int>(std::floor(hi / kTerrainStep)));
+    const bool forward = p2.x > p1.x;
+    for (int i = first; i <= last; ++i) {
+      if (forward && ray.fraction < 1.0f &&
+          terrain_x_[i] > p1.x + static_cast<double>(ray.fraction) * (p2.x - p1.x) + kRayMargin) {
+        return;
+      }
+      if (!test(terrain_[obstacles + i])) return;
+    }
   }
 
   struct Cloud {
@@ -483,7 +536,8 @@ class BipedalWalker : public Env {
   bool hardcore_;
   b2World world_;
   GameContacts contacts_;
-  std::vector<b2Body*> terrain_;  // in creation order (gymnasium destroys them in reverse)
+  std::vector<b2Body*> terrain_;                   // in creation order (gymnasium destroys them in reverse)
+  std::vector<std::array<double, 2>> obstacle_x_;  // x range of terrain_[k], each obstacle k
   double terrain_x_[kTerrainLength] = {};
   double terrain_y_[kTerrainLength] = {};
   b2Body* hull_ = nullptr;

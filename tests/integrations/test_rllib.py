@@ -247,6 +247,9 @@ def test_ppo_trains_on_a_mujoco_task(local_ray):
 envpool.rllib.register_envs(["SimpleSpread-v3", "TicTacToe-v3"])
 
 
+AGENTS = ("agent_0", "agent_1", "agent_2")  # SimpleSpread-v3's three agents
+
+
 def multi_agent_config(env="envpool/SimpleSpread-v3", num_envs=2, num_env_runners=0, **env_config):
     return (
         PPOConfig()
@@ -313,31 +316,53 @@ def test_rllib_multi_agent_env_config_refuses_pool_kwargs():
 
 
 def test_ppo_trains_on_simple_spread_with_two_remote_env_runners(local_ray):
-    """A shared policy for the three agents, sampled by 2 remote MultiAgentEnvRunners: the mean
-    episode return (all agents) of its last 10 iterations beats a random policy's clearly."""
+    """A shared policy for the three agents, sampled by 2 remote MultiAgentEnvRunners (an envpool
+    pool in each): every env step carries all three agents' steps, the learner trains the shared
+    module on all of them, and its new weights reach the remote runners.
+
+    Learning itself is not asserted here: PPO needs ~40 iterations (6 minutes of this 2-core
+    machine, most of the CI's Ray step) to beat a random policy's return on SimpleSpread, and only
+    by a few points; examples/ppo.py's SimpleSpread curve (docs/ppo_simple_spread.png) shows the
+    task learned, and test_ppo_learns_cartpole that RLlib's PPO learns through remote runners."""
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-    envs = envpool.make("SimpleSpread-v3", num_envs=64, seed=0)  # the random policy's return, 640 episodes
-    rng, total = np.random.default_rng(0), 0.0
-    envs.reset()
-    for _ in range(10 * 25):
-        total += envs.step(rng.integers(0, 5, size=envs.num_agents))[1].sum()
-    envs.close()
-    random_return = total / 640
     cfg = (
         multi_agent_config(num_envs=4, num_env_runners=2)
-        .training(train_batch_size_per_learner=2000, minibatch_size=500, num_epochs=10, lr=1e-3)
+        .training(train_batch_size_per_learner=1000, minibatch_size=500, num_epochs=2, lr=1e-3)
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"shared": RLModuleSpec()}))
     )
     algo = cfg.build_algo()
+
+    def remote_weights():
+        return algo.env_runner_group.foreach_env_runner(
+            lambda r: r.module["shared"].get_state(), local_env_runner=False
+        )
+
+    def learner_weights():
+        return {k: np.asarray(v) for k, v in algo.learner_group.get_weights()["shared"].items()}
+
     try:
         kinds = algo.env_runner_group.foreach_env_runner(
             lambda r: type(r.env.envs[0].unwrapped).__name__, local_env_runner=False
         )
         assert kinds == ["PoolMultiAgentEnv"] * 2
-        returns = [algo.train()["env_runners"]["episode_return_mean"] for _ in range(40)]
-        assert np.mean(returns[:2]) < random_return + 5, (random_return, returns)
-        assert np.mean(returns[-10:]) > random_return + 5, (random_return, returns)
+        remote_before, learner_before = remote_weights(), learner_weights()
+        trained = 0
+        for _ in range(2):
+            result = algo.train()
+            sampled = result["env_runners"]
+            assert sampled["num_env_steps_sampled"] >= 1000
+            assert sampled["episode_len_mean"] == 25  # mpe2's max_cycles: every episode truncated
+            assert sampled["num_agent_steps_sampled"] == {a: sampled["num_env_steps_sampled"] for a in AGENTS}
+            assert np.isfinite(sampled["episode_return_mean"])
+            lifetime = result["learners"]["shared"]["num_module_steps_trained_lifetime"]
+            assert lifetime > trained  # the shared module trains on the agents' steps
+            trained = lifetime
+        learner_after = learner_weights()
+        assert any(not np.array_equal(learner_before[k], learner_after[k]) for k in learner_after)
+        for before, after in zip(remote_before, remote_weights()):
+            assert set(after) == set(learner_after)
+            assert any(not np.array_equal(before[k], after[k]) for k in after)  # the new weights arrived
     finally:
         algo.stop()

@@ -14,6 +14,9 @@
 #   tests/integrations/test_sb3.py    SB3's PPO/SAC through envpool.sb3, DummyVecEnv equivalence,
 #                                     VecCheckNan
 #   tests/runner/                     the runner tests again, here with torch importable
+#   tests/integrations/test_drq_example.py  examples/drq_sac.py (SAC from pixels, DrQ's
+#                                     augmentation) through an episode end: dm-control's model
+#                                     files and EGL come from the main environment (~3 s)
 # A skipped test fails the step. Measured on the 2-core dev machine while other jobs loaded it
 # (load average 8-9): 203 s and 286 s wall in two runs (venv + torch + SB3 79-116 s, tests
 # 65-110 s, removing the venv the rest); budget 10 minutes.
@@ -47,7 +50,8 @@ echo "ci_train: venv ready in $((SECONDS - t0)) s (numpy gymnasium: $after)"
 repo=$PWD
 log=$work/pytest.log
 (cd "$work" && "$VPY" -m pytest -q -rs -p no:cacheprovider \
-  "$repo/tests/integrations/test_train.py" "$repo/tests/integrations/test_sb3.py" "$repo/tests/runner") | tee "$log"
+  "$repo/tests/integrations/test_train.py" "$repo/tests/integrations/test_sb3.py" "$repo/tests/runner" \
+  "$repo/tests/integrations/test_drq_example.py") | tee "$log"
 if grep -q "skipped" "$log"; then
   echo "ci_train: tests were skipped (see above)" >&2
   exit 1

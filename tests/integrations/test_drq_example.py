@@ -2,9 +2,9 @@
 steps with tiny networks, through an episode end, checking what its replay buffer keeps.
 
 Needs torch, dm-control's model files and a GL backend: skipped without any of them (torch is
-not in the main test environment; scripts/ci_train.sh's venv has it, though the script does not
-list this file). About 3 s here (reset and frames of software GL; plus ~4 s of torch's one-time
-import of its compiler stack at the first optimizer, in the setup).
+not in the main test environment; scripts/ci_train.sh runs this file in its venv, which has
+it). About 3 s here (reset and frames of software GL; plus ~4 s of torch's one-time import of
+its compiler stack at the first optimizer, in the setup).
 """
 
 from __future__ import annotations

@@ -7,7 +7,10 @@
 # then, and all must pass with nothing skipped:
 #   tests/integrations/test_rllib.py        RLlib builds envpool envs (checks, seeds), PPO on envpool/CartPole-v1
 #                              with local and 2 remote env runners must beat a random policy's
-#                              return clearly (> 2.5 x 22), PPO on InvertedPendulum-v5
+#                              return clearly (> 2.5 x 22), PPO on InvertedPendulum-v5, and
+#                              SimpleSpread's three agents through 2 remote MultiAgentEnvRunners
+#                              (sampled, trained on, the new weights synced; no longer 40
+#                              iterations of learning, which were ~350 s of this step)
 #   tests/integrations/test_ray.py          envpool.ray.RunnerGroup on a local 2-CPU Ray, a runner killed mid-sample
 #   tests/integrations/test_ray_cluster.py  3 Ray nodes on loopback, a node killed mid-sample
 # Time: measured 1135 s on this 2-core machine while three other jobs loaded it (load ~10):

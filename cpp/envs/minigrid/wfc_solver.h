@@ -174,6 +174,10 @@ class Solver {
     w_ = w;
     const auto cells = static_cast<std::size_t>(h * w);
     pref_.resize(cells);
+    nbr_.resize(cells * 4);
+    for (int c = 0; c < h * w; ++c) {
+      for (int d = 0; d < 4; ++d) nbr_[static_cast<std::size_t>(c * 4 + d)] = Neighbor(c, d);
+    }
     for (auto& p : pref_) p = rng.Uniform() * 0.1;
     for (int a = 0; a < attempts; ++a) {
       if (!Attempt(rng)) continue;
@@ -209,10 +213,18 @@ class Solver {
     }
     return x * w_ + y;
   }
-  void Push(int cell) {
-    if (queued_[static_cast<std::size_t>(cell)]) return;
-    queued_[static_cast<std::size_t>(cell)] = 1;
-    queue_.push_back(cell);
+  // Queues `cell` to recheck its patterns' support in the directions of `dirs` (bit d: d).
+  void Push(int cell, uint8_t dirs) {
+    uint8_t& pending = queued_[static_cast<std::size_t>(cell)];
+    if (pending == 0) queue_.push_back(cell);
+    pending |= dirs;
+  }
+  // After `cell` lost patterns: each neighbour rechecks the direction that points back at it.
+  void PushNeighbors(int cell) {
+    for (int d = 0; d < 4; ++d) {
+      const int n = nbr_[static_cast<std::size_t>(cell * 4 + d)];
+      if (n >= 0) Push(n, static_cast<uint8_t>(1 << ((d + 2) % 4)));
+    }
   }
 
   // propagate(): false on a contradiction.
@@ -221,6 +233,7 @@ class Solver {
     while (!queue_.empty()) {
       const int cell = queue_.back();
       queue_.pop_back();
+      const uint8_t dirs = queued_[static_cast<std::size_t>(cell)];
       queued_[static_cast<std::size_t>(cell)] = 0;
       bool changed = false;
       for (int q = 0; q < words; ++q) {
@@ -229,7 +242,8 @@ class Solver {
           const int p = q * 64 + std::countr_zero(bits);
           bits &= bits - 1;
           for (int d = 0; d < 4; ++d) {
-            const int n = Neighbor(cell, d);
+            if (((dirs >> d) & 1) == 0) continue;
+            const int n = nbr_[static_cast<std::size_t>(cell * 4 + d)];
             bool supported = false;
             if (n < 0) {
               supported = cat_.any(d, p);
@@ -248,10 +262,7 @@ class Solver {
       if (!changed) continue;
       counts_[static_cast<std::size_t>(cell)] = Count(cell);
       if (counts_[static_cast<std::size_t>(cell)] == 0) return false;
-      for (int d = 0; d < 4; ++d) {
-        const int n = Neighbor(cell, d);
-        if (n >= 0) Push(n);
-      }
+      PushNeighbors(cell);
     }
     return true;
   }
@@ -268,7 +279,7 @@ class Solver {
     queued_.assign(static_cast<std::size_t>(cells), 0);
     counts_.assign(static_cast<std::size_t>(cells), count);
     queue_.clear();
-    for (int c = cells - 1; c >= 0; --c) Push(c);
+    for (int c = cells - 1; c >= 0; --c) Push(c, 0xF);
     cdf_.resize(static_cast<std::size_t>(count));
     while (true) {
       // is_solved, then the propagate solve_next opens with (a no-op after the first).
@@ -315,10 +326,7 @@ class Solver {
       for (int q = 0; q < words; ++q) dom[q] = 0;
       dom[chosen / 64] = uint64_t{1} << (chosen % 64);
       counts_[static_cast<std::size_t>(best)] = 1;
-      for (int d = 0; d < 4; ++d) {
-        const int n = Neighbor(best, d);
-        if (n >= 0) Push(n);
-      }
+      PushNeighbors(best);
       if (!Propagate()) return false;
     }
   }
@@ -329,8 +337,9 @@ class Solver {
   int w_ = 0;
   std::vector<double> pref_;
   std::vector<uint64_t> wave_;
-  std::vector<int> counts_;  // patterns left per cell, kept by Propagate and the collapse
-  std::vector<uint8_t> queued_;
+  std::vector<int> counts_;      // patterns left per cell, kept by Propagate and the collapse
+  std::vector<int> nbr_;         // the neighbour of each cell in each direction, or -1
+  std::vector<uint8_t> queued_;  // per cell: the directions it waits to recheck (0: not queued)
   std::vector<int> queue_;
   std::vector<double> cdf_;
 };

@@ -8,7 +8,7 @@ repository (Apache-2.0, its LICENSE beside them); the test-side shim points mini
 configs at them (WFCConfig.pattern_path, a mutable dataclass field: the one place minigrid
 reads the path). Ours carries the same pixels compiled in (cpp/envs/minigrid/wfc_patterns.h).
 
-minigrid's generation is slow (about 1 to 9 s a reset at the default size 25, 2 to 40 ms here),
+minigrid's generation is slow (about 1 to 9 s a reset at the default size 25, 1 to 10 ms here),
 so the cases use sizes 8 to 13 and one reset at size 25.
 """
 

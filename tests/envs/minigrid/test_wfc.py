@@ -126,18 +126,20 @@ def test_default_size_grid():
 
 
 def test_kwargs():
-    # ensure_connected=False keeps every open cell; max_steps truncates; a preset without
-    # shipped images is refused with a message naming the presets.
+    # ensure_connected=False keeps every open cell; max_steps truncates; see_through_walls and
+    # agent_view_size reach MiniGridEnv as minigrid passes them on; a preset without shipped
+    # images is refused with a message naming the presets.
     task = "MiniGrid-WFC-ObstaclesBlackdots-v0"
-    kwargs = {"size": 10, "ensure_connected": False, "max_steps": 5}
+    kwargs = {"size": 10, "ensure_connected": False, "max_steps": 5, "see_through_walls": True, "agent_view_size": 5}
     envs = envpool.make(task, num_envs=1, seed=3, **kwargs)
     ref = reference(task, **kwargs)
     obs, _ = envs.reset()
     assert_obs_equal(obs, 0, ref.reset(seed=3)[0], "reset")
     for t in range(5):
-        obs, reward, terminated, truncated, _ = envs.step(np.array([0]))
-        ref_obs, ref_reward, ref_term, ref_trunc, _ = ref.step(0)
+        obs, reward, terminated, truncated, _ = envs.step(np.array([t % 3]))
+        ref_obs, ref_reward, ref_term, ref_trunc, _ = ref.step(t % 3)
         assert (reward[0], terminated[0], truncated[0]) == (ref_reward, ref_term, ref_trunc), t
+        assert_obs_equal(obs, 0, ref_obs, f"step {t}")
     assert truncated[0]
     envs.close()
     with pytest.raises(ValueError, match="wfc_config must be one of"):

@@ -9,6 +9,7 @@
         --total-steps 3000000 --plot docs/ppo_simple_spread.png   # multi-agent: one policy, agent rows
     python examples/ppo.py --env MiniGrid-DoorKey-5x5-v0 --total-steps 500000 --plot docs/ppo_doorkey.png
     python examples/ppo.py --env LunarLander-v3 --total-steps 2000000 --plot docs/ppo_lunarlander.png
+    python examples/ppo.py --env StarpilotEasy-v0 --total-steps 1000000 --plot docs/ppo_starpilot.png  # CNN
 
 The runner returns episodes (chunks of ongoing ones included); ``envpool.episodes_to_batch``
 lays them out time-major with the observations to bootstrap truncated and cut episodes from,
@@ -18,7 +19,9 @@ categorical policy, Box ones a Gaussian with a learned state-independent log-std
 clipped to the box by the env). Observations are normalised with running statistics (as
 gymnasium's NormalizeObservation does), which the MuJoCo tasks need. A ``Dict`` observation
 (MiniGrid's image, direction and mission bytes) is fed as its leaves flattened and concatenated
-in key order. Sparse-reward tasks (MiniGrid) also report the evaluation's success rate: the share
+in key order. Image observations (a uint8 Box of rank 3: Procgen's 64x64 RGB frames, Atari's
+stacked frames) go instead through a small CNN shared by actor and critic, as pixels / 255.
+Sparse-reward tasks (MiniGrid) also report the evaluation's success rate: the share
 of episodes with a positive return.
 
 ``train(...)`` is importable (the CI learning test calls it); ``main()`` adds a tqdm progress
@@ -125,13 +128,39 @@ def _layer(i: int, o: int, std: float = np.sqrt(2)) -> nn.Linear:
     return layer
 
 
-class Agent(nn.Module):
+class _ActorCritic(nn.Module):
+    """The action distribution over the actor's outputs: categorical for a Discrete space, else a
+    Gaussian with a learned state-independent log-std."""
+
+    def _action_size(self, action_space) -> int:
+        self.discrete = hasattr(action_space, "n")
+        return int(action_space.n) if self.discrete else int(np.prod(action_space.shape))
+
+    def _action_dist(self, out: torch.Tensor):
+        if self.discrete:
+            return torch.distributions.Categorical(logits=out)
+        return torch.distributions.Normal(out, self.log_std.exp().expand_as(out))
+
+    def dist_and_value(self, x: torch.Tensor):
+        return self.dist(x), self.value(x)
+
+    def log_prob(self, dist, actions: torch.Tensor) -> torch.Tensor:
+        lp = dist.log_prob(actions)
+        return lp if self.discrete else lp.sum(-1)
+
+    def entropy(self, dist) -> torch.Tensor:
+        e = dist.entropy()
+        return e if self.discrete else e.sum(-1)
+
+
+class Agent(_ActorCritic):
     """Separate actor and critic MLPs (tanh), CleanRL's PPO layout."""
+
+    pixels = False  # takes flattened float rows (Policy.normalize)
 
     def __init__(self, obs_dim: int, action_space, hidden: int):
         super().__init__()
-        self.discrete = hasattr(action_space, "n")
-        out = int(action_space.n) if self.discrete else int(np.prod(action_space.shape))
+        out = self._action_size(action_space)
         self.critic = nn.Sequential(
             _layer(obs_dim, hidden), nn.Tanh(), _layer(hidden, hidden), nn.Tanh(), _layer(hidden, 1, 1.0)
         )
@@ -143,18 +172,65 @@ class Agent(nn.Module):
             self.action_shape = action_space.shape
 
     def dist(self, x: torch.Tensor):
-        out = self.actor(x)
-        if self.discrete:
-            return torch.distributions.Categorical(logits=out)
-        return torch.distributions.Normal(out, self.log_std.exp().expand_as(out))
+        return self._action_dist(self.actor(x))
 
-    def log_prob(self, dist, actions: torch.Tensor) -> torch.Tensor:
-        lp = dist.log_prob(actions)
-        return lp if self.discrete else lp.sum(-1)
+    def value(self, x: torch.Tensor) -> torch.Tensor:
+        return self.critic(x).squeeze(-1)
 
-    def entropy(self, dist) -> torch.Tensor:
-        e = dist.entropy()
-        return e if self.discrete else e.sum(-1)
+
+def image_layout(space) -> str | None:
+    """The layout, "hwc" or "chw", when ``space`` is an image (a uint8 Box of rank 3: Procgen's (64, 64, 3),
+    Atari's stacked (4, 84, 84)), which gets the CNN; None otherwise (Dicts included): the MLP."""
+    shape = getattr(space, "shape", None)
+    if getattr(space, "dtype", None) != np.uint8 or shape is None or len(shape) != 3:
+        return None
+    return "hwc" if shape[-1] <= 4 else "chw"  # a trailing axis of 1-4 is channels
+
+
+def _conv(i: int, o: int, k: int, s: int) -> nn.Conv2d:
+    conv = nn.Conv2d(i, o, k, s)
+    nn.init.orthogonal_(conv.weight, np.sqrt(2))
+    nn.init.zeros_(conv.bias)
+    return conv
+
+
+class CnnAgent(_ActorCritic):
+    """Image observations: a conv encoder shared by a linear actor and critic. Two conv layers
+    (the 2013 DQN's: 16 8x8/4, 32 4x4/2) and one dense layer: a CPU can train it at thousands of
+    frames per second on 64x64 frames, where the Nature CNN's three costs ~3x. Pixels are scaled
+    by 1/255 in the network, so rollouts keep the uint8 frames (4x less memory than floats) and
+    need no running normalisation."""
+
+    pixels = True  # takes the uint8 frames as they come (Policy.normalize)
+
+    def __init__(self, obs_shape, layout: str, action_space, hidden: int):
+        super().__init__()
+        out = self._action_size(action_space)
+        self.channels_last = layout == "hwc"
+        chw = (obs_shape[2], obs_shape[0], obs_shape[1]) if self.channels_last else tuple(obs_shape)
+        convs = nn.Sequential(_conv(chw[0], 16, 8, 4), nn.ReLU(), _conv(16, 32, 4, 2), nn.ReLU(), nn.Flatten())
+        with torch.no_grad():
+            width = convs(torch.zeros(1, *chw)).shape[1]
+        self.encoder = nn.Sequential(*convs, _layer(width, hidden), nn.ReLU())
+        self.actor = _layer(hidden, out, 0.01)
+        self.critic = _layer(hidden, 1, 1.0)
+        if not self.discrete:
+            self.log_std = nn.Parameter(torch.zeros(out))
+            self.action_shape = action_space.shape
+
+    def features(self, x: torch.Tensor) -> torch.Tensor:
+        x = x.float() / 255.0
+        return self.encoder(x.permute(0, 3, 1, 2) if self.channels_last else x)
+
+    def dist(self, x: torch.Tensor):
+        return self._action_dist(self.actor(self.features(x)))
+
+    def value(self, x: torch.Tensor) -> torch.Tensor:
+        return self.critic(self.features(x)).squeeze(-1)
+
+    def dist_and_value(self, x: torch.Tensor):
+        h = self.features(x)  # one encoder pass for both heads
+        return self._action_dist(self.actor(h)), self.critic(h).squeeze(-1)
 
 
 class Policy:
@@ -165,6 +241,8 @@ class Policy:
         self.agent, self.obs_rms, self.deterministic = agent, obs_rms, deterministic
 
     def normalize(self, obs) -> torch.Tensor:
+        if self.agent.pixels:  # the uint8 frames; the CNN scales them
+            return torch.from_numpy(np.ascontiguousarray(obs))
         obs = flatten_obs(obs)
         if self.obs_rms is not None:
             obs = np.clip((obs - self.obs_rms.mean) / np.sqrt(self.obs_rms.var + 1e-8), -10, 10)
@@ -173,13 +251,13 @@ class Policy:
     @torch.no_grad()
     def __call__(self, obs):
         x = self.normalize(obs)
-        dist = self.agent.dist(x)
         if self.deterministic:
+            dist = self.agent.dist(x)
             actions = dist.probs.argmax(-1) if self.agent.discrete else dist.mean
             return actions.numpy()
+        dist, value = self.agent.dist_and_value(x)
         actions = dist.sample()
         logp = self.agent.log_prob(dist, actions)
-        value = self.agent.critic(x).squeeze(-1)
         return actions.numpy(), {"logp": logp.numpy(), "value": value.numpy()}
 
 
@@ -234,7 +312,7 @@ def ppo_update(agent: Agent, optimizer, policy: Policy, batch, cfg: Config) -> N
     """The clipped-objective epochs over one rollout's valid steps, in minibatches."""
     mask = batch.mask
     with torch.no_grad():
-        boot_values = agent.critic(policy.normalize(batch.bootstrap_observations)).squeeze(-1).numpy()
+        boot_values = agent.value(policy.normalize(batch.bootstrap_observations)).numpy()
     adv, returns = gae(batch, boot_values, cfg.gamma, cfg.gae_lambda)
     # flatten the valid steps
     b_obs = policy.normalize(take_rows(batch.observations, mask))
@@ -248,13 +326,12 @@ def ppo_update(agent: Agent, optimizer, policy: Policy, batch, cfg: Config) -> N
         perm = torch.randperm(n)
         for start in range(0, n, mb):
             idx = perm[start : start + mb]
-            dist = agent.dist(b_obs[idx])
+            dist, v = agent.dist_and_value(b_obs[idx])
             logp = agent.log_prob(dist, b_act[idx])
             ratio = (logp - b_logp[idx]).exp()
             a = b_adv[idx]
             a = (a - a.mean()) / (a.std() + 1e-8)
             pg = torch.max(-a * ratio, -a * ratio.clamp(1 - cfg.clip, 1 + cfg.clip)).mean()
-            v = agent.critic(b_obs[idx]).squeeze(-1)
             vf = 0.5 * ((v - b_ret[idx]) ** 2).mean()
             loss = pg + cfg.vf_coef * vf - cfg.ent_coef * agent.entropy(dist).mean()
             optimizer.zero_grad()
@@ -269,10 +346,17 @@ def train(cfg: Config, progress: Any = None, log: list | None = None) -> dict[st
     torch.manual_seed(cfg.seed)
     np.random.seed(cfg.seed)
     envs = make_envs(cfg)
-    obs_dim = flat_dim(envs.single_observation_space)
-    agent = Agent(obs_dim, envs.single_action_space, cfg.hidden)
+    space = envs.single_observation_space
+    layout = image_layout(space)
+    if layout is not None:  # frames: the CNN, pixels / 255 (no running statistics)
+        if cfg.normalize_obs:
+            envs.close()
+            raise ValueError(f"normalize_obs=True: {cfg.env}'s observations are images {space}, which the CNN scales")
+        agent = CnnAgent(space.shape, layout, envs.single_action_space, cfg.hidden)
+    else:
+        agent = Agent(flat_dim(space), envs.single_action_space, cfg.hidden)
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.lr, eps=1e-5)
-    obs_rms = RunningMeanStd((obs_dim,)) if cfg.normalize_obs else None
+    obs_rms = RunningMeanStd((flat_dim(space),)) if cfg.normalize_obs else None
     ret_rms = RunningMeanStd(()) if cfg.normalize_reward else None
     # Multi-agent tasks (docs/multiagent.md): one row per agent, all sharing the policy.
     rows = getattr(envs, "num_agents", cfg.num_envs)
@@ -361,6 +445,12 @@ PRESETS = {
     # gamma 0.999 and GAE 0.98 for its long, sparse landing bonus, 4 epochs, entropy 0.01), with
     # minibatches of 256 instead of 64: 4x fewer gradient steps on a 2-core machine.
     "lunarlander": dict(num_envs=16, rollout_steps=1024, gamma=0.999, gae_lambda=0.98, minibatches=64, lr=3e-4),
+    # Procgen (64x64 frames, the CNN): the Procgen paper's PPO (64 envs x 256 steps per update,
+    # 3 epochs, 8 minibatches, lr 5e-4, gamma 0.999, GAE 0.95, entropy 0.01), with its IMPALA
+    # CNN replaced by CnnAgent's two conv layers for a CPU.
+    "procgen": dict(
+        num_envs=64, rollout_steps=256, lr=5e-4, gamma=0.999, gae_lambda=0.95, epochs=3, minibatches=8, hidden=256
+    ),
     "mujoco": dict(
         rollout_steps=256,
         lr=3e-4,
@@ -400,7 +490,9 @@ def main(argv=None) -> None:
     if env_id in envpool.list_all_envs():  # a native task (multi-agent ones included): its spec
         spec = envpool.make_spec(env_id)
         action_space = spec.agents.action_space(0) if spec.agents is not None else spec.action_space
+        procgen = "distribution_mode" in spec.config  # Procgen's games (docs/tasks.md#procgen)
     else:  # gymnasium's own env (--python-envs)
+        procgen = False
         probe = gymnasium.make(env_id)
         action_space = probe.action_space
         probe.close()
@@ -410,6 +502,8 @@ def main(argv=None) -> None:
         values = dict(PRESETS["minigrid"])
     if env_id == "LunarLander-v3":
         values = dict(PRESETS["lunarlander"])
+    if procgen:
+        values = dict(PRESETS["procgen"])
     values.update({k: v for k, v in vars(args).items() if k in fields and v is not None})
     cfg = Config(**values)
     from tqdm import tqdm

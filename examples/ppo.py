@@ -9,7 +9,7 @@
         --total-steps 3000000 --plot docs/ppo_simple_spread.png   # multi-agent: one policy, agent rows
     python examples/ppo.py --env MiniGrid-DoorKey-5x5-v0 --total-steps 500000 --plot docs/ppo_doorkey.png
     python examples/ppo.py --env LunarLander-v3 --total-steps 2000000 --plot docs/ppo_lunarlander.png
-    python examples/ppo.py --env StarpilotEasy-v0 --total-steps 1000000 --plot docs/ppo_starpilot.png  # CNN
+    python examples/ppo.py --env StarpilotEasy-v0 --total-steps 786432 --plot docs/ppo_starpilot.png  # CNN
 
 The runner returns episodes (chunks of ongoing ones included); ``envpool.episodes_to_batch``
 lays them out time-major with the observations to bootstrap truncated and cut episodes from,

@@ -166,6 +166,58 @@ def chw(obs: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(obs.transpose(0, 3, 1, 2))  # (N, H, W, 3k) -> (N, 3k, H, W)
 
 
+class DrQ:
+    """The networks, their optimizers and one gradient update (critic every step, actor and
+    temperature every ``actor_every`` steps, then the targets' soft update)."""
+
+    def __init__(self, cfg: Config, channels: int, action_dim: int, gen: torch.Generator):
+        self.cfg, self.action_dim, self.gen = cfg, action_dim, gen
+        self.critic = Critic(Encoder(channels, cfg.size, cfg.feature_dim), cfg.feature_dim, action_dim, cfg.hidden_dim)
+        self.critic_target = Critic(
+            Encoder(channels, cfg.size, cfg.feature_dim), cfg.feature_dim, action_dim, cfg.hidden_dim
+        )
+        self.critic_target.load_state_dict(self.critic.state_dict())
+        self.actor = Actor(cfg.feature_dim, action_dim, cfg.hidden_dim)
+        self.log_alpha = torch.tensor(np.log(cfg.init_temperature), requires_grad=True)
+        self.critic_opt = torch.optim.Adam(self.critic.parameters(), lr=cfg.lr)
+        self.actor_opt = torch.optim.Adam(self.actor.parameters(), lr=cfg.lr)
+        self.alpha_opt = torch.optim.Adam([self.log_alpha], lr=cfg.lr)
+
+    def act(self, obs: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            return self.actor.sample(self.critic.encoder(torch.from_numpy(obs)))[0].numpy()
+
+    def update(self, replay: Replay, step: int, rng: np.random.Generator) -> None:
+        cfg, critic, actor = self.cfg, self.critic, self.actor
+        obs, action, reward, next_obs, not_done = replay.sample(cfg.batch_size, rng)
+        obs, next_obs = random_shift(obs, 4, self.gen), random_shift(next_obs, 4, self.gen)
+        alpha = self.log_alpha.exp().detach()
+        with torch.no_grad():
+            next_action, next_logp, _ = actor.sample(critic.encoder(next_obs))
+            tq1, tq2, _ = self.critic_target(next_obs, next_action)
+            target = reward + not_done * cfg.gamma * (torch.min(tq1, tq2) - alpha * next_logp)
+        q1, q2, h = critic(obs, action)
+        self.critic_opt.zero_grad()
+        (F.mse_loss(q1, target) + F.mse_loss(q2, target)).backward()
+        self.critic_opt.step()
+        if step % cfg.actor_every == 0:
+            h = h.detach()  # the actor does not train the encoder (features from before the critic step)
+            a, logp, _ = actor.sample(h)
+            aq1, aq2 = critic.q1(torch.cat([h, a], 1)), critic.q2(torch.cat([h, a], 1))
+            self.actor_opt.zero_grad()
+            (alpha * logp - torch.min(aq1, aq2)).mean().backward()
+            self.actor_opt.step()
+            self.alpha_opt.zero_grad()
+            (self.log_alpha.exp() * (-logp.detach() + self.action_dim)).mean().backward()  # target entropy -|A|
+            self.alpha_opt.step()
+        target_nets = self.critic_target
+        with torch.no_grad():
+            for net, tgt, tau in ((critic.q1, target_nets.q1, cfg.tau), (critic.q2, target_nets.q2, cfg.tau),
+                                  (critic.encoder, target_nets.encoder, cfg.encoder_tau)):  # fmt: skip
+                for p, tp in zip(net.parameters(), tgt.parameters(), strict=True):
+                    tp.lerp_(p, tau)
+
+
 def train(cfg: Config, log=None) -> dict:
     torch.manual_seed(cfg.seed)
     rng, gen = np.random.default_rng(cfg.seed), torch.Generator().manual_seed(cfg.seed)
@@ -177,44 +229,8 @@ def train(cfg: Config, log=None) -> dict:
     )  # fmt: skip
     low, high = envs.action_space.low[0], envs.action_space.high[0]
     action_dim, channels = low.shape[0], 3 * cfg.frame_stack
-    critic = Critic(Encoder(channels, cfg.size, cfg.feature_dim), cfg.feature_dim, action_dim, cfg.hidden_dim)
-    critic_target = Critic(Encoder(channels, cfg.size, cfg.feature_dim), cfg.feature_dim, action_dim, cfg.hidden_dim)
-    critic_target.load_state_dict(critic.state_dict())
-    actor = Actor(cfg.feature_dim, action_dim, cfg.hidden_dim)
-    log_alpha = torch.tensor(np.log(cfg.init_temperature), requires_grad=True)
-    critic_opt = torch.optim.Adam(critic.parameters(), lr=cfg.lr)
-    actor_opt = torch.optim.Adam(actor.parameters(), lr=cfg.lr)
-    alpha_opt = torch.optim.Adam([log_alpha], lr=cfg.lr)
+    agent = DrQ(cfg, channels, action_dim, gen)
     replay = Replay(min(cfg.total_steps, cfg.replay_size), (channels, cfg.size, cfg.size), 3, action_dim)
-
-    def update(step: int) -> None:
-        obs, action, reward, next_obs, not_done = replay.sample(cfg.batch_size, rng)
-        obs, next_obs = random_shift(obs, 4, gen), random_shift(next_obs, 4, gen)
-        alpha = log_alpha.exp().detach()
-        with torch.no_grad():
-            next_action, next_logp, _ = actor.sample(critic.encoder(next_obs))
-            tq1, tq2, _ = critic_target(next_obs, next_action)
-            target = reward + not_done * cfg.gamma * (torch.min(tq1, tq2) - alpha * next_logp)
-        q1, q2, h = critic(obs, action)
-        critic_opt.zero_grad()
-        (F.mse_loss(q1, target) + F.mse_loss(q2, target)).backward()
-        critic_opt.step()
-        if step % cfg.actor_every == 0:
-            h = h.detach()  # the actor does not train the encoder (features from before the critic step)
-            a, logp, _ = actor.sample(h)
-            aq1, aq2 = critic.q1(torch.cat([h, a], 1)), critic.q2(torch.cat([h, a], 1))
-            actor_opt.zero_grad()
-            (alpha * logp - torch.min(aq1, aq2)).mean().backward()
-            actor_opt.step()
-            alpha_opt.zero_grad()
-            (log_alpha.exp() * (-logp.detach() + action_dim)).mean().backward()  # target entropy -|A|
-            alpha_opt.step()
-        with torch.no_grad():
-            for net, tgt, tau in ((critic.q1, critic_target.q1, cfg.tau), (critic.q2, critic_target.q2, cfg.tau),
-                                  (critic.encoder, critic_target.encoder, cfg.encoder_tau)):  # fmt: skip
-                for p, tp in zip(net.parameters(), tgt.parameters(), strict=True):
-                    tp.lerp_(p, tau)
-
     obs, _ = envs.reset()
     obs = chw(obs)
     returns, running = [], np.zeros(cfg.num_envs)
@@ -225,8 +241,7 @@ def train(cfg: Config, log=None) -> dict:
         if steps < cfg.seed_steps:
             action = rng.uniform(low, high, (cfg.num_envs, action_dim))
         else:
-            with torch.no_grad():
-                action = actor.sample(critic.encoder(torch.from_numpy(obs)))[0].numpy()
+            action = agent.act(obs)
         next_obs, reward, terminated, truncated, info = envs.step(action)
         next_obs = chw(next_obs)
         stored_next = next_obs.copy()
@@ -249,12 +264,12 @@ def train(cfg: Config, log=None) -> dict:
         if steps >= cfg.seed_steps:
             owed += cfg.updates_per_step * cfg.num_envs
             while owed >= 1.0:
-                update(updates)
+                agent.update(replay, updates, rng)
                 updates, owed = updates + 1, owed - 1.0
     envs.close()
     return {
         "env_steps": steps, "updates": updates, "episode_returns": returns, "seconds": time.perf_counter() - start,
-        "replay": replay, "actor": actor,
+        "replay": replay, "actor": agent.actor,
     }  # fmt: skip
 
 

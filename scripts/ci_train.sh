@@ -10,7 +10,9 @@
 #   tests/integrations/test_train.py  seeded PPO (examples/ppo.py) on CartPole-v1 must reach an
 #                                     evaluation return >= 200 within 100k env steps, and on
 #                                     MiniGrid-DoorKey-5x5-v0 a success rate > 0.9 within 120k
-#                                     (tests of learning, not speed)
+#                                     (tests of learning, not speed); one update of the CNN
+#                                     path on Procgen frames (procgen-mirror from the main
+#                                     environment, as the tests step installs it)
 #   tests/integrations/test_sb3.py    SB3's PPO/SAC through envpool.sb3, DummyVecEnv equivalence,
 #                                     VecCheckNan
 #   tests/runner/                     the runner tests again, here with torch importable

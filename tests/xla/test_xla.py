@@ -131,11 +131,15 @@ def test_async_recv_send_in_scan_matches_python_loop_per_env():
         rows.append((obs, rew, term, trunc, info["env_id"], info["elapsed_step"]))
     want = [np.stack(col) for col in zip(*rows)]
     got_env, want_env = _per_env(got), _per_env(want)
-    assert sorted(got_env) == list(range(n))
+    assert set(got_env) | set(want_env) <= set(range(n))
     compared = 0
     for env in range(n):
-        k = min(len(got_env[env]), len(want_env.get(env, [])))
-        for g, w in zip(got_env[env][:k], want_env[env][:k]):
+        # An env may not come back at all in one loop's 80 recvs (on a loaded machine a worker
+        # preempted while holding its step, while the other envs took every batch: seen in CI):
+        # compare what both loops have of it.
+        got_rows, want_rows = got_env.get(env, []), want_env.get(env, [])
+        k = min(len(got_rows), len(want_rows))
+        for g, w in zip(got_rows[:k], want_rows[:k]):
             for gi, wi in zip(g, w):
                 np.testing.assert_array_equal(gi, np.asarray(wi).astype(np.asarray(gi).dtype))
         compared += k

@@ -4,19 +4,9 @@ without imageio or for a task that does not render."""
 from __future__ import annotations
 
 import pytest
+from frontends.render_tasks import renders
 
 import envpool
-
-
-def _renders(task):
-    """Whether `task` renders; None where its run-time library is missing here (make_spec says
-    what to install: dm_control's suite without dm-control, in CI's extras step)."""
-    try:
-        return envpool.make_spec(task).render_shape is not None
-    except RuntimeError as err:
-        if "pip install" in str(err):
-            return None
-        raise
 
 
 def test_cli_record_gif(tmp_path, capsys):
@@ -48,7 +38,7 @@ def test_cli_record_without_imageio(tmp_path, monkeypatch, capsys):
 def test_cli_record_task_without_rendering(tmp_path, capsys):
     from envpool import cli
 
-    silent = [t for t in envpool.list_all_envs() if _renders(t) is False]
+    silent = [t for t in envpool.list_all_envs() if renders(t) is False]
     if not silent:
         pytest.skip("every task renders")
     pytest.importorskip("imageio.v3")

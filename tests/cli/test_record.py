@@ -4,7 +4,7 @@ without imageio or for a task that does not render."""
 from __future__ import annotations
 
 import pytest
-from frontends.render_tasks import renders
+from support.render_tasks import renders
 
 import envpool
 

@@ -9,7 +9,7 @@ import pytest
 
 import envpool
 
-from .render_tasks import renders
+from support.render_tasks import renders
 
 
 def test_render_subset_and_all():

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from support.render_tasks import renders
 
 import envpool
-
-from support.render_tasks import renders
 
 
 def test_render_subset_and_all():

@@ -48,12 +48,20 @@ void ThreadExecutor::Dispatch(const int* env_ids, int n, bool wait_follows) {
   // The caller steps envs itself only in a full-batch step() of envs known to be quick: it
   // must stay free to notice Ctrl-C and timeouts, and it can only do so between env steps.
   caller_helps_ = ctx_.full_batch() && wait_follows && QuickForCaller(estimate);
+  // Where the caller may step the batch alone, the solo switch says whether it does (the
+  // workers then sleep: see solo_switch.h for why and when).
+  solo_allowed_ = SoloAllowed(estimate);
+  const bool solo = solo_allowed_ && solo_switch_.solo();
+  if (solo != solo_) {
+    solo_ = solo;
+    threads_->SetWorkersOut(solo);
+  }
   if (env_ids == nullptr) {
     // All envs: one contiguous part per thread, claimed in pieces of about kPieceWork (one
     // env at a time while the cost of a step is unknown: it may be seconds).
     const int piece = estimate <= 0 ? 1 : static_cast<int>(std::clamp<int64_t>(kPieceWork.count() / estimate, 1, n));
     // The caller claims every part no worker does, so a sleeper it misses here costs no work.
-    const bool wake = !caller_helps_ || (threads_->SleepingWithPart() && WakeForRange(estimate * n));
+    const bool wake = !solo_ && (!caller_helps_ || (threads_->SleepingWithPart() && WakeForRange(estimate * n)));
     threads_->SubmitRange(n, stepping <= 1 ? n : piece, caller_helps_, wake);
     return;
   }
@@ -81,9 +89,9 @@ void ThreadExecutor::Dispatch(const int* env_ids, int n, bool wait_follows) {
     // The caller will wait for this batch anyway: it keeps the first chunk for itself (no
     // hand-off at all for a small batch) and shares the rest.
     caller_chunks_.push_back(chunk_scratch_.front());
-    threads_->Submit(chunk_scratch_.data() + 1, static_cast<int>(chunk_scratch_.size()) - 1);
+    threads_->Submit(chunk_scratch_.data() + 1, static_cast<int>(chunk_scratch_.size()) - 1, !solo_);
   } else {
-    threads_->Submit(chunk_scratch_.data(), static_cast<int>(chunk_scratch_.size()));
+    threads_->Submit(chunk_scratch_.data(), static_cast<int>(chunk_scratch_.size()), !solo_);
   }
 }
 
@@ -102,6 +110,12 @@ bool ThreadExecutor::WakeForRange(int64_t work) {
 }
 
 WaitResult ThreadExecutor::Wait(const WaitBudget& budget, int in_flight) {
+  const WaitResult result = WaitForBatch(budget, in_flight);
+  if (result == WaitResult::kReady) solo_switch_.WaitEnded(solo_allowed_);
+  return result;
+}
+
+WaitResult ThreadExecutor::WaitForBatch(const WaitBudget& budget, int in_flight) {
   bool helped = false;
   if (auto r = HelpWhileWorkLasts(budget, [this] { return Help(); }, &helped)) return *r;
   // Asynchronous loops (another batch's worth of envs in flight behind this one): when the
@@ -121,7 +135,10 @@ bool ThreadExecutor::Help() {
     // full batch) and a batch's steps add up to kCallerMinWork: below that the caller's own per-cycle work (Python's
     // recv/send) bounds the loop and stepping envs only lengthens it (A/B on 2 cores, the caller always helping:
     // CartPole async 256/128 0.92x; above it, CartPole 1024/512 1.32x, HalfCheetah 64/32 1.83x).
-    if (!AsyncCallerStepsQueued(ns_per_env_.load(std::memory_order_relaxed)) || ctx_.batches.Ready()) return false;
+    // Alone (solo_), it steps them all.
+    if (!(solo_ || AsyncCallerStepsQueued(ns_per_env_.load(std::memory_order_relaxed))) || ctx_.batches.Ready()) {
+      return false;
+    }
     return threads_->RunOne();
   }
   if (!caller_chunks_.empty()) {
@@ -154,6 +171,12 @@ void ThreadExecutor::RenderMany(const int* env_ids, int n, uint8_t* frames, std:
   }
   chunk_scratch_.clear();
   for (int p = 0; p < job.parts; ++p) chunk_scratch_.push_back({-1 - p, 0, false});
+  // Frames are drawn on the workers (see RenderJob), also while the caller steps envs alone:
+  // the next dispatch sends them out again.
+  if (solo_) {
+    solo_ = false;
+    threads_->SetWorkersOut(false);
+  }
   threads_->Submit(chunk_scratch_.data(), job.parts);  // release: the workers see the job
   for (int d = job.done.load(std::memory_order_acquire); d < job.parts; d = job.done.load(std::memory_order_acquire)) {
     job.done.wait(d, std::memory_order_acquire);

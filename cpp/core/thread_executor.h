@@ -24,6 +24,7 @@
 #include "core/executor.h"
 #include "core/registry.h"
 #include "core/rng.h"
+#include "core/solo_switch.h"
 #include "core/thread_pool.h"
 
 namespace envpool {
@@ -37,8 +38,7 @@ class ThreadExecutor final : public Executor {
   ~ThreadExecutor() override { Stop(); }
 
   void Dispatch(const int* env_ids, int n, bool wait_follows) override;
-  // Helps step envs (Help) while that is safe, then spins or, when the batch is far from
-  // complete in an async loop, sleeps at once (leaving the cores to the workers).
+  // Waits for the batch (WaitForBatch) and tells the solo switch.
   WaitResult Wait(const WaitBudget& budget, int in_flight) override;
   int parallelism() const override { return num_threads_; }
   EpisodeState& Episode(int env_id) override { return slots_[static_cast<std::size_t>(env_id)].episode; }
@@ -70,6 +70,15 @@ class ThreadExecutor final : public Executor {
     Rng rng;
   };
 
+  // Helps step envs (Help) while that is safe, then spins or, when the batch is far from
+  // complete in an async loop, sleeps at once (leaving the cores to the workers).
+  WaitResult WaitForBatch(const WaitBudget& budget, int in_flight);
+  // Whether the caller may step every env of the coming batch alone (solo_switch.h): it may
+  // step them (QuickForCaller) and there are workers whose waits it could save. In a full
+  // batch, where it steps envs anyway (caller_helps_), with more than one worker.
+  bool SoloAllowed(int64_t estimate) const {
+    return ctx_.full_batch() ? caller_helps_ && num_threads_ > 1 : QuickForCaller(estimate);
+  }
   // The waiting caller's share of the work: one piece per call, false when there is none
   // (left): its chunks of a full-batch dispatch, or in async loops queued envs while its batch
   // is incomplete and a batch's steps add up to kCallerMinWork (see the .cc).
@@ -115,6 +124,9 @@ class ThreadExecutor final : public Executor {
   std::vector<Chunk> caller_chunks_;                    // chunks the waiting caller runs itself
   std::chrono::steady_clock::time_point last_range_{};  // last dispatch that found a sleeper (WakeForRange)
   bool caller_helps_ = false;                           // the current dispatch lets the caller step envs
+  bool solo_allowed_ = false;                           // SoloAllowed for the last dispatch
+  bool solo_ = false;                                   // the last dispatch is the caller's alone
+  SoloSwitch solo_switch_;                              // chooses solo_ where allowed
   bool async_caller_helps_ = false;                     // fewer workers than cores: see Help()
   alignas(64) std::atomic<int64_t> ns_per_env_{-1};     // running estimate of one env step's cost (-1: unknown)
   std::atomic<int64_t> ns_per_reset_{-1};               // the same for a reset, explicit or automatic

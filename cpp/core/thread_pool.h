@@ -10,7 +10,8 @@
 // Workers spin briefly when there is no work (a training loop sends again within
 // microseconds), then sleep on a condition variable so that an idle pool costs no CPU. A
 // range may let the submitting thread help (RunOne()): it then owns part 0 in place of the
-// last worker, which sits that range out.
+// last worker, which sits that range out. While the workers are out (SetWorkersOut: the
+// caller steps alone, see solo_switch.h) they claim nothing and sleep.
 #pragma once
 
 #include <atomic>
@@ -199,16 +200,21 @@ class ThreadPool {
   // Set by Stop(): work still running gives up its waits (BatchAssembler::AwaitArmed).
   const std::atomic<bool>& stopping() const { return stop_; }
 
-  // Queues chunks and wakes sleeping workers.
-  void Submit(const Chunk* chunks, int n) {
+  // Queues chunks and wakes sleeping workers (unless `wake` is false: the caller runs them).
+  void Submit(const Chunk* chunks, int n, bool wake = true) {
     if (n <= 0) return;
     // Counted before pushing, so a pop never finds more chunks than pending_ says.
     pending_.fetch_add(n);
     for (int i = 0; i < n; ++i) {
       while (!queue_.Push(chunks[i])) CpuRelax();  // cannot happen: capacity >= envs in flight
     }
-    WakeSleepers();
+    if (wake) WakeSleepers();
   }
+
+  // While `out`, workers claim nothing (no part of a range, no queued chunk) and go to sleep:
+  // the submitting thread runs everything through RunOne(). Set by that thread before it
+  // submits; a worker that read the old value runs the chunk it took, which any thread may.
+  void SetWorkersOut(bool out) { workers_out_.store(out); }  // seq_cst, as WakeSleepers
 
   // Hands out envs [0, n) in pieces of `piece` envs, one contiguous part per thread. With
   // `caller_helps` the submitting thread takes part 0 through RunOne() and the last worker
@@ -303,11 +309,15 @@ class ThreadPool {
     return part < range_.parts() ? part : -1;
   }
 
-  bool HasWork(int worker, uint64_t seen_epoch) const {
-    return pending_.load() > 0 || (range_epoch_.load() != seen_epoch && PartOf(worker) >= 0);
+  // Whether worker `worker`, which last saw range epoch `seen_epoch`, has work: relaxed loads
+  // in the spin loop, seq_cst under the sleep mutex (pairing with WakeSleepers).
+  bool HasWork(int worker, uint64_t seen_epoch, std::memory_order order = std::memory_order_seq_cst) const {
+    if (workers_out_.load(order)) return false;
+    return pending_.load(order) > 0 || (range_epoch_.load(order) != seen_epoch && PartOf(worker) >= 0);
   }
 
   bool WorkerRunOne(int worker) {
+    if (workers_out_.load(std::memory_order_relaxed)) return false;
     const int part = PartOf(worker);
     return part >= 0 ? RunOneAs(part) : RunQueued();
   }
@@ -325,8 +335,7 @@ class ThreadPool {
       const auto spin_until = Clock::now() + spin_;
       bool work = false;
       for (unsigned i = 1;; ++i) {
-        if (pending_.load(std::memory_order_relaxed) > 0 ||
-            (range_epoch_.load(std::memory_order_relaxed) != seen_epoch && PartOf(worker) >= 0)) {
+        if (HasWork(worker, seen_epoch, std::memory_order_relaxed)) {
           work = true;
           break;
         }
@@ -358,6 +367,7 @@ class ThreadPool {
   alignas(64) std::atomic<int> sleeping_{0};
   std::atomic<int> sleeping_with_part_{0};  // sleepers other than the last worker
   std::atomic<bool> stop_{false};
+  std::atomic<bool> workers_out_{false};  // see SetWorkersOut
   std::mutex sleep_mu_;
   std::condition_variable sleep_cv_;
   std::chrono::nanoseconds spin_;

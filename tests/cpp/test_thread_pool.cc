@@ -162,6 +162,40 @@ void RangeNotWakingSleepersIsRunByTheCaller() {
   for (const auto& r : counting.runs) CHECK_EQ(r.load(), 51);
 }
 
+// With the workers out (the caller steps alone: core/solo_switch.h) every queued chunk and
+// every piece of a range, woken for or not, runs on the caller's thread, exactly once; once
+// they are in again the workers share the work.
+void WorkersOutLeaveEveryChunkToTheCaller() {
+  constexpr int kEnvs = 96;
+  CountingPool counting(3, kEnvs);
+  counting.pool.SetWorkersOut(true);
+  int expected = 0;
+  for (int round = 0; round < 40; ++round) {
+    if (round % 2 == 0) {
+      std::vector<Chunk> chunks;
+      for (int head = 0; head < kEnvs; head += 8) chunks.push_back(Chunk{head, 8, false});
+      counting.pool.Submit(chunks.data(), static_cast<int>(chunks.size()), /*wake=*/round % 4 == 0);
+    } else {
+      counting.pool.SubmitRange(kEnvs, 4, /*caller_helps=*/round % 4 == 1, /*wake=*/true);
+    }
+    while (counting.pool.RunOne()) {
+    }
+    expected += kEnvs;
+    CHECK_EQ(counting.on_creator.load(), expected);
+    CHECK_EQ(counting.total.load(), expected);
+  }
+  counting.pool.SetWorkersOut(false);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  for (int round = 0; counting.total.load() - counting.on_creator.load() == 0; ++round) {
+    CHECK(std::chrono::steady_clock::now() < deadline);
+    std::vector<Chunk> chunks;
+    for (int head = 0; head < kEnvs; head += 8) chunks.push_back(Chunk{head, 8, false});
+    counting.pool.Submit(chunks.data(), static_cast<int>(chunks.size()));
+    AwaitCount(counting.total, expected + (round + 1) * kEnvs);  // the workers alone run these
+  }
+  for (const auto& r : counting.runs) CHECK(r.load() >= 41);
+}
+
 void StopJoinsIdleWorkersAndIsIdempotent() {
   CountingPool counting(4, 16);
   std::this_thread::sleep_for(std::chrono::milliseconds(5));  // workers asleep past their spin
@@ -181,6 +215,7 @@ int main() {
       {"pool runs every queued chunk once", PoolRunsEveryQueuedChunkOnce},
       {"pool runs every range env once, with and without the caller", PoolRunsEveryRangeEnvOnceWithAndWithoutTheCaller},
       {"a range not waking sleepers is run by the caller", RangeNotWakingSleepersIsRunByTheCaller},
+      {"workers out leave every chunk to the caller", WorkersOutLeaveEveryChunkToTheCaller},
       {"stop joins idle workers and is idempotent", StopJoinsIdleWorkersAndIsIdempotent},
   });
 }

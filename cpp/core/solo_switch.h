@@ -8,15 +8,19 @@
 // kept 28.6M of its 28.9M. Where the caller may step envs (they are quick: see
 // ThreadExecutor::QuickForCaller), it then does better alone.
 //
-// How: the caller times one cycle in four, from the end of one wait for a batch to the end of
-// the next (step() to step(), recv() to recv(): two clock reads). A cycle includes the
-// caller's own work between calls, which a worker on its core also preempts; cycles over
-// kMaxCycle (a pause: a learner's update, a GC) are left out. Phases alternate: the current
-// way for a main phase, then the other way for a short probe; the probe's way wins if its mean
-// cycle is below 0.9 of the main phase's. A main phase doubles (up to kMaxMain) each time its
-// way holds, so on a quiet machine the solo probes cost ~0.1% once the phases are long. After a
-// switch to the team the main phase starts short (kTeamAfterSwitch): a probe that missed the
-// workers' preemptions by luck is corrected within milliseconds.
+// How: the caller times cycles, from the end of one wait for a batch to the end of the next
+// (step() to step(), recv() to recv()): one in four in a main phase, every one in a probe. A
+// cycle includes the caller's own work between calls, which a worker on its core also
+// preempts; cycles over kMaxCycle (a pause: a learner's update, a GC) are left out. Phases
+// alternate: the current way for a main phase, then the other way for a short probe; the
+// probe's way wins if its mean cycle is below 0.9 of the main phase's. A main phase doubles (up
+// to kMaxMain) each time its way holds. The team skips its solo probe where the caller alone
+// could not win: its mean cycle is under the time the caller alone would spend stepping the
+// batch (`solo_floor`: envs x the running estimate of a step), as on a quiet machine wherever
+// the workers pay (HalfCheetah-v5, 256 envs in batches of 128: a 40 ms probe at half speed
+// after each of the first phases cost 10% of a 0.7 s bench sample). After a switch to the
+// team the main phase starts short (kTeamAfterSwitch): a probe that missed the workers'
+// preemptions by luck is corrected within milliseconds.
 // Only the caller's thread uses it: no atomics.
 #pragma once
 
@@ -31,23 +35,19 @@ class SoloSwitch {
 
   // Whether the next batch is the caller's alone.
   bool solo() const { return solo_ != probing_; }
-  // A wait for a batch ended with the batch ready (`allowed`: the batch was one the caller
-  // could have stepped alone; other cycles are not timed).
-  void WaitEnded(bool allowed) {
-    const uint64_t phase = calls_++ % kTimeEvery;  // 0: a timed cycle starts, 1: it ends
-    if (!allowed || phase > 1) {
-      if (!allowed) cycle_start_ = Clock::time_point{};
-      return;
-    }
+  // A wait for a batch the caller could have stepped alone ended with the batch ready;
+  // stepping it alone takes at least `solo_floor_ns` (0: unknown).
+  void WaitEnded(int64_t solo_floor_ns) {
+    const uint64_t phase = calls_++ % kTimeEvery;  // in a main phase 0: a timed cycle starts, 1: it ends
+    if (!probing_ && phase > 1) return;
     const auto now = Clock::now();
-    if (phase == 0) {
-      cycle_start_ = now;
-    } else if (cycle_start_ != Clock::time_point{}) {
-      Record(cycle_start_, now);
-    }
+    if (cycle_start_ != Clock::time_point{} && (probing_ || phase == 1)) Record(cycle_start_, now, solo_floor_ns);
+    cycle_start_ = probing_ || phase == 0 ? now : Clock::time_point{};
   }
+  // A wait for a batch the caller could not step alone: the cycle it ends is not timed.
+  void WaitEndedUntimed() { cycle_start_ = Clock::time_point{}; }
   // A cycle from `start` to `end` under the way solo() gave (public for tests).
-  void Record(Clock::time_point start, Clock::time_point end) {
+  void Record(Clock::time_point start, Clock::time_point end, int64_t solo_floor_ns = 0) {
     if (end - start > kMaxCycle) return;
     if (phase_start_ == Clock::time_point{}) phase_start_ = start;
     sum_ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count();
@@ -60,6 +60,11 @@ class SoloSwitch {
     phase_start_ = end;
     if (!probing_) {
       main_mean_ = mean;
+      if (!solo_ && mean <= static_cast<double>(solo_floor_ns)) {
+        main_ = main_ * 2 < kMaxMain ? main_ * 2 : kMaxMain;  // the caller alone cannot win
+        ++skipped_probes_;
+        return;
+      }
       probing_ = true;
       return;
     }
@@ -72,8 +77,9 @@ class SoloSwitch {
       main_ = main_ * 2 < kMaxMain ? main_ * 2 : kMaxMain;
     }
   }
-  // How many times the way changed (for tests and benches).
+  // How many times the way changed, and solo probes were skipped (for tests).
   int64_t switches() const { return switches_; }
+  int64_t skipped_probes() const { return skipped_probes_; }
 
   static constexpr int kTimeEvery = 4;
   static constexpr int kMinSamples = 8;
@@ -98,6 +104,7 @@ class SoloSwitch {
   double main_mean_ = 0;
   uint64_t calls_ = 0;
   int64_t switches_ = 0;
+  int64_t skipped_probes_ = 0;
 };
 
 }  // namespace envpool

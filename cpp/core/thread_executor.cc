@@ -111,7 +111,14 @@ bool ThreadExecutor::WakeForRange(int64_t work) {
 
 WaitResult ThreadExecutor::Wait(const WaitBudget& budget, int in_flight) {
   const WaitResult result = WaitForBatch(budget, in_flight);
-  if (result == WaitResult::kReady) solo_switch_.WaitEnded(solo_allowed_);
+  if (result != WaitResult::kReady) return result;
+  if (solo_allowed_) {
+    // The caller alone would step the batch's envs one after another.
+    const int64_t estimate = ns_per_env_.load(std::memory_order_relaxed);
+    solo_switch_.WaitEnded(estimate > 0 ? estimate * ctx_.batch_size : 0);
+  } else {
+    solo_switch_.WaitEndedUntimed();
+  }
   return result;
 }
 

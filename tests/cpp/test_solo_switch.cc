@@ -15,11 +15,13 @@ namespace {
 
 // Feeds `sw` cycles of `team` (the workers take part) or `solo` (the caller alone) length,
 // each under the way the switch gives, for `span` of simulated time from `*now`.
-void Run(SoloSwitch& sw, Clock::time_point* now, Clock::duration team, Clock::duration solo, Clock::duration span) {
+// `floor`: what the switch is told the caller alone would spend stepping a batch (0: unknown).
+void Run(SoloSwitch& sw, Clock::time_point* now, Clock::duration team, Clock::duration solo, Clock::duration span,
+         Clock::duration floor = {}) {
   const auto end = *now + span;
   while (*now < end) {
     const auto cycle = sw.solo() ? solo : team;
-    sw.Record(*now, *now + cycle);
+    sw.Record(*now, *now + cycle, std::chrono::nanoseconds(floor).count());
     *now += cycle;
   }
 }
@@ -90,6 +92,25 @@ void ALuckyTeamProbeIsCorrectedQuickly() {
   CHECK_EQ(sw.switches(), before + 2);
 }
 
+// Where the team's cycle is shorter than the caller alone would spend stepping the batch (the
+// floor: envs x the estimate of a step), a solo probe cannot win and is skipped; once the team
+// slows past the floor (a shared machine) the probes run and the caller goes alone.
+void NoSoloProbeWhereTheCallerAloneCannotWin() {
+  SoloSwitch sw;
+  Clock::time_point now{};
+  const auto end = now + std::chrono::seconds(5);
+  while (now < end) {
+    CHECK(!sw.solo());
+    sw.Record(now, now + microseconds(5), 7000);
+    now += microseconds(5);
+  }
+  CHECK(sw.skipped_probes() >= 3);
+  CHECK_EQ(sw.switches(), 0);
+  Run(sw, &now, microseconds(15), microseconds(9), std::chrono::seconds(2), microseconds(7));
+  CHECK(sw.solo());
+  CHECK_EQ(sw.switches(), 1);
+}
+
 void PausesAreLeftOut() {
   SoloSwitch sw;
   Clock::time_point now{};
@@ -111,6 +132,7 @@ int main() {
       {"a slower team is left for the caller alone and retried rarely",
        ASlowerTeamIsLeftForTheCallerAloneAndRetriedRarely},
       {"a lucky team probe is corrected quickly", ALuckyTeamProbeIsCorrectedQuickly},
+      {"no solo probe where the caller alone cannot win", NoSoloProbeWhereTheCallerAloneCannotWin},
       {"pauses are left out", PausesAreLeftOut},
   });
 }

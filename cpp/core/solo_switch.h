@@ -61,7 +61,7 @@ class SoloSwitch {
     if (!probing_) {
       main_mean_ = mean;
       if (!solo_ && mean <= static_cast<double>(solo_floor_ns)) {
-        main_ = main_ * 2 < kMaxMain ? main_ * 2 : kMaxMain;  // the caller alone cannot win
+        LengthenMain();  // the caller alone cannot win
         ++skipped_probes_;
         return;
       }
@@ -74,7 +74,7 @@ class SoloSwitch {
       main_ = solo_ ? kSoloAfterSwitch : kTeamAfterSwitch;
       ++switches_;
     } else {
-      main_ = main_ * 2 < kMaxMain ? main_ * 2 : kMaxMain;
+      LengthenMain();
     }
   }
   // How many times the way changed, and solo probes were skipped (for tests).
@@ -94,6 +94,9 @@ class SoloSwitch {
   static constexpr std::chrono::milliseconds kMaxMain{1600};
 
  private:
+  // The main phase's way held: its next main phase is twice as long, up to kMaxMain.
+  void LengthenMain() { main_ = main_ * 2 < kMaxMain ? main_ * 2 : Clock::duration(kMaxMain); }
+
   bool solo_ = false;     // the main phase's way
   bool probing_ = false;  // in a probe of the other way
   Clock::duration main_ = std::chrono::milliseconds(100);

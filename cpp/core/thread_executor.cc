@@ -61,6 +61,7 @@ void ThreadExecutor::Dispatch(const int* env_ids, int n, bool wait_follows) {
     // env at a time while the cost of a step is unknown: it may be seconds).
     const int piece = estimate <= 0 ? 1 : static_cast<int>(std::clamp<int64_t>(kPieceWork.count() / estimate, 1, n));
     // The caller claims every part no worker does, so a sleeper it misses here costs no work.
+    // Alone (solo_) the pool wakes no one anyway; testing it first skips WakeForRange's clock.
     const bool wake = !solo_ && (!caller_helps_ || (threads_->SleepingWithPart() && WakeForRange(estimate * n)));
     threads_->SubmitRange(n, stepping <= 1 ? n : piece, caller_helps_, wake);
     return;
@@ -89,9 +90,9 @@ void ThreadExecutor::Dispatch(const int* env_ids, int n, bool wait_follows) {
     // The caller will wait for this batch anyway: it keeps the first chunk for itself (no
     // hand-off at all for a small batch) and shares the rest.
     caller_chunks_.push_back(chunk_scratch_.front());
-    threads_->Submit(chunk_scratch_.data() + 1, static_cast<int>(chunk_scratch_.size()) - 1, !solo_);
+    threads_->Submit(chunk_scratch_.data() + 1, static_cast<int>(chunk_scratch_.size()) - 1);
   } else {
-    threads_->Submit(chunk_scratch_.data(), static_cast<int>(chunk_scratch_.size()), !solo_);
+    threads_->Submit(chunk_scratch_.data(), static_cast<int>(chunk_scratch_.size()));
   }
 }
 

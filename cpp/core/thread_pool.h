@@ -200,20 +200,21 @@ class ThreadPool {
   // Set by Stop(): work still running gives up its waits (BatchAssembler::AwaitArmed).
   const std::atomic<bool>& stopping() const { return stop_; }
 
-  // Queues chunks and wakes sleeping workers (unless `wake` is false: the caller runs them).
-  void Submit(const Chunk* chunks, int n, bool wake = true) {
+  // Queues chunks and wakes sleeping workers (none while the workers are out).
+  void Submit(const Chunk* chunks, int n) {
     if (n <= 0) return;
     // Counted before pushing, so a pop never finds more chunks than pending_ says.
     pending_.fetch_add(n);
     for (int i = 0; i < n; ++i) {
       while (!queue_.Push(chunks[i])) CpuRelax();  // cannot happen: capacity >= envs in flight
     }
-    if (wake) WakeSleepers();
+    WakeSleepers();
   }
 
-  // While `out`, workers claim nothing (no part of a range, no queued chunk) and go to sleep:
-  // the submitting thread runs everything through RunOne(). Set by that thread before it
-  // submits; a worker that read the old value runs the chunk it took, which any thread may.
+  // While `out`, workers claim nothing (no part of a range, no queued chunk), go to sleep and
+  // are not woken: the submitting thread runs everything through RunOne(). Set by that thread
+  // before it submits; a worker that read the old value runs the chunk it took, which any
+  // thread may.
   void SetWorkersOut(bool out) { workers_out_.store(out); }  // seq_cst, as WakeSleepers
 
   // Hands out envs [0, n) in pieces of `piece` envs, one contiguous part per thread. With
@@ -229,7 +230,8 @@ class ThreadPool {
     // syscall and put a third runnable thread on the cores that step envs.
     if (!caller_helps) {
       WakeSleepers();
-    } else if (wake && num_workers() > 1 && sleeping_with_part_.load() > 0) {  // seq_cst, as WakeSleepers
+    } else if (wake && !workers_out_.load(std::memory_order_relaxed) && num_workers() > 1 &&
+               sleeping_with_part_.load() > 0) {  // seq_cst, as WakeSleepers
       {
         std::lock_guard<std::mutex> lock(sleep_mu_);
       }
@@ -276,6 +278,9 @@ class ThreadPool {
   }
 
   void WakeSleepers() {
+    // Out, a worker would find no work (HasWork): waking it would only cost a futex call. The
+    // submitting thread set the flag, so this relaxed load sees its own store.
+    if (workers_out_.load(std::memory_order_relaxed)) return;
     // seq_cst with the sleeper's increment of sleeping_: either we see it, or it sees the work.
     if (sleeping_.load() > 0) {
       {

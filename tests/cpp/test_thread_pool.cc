@@ -163,8 +163,8 @@ void RangeNotWakingSleepersIsRunByTheCaller() {
 }
 
 // With the workers out (the caller steps alone: core/solo_switch.h) every queued chunk and
-// every piece of a range, woken for or not, runs on the caller's thread, exactly once; once
-// they are in again the workers share the work.
+// every piece of a range, asked to wake workers or not, runs on the caller's thread, exactly
+// once; once they are in again the workers share the work.
 void WorkersOutLeaveEveryChunkToTheCaller() {
   constexpr int kEnvs = 96;
   CountingPool counting(3, kEnvs);
@@ -174,7 +174,7 @@ void WorkersOutLeaveEveryChunkToTheCaller() {
     if (round % 2 == 0) {
       std::vector<Chunk> chunks;
       for (int head = 0; head < kEnvs; head += 8) chunks.push_back(Chunk{head, 8, false});
-      counting.pool.Submit(chunks.data(), static_cast<int>(chunks.size()), /*wake=*/round % 4 == 0);
+      counting.pool.Submit(chunks.data(), static_cast<int>(chunks.size()));
     } else {
       counting.pool.SubmitRange(kEnvs, 4, /*caller_helps=*/round % 4 == 1, /*wake=*/true);
     }

@@ -81,7 +81,12 @@ class EpisodeRules {
                                          std::string* error) {
     void* obs[kMaxArraysPerKind];
     void* info[kMaxArraysPerKind];
-    for (std::size_t f = 0; f < rows.num_obs; ++f) obs[f] = rows.obs[f] + row * rows.obs_bytes[f];
+    // One observation field is the common case: the loop's setup costs more than its one pass.
+    if (rows.num_obs == 1) {
+      obs[0] = rows.obs[0] + row * rows.obs_bytes[0];
+    } else {
+      for (std::size_t f = 0; f < rows.num_obs; ++f) obs[f] = rows.obs[f] + row * rows.obs_bytes[f];
+    }
     for (std::size_t f = 0; f < rows.num_info; ++f) info[f] = rows.info[f] + row * rows.info_bytes[f];
     double* reward = rows.reward + row;
     bool* terminated = rows.terminated + row;

@@ -60,6 +60,23 @@ class OrderBook {
     return action_src_[field] + static_cast<std::size_t>(env_id) * row_bytes_[field];
   }
 
+  // Where the action rows are, copied out of the vectors once for a chunk of envs: the per-env
+  // loop then reads a local array, not each vector's bounds and data (~9 instructions a step).
+  struct Rows {
+    explicit Rows(const OrderBook& book) : num_fields(book.action_data_.size()) {
+      for (std::size_t f = 0; f < num_fields; ++f) {
+        src[f] = book.action_src_[f];
+        bytes[f] = book.row_bytes_[f];
+      }
+    }
+    const void* Row(std::size_t field, int env_id) const {
+      return src[field] + static_cast<std::size_t>(env_id) * bytes[field];
+    }
+    std::size_t num_fields;
+    const char* src[kMaxArraysPerKind];
+    std::size_t bytes[kMaxArraysPerKind];
+  };
+
   // Stores the actions of n envs (`actions[f]`: n contiguous rows of field f). With `borrow`
   // (a full batch the caller waits for) the caller's arrays are read in place until the batch
   // is taken: copying them would only move cache lines between cores. With `step`, envs sent by

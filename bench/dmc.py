@@ -13,7 +13,11 @@ random actions for a fixed wall time; episodes end and restart as in training):
     in turn (``pixels.Wrapper`` with 84 x 84 frames for the pixel rows), one core: dm_control
     itself, what a ``suite.load`` loop gives (dm-control 1.0.50 after the tests' MuJoCo 4 shim).
 
-    python bench/dmc.py [--rounds 3] [--seconds 3] [--sizes 8 32] [--pixel-sizes 8]
+  * ours (baseline) N 2T: with --baseline DIR, ours again from another build of envpool
+    (a folder holding its ``envpool`` package, e.g. ``pip install --target DIR`` of an older
+    commit), in the same interleaved rounds: before/after a change on a machine whose load moves.
+
+    python bench/dmc.py [--rounds 3] [--seconds 3] [--sizes 8 32] [--pixel-sizes 8] [--baseline DIR]
 
 Prints a markdown table and writes it to bench/results/dmc.md (--out).
 """
@@ -99,6 +103,7 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--warmup", type=float, default=0.5)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--peer-python", default=None, help="the reference EnvPool's interpreter ('' to skip)")
+    p.add_argument("--baseline", default=None, help="a folder with another envpool build, measured as 'base'")
     p.add_argument("--out", default=str(REPO_ROOT / "bench" / "results" / "dmc.md"))
     a = p.parse_args()
     if a.peer_python is None:  # the reference's venv, made once by the repo's own script
@@ -109,8 +114,9 @@ def parse_args() -> argparse.Namespace:
 def main() -> None:
     a = parse_args()
     rows = [(f"states N={n}", n, False) for n in a.sizes] + [(f"84x84 pixels N={n}", n, True) for n in a.pixel_sizes]
-    kinds = ["ours", "dmc"] + (["peer"] if a.peer_python else [])
+    kinds = ["ours", "dmc"] + (["peer"] if a.peer_python else []) + (["base"] if a.baseline else [])
     env, peer_env = child_env(), child_env(peer=True)
+    base_env = child_env(a.baseline) if a.baseline else None
     samples = {(row, kind): [] for row, *_ in rows for kind in kinds}
     loads, t_start = [loadavg()], time.time()
     for r in range(a.rounds):
@@ -118,8 +124,14 @@ def main() -> None:
             shift = r % len(kinds)
             for kind in kinds[shift:] + kinds[:shift]:
                 python = a.peer_python if kind == "peer" else sys.executable
-                args = {"num_envs": n, "kind": kind, "pixels": pixels, "seconds": a.seconds, "warmup": a.warmup}
-                child = peer_env if kind == "peer" else env
+                args = {
+                    "num_envs": n,
+                    "kind": "ours" if kind == "base" else kind,
+                    "pixels": pixels,
+                    "seconds": a.seconds,
+                    "warmup": a.warmup,
+                }
+                child = {"peer": peer_env, "base": base_env}.get(kind, env)
                 found = run_child(python, WORKER, args, child, "/tmp", 300 + 4 * a.seconds)
                 if "error" in found:
                     sys.stderr.write(f"{kind} {row} failed: {found['error']}\n")
@@ -128,21 +140,33 @@ def main() -> None:
             print(f"round {r + 1}/{a.rounds} {row} (load {loadavg()})", flush=True)
         loads.append(loadavg())
     med = {key: (statistics.median(v) if v else None) for key, v in samples.items()}
-    names = {"ours": "ours 2T", "peer": "reference EnvPool 2T", "dmc": "dm_control loop (1 core)"}
+    names = {
+        "ours": "ours 2T",
+        "peer": "reference EnvPool 2T",
+        "dmc": "dm_control loop (1 core)",
+        "base": "ours (baseline) 2T",
+    }
     lines = [
         "# dm_control suite throughput, CheetahRun (env steps/s)\n",
         f"{time.strftime('%Y-%m-%d %H:%M')}, {platform.node()}, {os.cpu_count()} CPUs, median of {a.rounds} "
         f"interleaved round(s) of {a.seconds:g} s (+{a.warmup:g} s warm-up) per peer, random actions; load "
         f"average at start and after each round: {' | '.join(loads)}; {(time.time() - t_start) / 60:.1f} min.\n",
-        "| row | " + " | ".join(names[k] for k in kinds) + " | ours / ref | ours per core / dm_control |",
-        "|---|" + "---:|" * (len(kinds) + 2),
+        "| row | "
+        + " | ".join(names[k] for k in kinds)
+        + " | ours / ref | ours per core / dm_control |"
+        + (" ours / baseline |" if a.baseline else ""),
+        "|---|" + "---:|" * (len(kinds) + 2 + bool(a.baseline)),
     ]
     for row, *_ in rows:
         ours, ref, dmc = med[(row, "ours")], med.get((row, "peer")), med[(row, "dmc")]
         ratio_ref = f"{ours / ref:.2f}" if ours and ref else "—"
         ratio_dmc = f"{ours / 2 / dmc:.2f}" if ours and dmc else "—"
         cells = " | ".join(fmt(med[(row, k)]) for k in kinds)
-        lines.append(f"| {row} | {cells} | {ratio_ref} | {ratio_dmc} |")
+        line = f"| {row} | {cells} | {ratio_ref} | {ratio_dmc} |"
+        if a.baseline:
+            base = med[(row, "base")]
+            line += f" {ours / base:.2f} |" if ours and base else " — |"
+        lines.append(line)
     text = "\n".join(lines) + "\n"
     print("\n" + text)
     if a.out:

@@ -14,6 +14,7 @@
 
 #include "bindings/convert.h"
 #include "bindings/py_pool.h"
+#include "bindings/results.h"
 #include "bindings/xla_bridge.h"
 #include "core/plugin_loader.h"
 #include "core/process_channel.h"
@@ -80,6 +81,10 @@ PYBIND11_MODULE(_core, m) {
       },
       "The plugins loaded so far: [{name, path, task_ids}].");
 
+  m.def("dm_step_fields", &DmStepFields, py::arg("elapsed_step"), py::arg("terminated"), py::arg("truncated"),
+        py::arg("env_discount") = py::none(),
+        "The dm front end's (step_type, discount) of a batch, or None for inputs a pool does not give "
+        "(bindings/results.h).");
   m.def(
       "tasks",
       [] {

@@ -1,6 +1,7 @@
 // A taken batch as the front ends get it (see results.h).
 #include "bindings/results.h"
 
+#include <cstdint>
 #include <string>
 
 #include "bindings/final_obs.h"
@@ -89,6 +90,56 @@ py::tuple BatchResult(const EnvPool& pool, const ArraySet& out, bool with_ids, b
   }
   if (layout.has_final) AddFinalInfo(pool, info, out, with_ids, final_obs_objects, errors);
   return py::make_tuple(obs, out[layout.reward], out[layout.terminated], out[layout.truncated], info);
+}
+
+namespace {
+
+template <typename Int>
+void DmStepTypes(const Int* elapsed, const bool* term, const bool* trunc, int32_t* step_type, double* discount,
+                 py::ssize_t rows) {
+  for (py::ssize_t i = 0; i < rows; ++i) {
+    step_type[i] = elapsed[i] == 0 ? 0 : (term[i] || trunc[i] ? 2 : 1);  // dm_env.StepType
+    discount[i] = term[i] ? 0.0 : 1.0;
+  }
+}
+
+bool Is1d(const py::array& a, py::ssize_t rows) {
+  return a.ndim() == 1 && a.shape(0) == rows && (a.flags() & py::array::c_style) != 0;
+}
+
+}  // namespace
+
+py::object DmStepFields(const py::array& elapsed_step, const py::array& terminated, const py::array& truncated,
+                        const py::object& env_discount) {
+  const py::ssize_t rows = elapsed_step.ndim() == 1 ? elapsed_step.shape(0) : -1;
+  const auto is_bool = [](const py::array& a) { return a.dtype().kind() == 'b' && a.itemsize() == 1; };
+  const bool int32 = elapsed_step.dtype().is(py::dtype::of<int32_t>());
+  const bool int64 = elapsed_step.dtype().is(py::dtype::of<int64_t>());
+  if (rows < 0 || !(int32 || int64) || !Is1d(elapsed_step, rows) || !is_bool(terminated) || !is_bool(truncated) ||
+      !Is1d(terminated, rows) || !Is1d(truncated, rows)) {
+    return py::none();
+  }
+  py::array_t<int32_t> step_type(rows);
+  py::array_t<double> discount(rows);
+  const bool* term = static_cast<const bool*>(terminated.data());
+  const bool* trunc = static_cast<const bool*>(truncated.data());
+  if (int32) {
+    DmStepTypes(static_cast<const int32_t*>(elapsed_step.data()), term, trunc, step_type.mutable_data(),
+                discount.mutable_data(), rows);
+  } else {
+    DmStepTypes(static_cast<const int64_t*>(elapsed_step.data()), term, trunc, step_type.mutable_data(),
+                discount.mutable_data(), rows);
+  }
+  if (!env_discount.is_none()) {
+    // numpy.minimum(discount, env): env's value where discount < env is false (equal values:
+    // the second, so -0.0 beside 0.0 stays -0.0; NaN: NaN), the env's row cast to float64.
+    const auto env = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(env_discount);
+    if (!env || env.ndim() != 1 || env.shape(0) != rows) return py::none();
+    double* d = discount.mutable_data();
+    const double* e = env.data();
+    for (py::ssize_t i = 0; i < rows; ++i) d[i] = d[i] < e[i] ? d[i] : e[i];
+  }
+  return py::make_tuple(step_type, discount);
 }
 
 void RaiseEnvError(const EnvErrors& errors, const py::tuple& result) {

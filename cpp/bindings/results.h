@@ -27,6 +27,17 @@ using EnvErrors = std::vector<std::pair<int, std::string>>;  // (env id, what it
 py::tuple BatchResult(const EnvPool& pool, const ArraySet& out, bool with_ids, bool final_obs_objects,
                       const EnvErrors& errors);
 
+// The dm_env front end's per-row fields of a batch (envpool/frontends/dm.py, `_time_step`):
+// (step_type, discount) with step_type int32 FIRST (0) where `elapsed_step` is 0, else LAST (2)
+// where `terminated` or `truncated`, else MID (1); discount float64 0 where `terminated`, else
+// 1, then numpy.minimum(discount, env_discount) where the env has its own (`env_discount`, any
+// float array; None: none). One pass instead of six numpy calls; the same values and dtypes as
+// the numpy expressions it replaces. None where the inputs are not what a pool gives (1-D
+// elapsed_step int32/int64, terminated/truncated bool, all of one length): the caller then
+// computes them with numpy.
+py::object DmStepFields(const py::array& elapsed_step, const py::array& terminated, const py::array& truncated,
+                        const py::object& env_discount);
+
 // Raises envpool.errors.EnvError(ids, messages, result).
 [[noreturn]] void RaiseEnvError(const EnvErrors& errors, const py::tuple& result);
 

@@ -3,11 +3,12 @@ expressions they replace, values and dtypes, and fall back to them for inputs a 
 
 from __future__ import annotations
 
-import dm_env
 import numpy as np
 import pytest
 
 from envpool import _core
+
+dm_env = pytest.importorskip("dm_env")  # the dm front end's extra
 
 
 def numpy_fields(elapsed, terminated, truncated, env_discount=None):

@@ -178,6 +178,7 @@ class EnvRunner:
             self._carry = rec.end(chunks=False)
             raise
         finally:
+            steps += rec.settle()  # (after end(): a failed call's pending batches are in its episodes)
             self._metrics.add_steps(steps, time.perf_counter() - t0)
         # num_episodes: the episodes still running are dropped (the next call resets every env).
         samples = rec.end(chunks=num_episodes is None)

@@ -24,6 +24,7 @@ from gymnasium.vector import AutoresetMode
 from envpool.runner.cut import GoingOn, SortedLog, cut
 from envpool.runner.episodes import Episode
 from envpool.runner.metrics import SampleMetrics
+from envpool.runner.pending import PendingBatches
 from envpool.runner.recorder import HeldRows, StaleRows
 from envpool.runner.sent import SentActions
 from envpool.runner.trees import concat_tree, take
@@ -58,11 +59,8 @@ class ColumnRecorder(StaleRows):
     # Replaced, never changed in place, by a batch of every stream in order (the fast path):
     # that batch's log record holds the array it replaced as its start flags.
     _fresh: np.ndarray
-    # Batches consume() put aside, (obs, rewards, terminated, truncated, action base), their rows,
-    # and the steps of those a cut logged (settle() reports them).
-    _pending: list[tuple]
-    _pending_rows: int
-    _late_steps: int
+    _pending: PendingBatches  # full batches consume() put aside
+    _late_steps: int  # the steps of pending batches a cut logged (settle() reports them)
     _going: GoingOn  # per stream: the episode its first record in the log goes on
     # Records: (streams, is_start, obs, action index, reward, terminated, truncated, base);
     # a step's action index is its ``action index + base`` (base: 0, or a batch of every stream
@@ -76,13 +74,15 @@ class ColumnRecorder(StaleRows):
         self._metrics = metrics
         self._same_step = mode == AutoresetMode.SAME_STEP
         self._sent = SentActions(num_streams)
+        self._pending = PendingBatches(num_streams)
         self._going = GoingOn(num_streams)
         self.new_episodes()
         self.begin([])
 
     def new_episodes(self) -> None:
         self._fresh = np.ones(len(self._sent.in_order), bool)
-        self._pending, self._pending_rows, self._late_steps = [], 0, 0
+        self._pending.clear()
+        self._late_steps = 0
         self._going.clear()
         # The sent rows' indices keep counting: a stream's last action index (which may be from
         # before this) stays below those of the actions sent from now on.
@@ -114,23 +114,23 @@ class ColumnRecorder(StaleRows):
             or held.next
             or self.discarding
             or self._same_step
-            or not self._sent.all_in_order(ids)
+            or (ids is not self._sent.in_order_ids and not self._sent.all_in_order(ids))
         ):
             return self._consume_rows(held, steps + self.settle(), limits)
         n = len(ids)
-        if steps + self._pending_rows + n >= limit:
+        if steps + self._pending.rows + n >= limit:
             steps += self.settle()
             if steps + n >= limit:  # the limit may fall in this batch
                 return self._consume_rows(held, steps, limits)
-        self._pending.append((obs, rew, term, trunc, base))
-        self._pending_rows += n
+        if not self._pending.put(obs, rew, term, trunc, base):  # (nested or unusual arrays)
+            return self._consume_rows(held, steps + self.settle(), limits)
         held.next = n
         return steps
 
     def settle(self) -> int:
         """Log the pending batches as one record; the steps they held (and those of pending
         batches a cut logged since the last call), which ``consume`` has not counted."""
-        if self._pending:
+        if self._pending.count:
             self._late_steps += self._log_pending()
         late, self._late_steps = self._late_steps, 0
         return late
@@ -139,19 +139,16 @@ class ColumnRecorder(StaleRows):
         """The pending batches as one record: a row starts an episode where its stream's row in
         the batch before ended one (or, for the first batch, where the stream is fresh). Returns
         their steps."""
-        pending, in_order = self._pending, self._sent.in_order
-        n = len(in_order)
-        self._pending, self._pending_rows = [], 0
-        k = len(pending)
-        obs = concat_tree([p[0] for p in pending])
-        rew, term, trunc = (np.concatenate([p[j] for p in pending]) for j in (1, 2, 3))
+        in_order = self._sent.in_order
+        n, k = len(in_order), self._pending.count
+        obs, rew, term, trunc, bases = self._pending.take()
         ended = term | trunc
         start = np.empty(k * n, bool)
         start[:n] = self._fresh
         start[n:] = ended[:-n]
         if (ended & start).any():  # a reset row that reads ended (a failed reset) is no step
             start, ended = _flags_batch_by_batch(self._fresh, ended.reshape(k, n))
-        action = (np.array([p[4] for p in pending])[:, None] + in_order).ravel()
+        action = (bases[:, None] + in_order).ravel()
         self._log.append((np.tile(in_order, k), start, obs, action, rew, term, trunc, 0))
         self._fresh = ended[-n:].copy()  # an ended episode's env sends a reset row next
         self.num_done += int(np.count_nonzero(ended))
@@ -233,7 +230,7 @@ class ColumnRecorder(StaleRows):
         return out
 
     def _cut(self, chunks: bool) -> list[Episode]:
-        if self._pending:
+        if self._pending.count:
             self._late_steps += self._log_pending()
         log = self._log
         columns = [concat_tree([r[j] for r in log]) for j in range(7)]

@@ -34,12 +34,13 @@ class SortedLog:
         # 16-bit keys (``small_keys``: every stream id fits) sort as radix: 4x faster.
         keys = streams.astype(np.uint16) if small_keys else streams
         order = np.argsort(keys, kind="stable")
-        self.order, self.streams, self.start = order, streams[order], start[order]
-        # A start record has no action (its slot may name an action that was forgotten).
-        self.action = np.where(self.start, -1, action[order])
+        self.order, self.start = order, start[order]
+        # In log order (gathered where read: the segments' first and last records, kept runs).
+        self.log_streams, self.term, self.trunc = streams, term, trunc
+        # A start record's action slot is never read (it may name an action that was forgotten).
+        self.action = action[order]
         self.rewards = rew[order].astype(np.float64, copy=False)
         self.obs = take(obs, order)
-        self.term, self.trunc = term, trunc  # in log order: only the segments' last ones are read
         self.actions, self.extras = sent.gather(self.action) if sent.batches else (None, {})
         self.plain = isinstance(self.obs, np.ndarray) and isinstance(self.actions, np.ndarray)
         self.heads = np.flatnonzero(self.start)  # each segment's start record ...
@@ -59,7 +60,7 @@ class SortedLog:
         action = np.where(is_start, -1, self.action[idx])
         in_log = self.order[idx]
         return (
-            self.streams[idx],
+            self.log_streams[in_log],
             is_start,
             take(self.obs, idx),
             action,
@@ -157,7 +158,7 @@ def cut(log: SortedLog, going: GoingOn, chunks: bool) -> tuple[list, list, list,
     heads, ends = log.heads, log.ends
     last = ends - 1
     n = last - heads  # steps per segment
-    streams = log.streams[heads]
+    streams = log.log_streams[log.order[heads]]
     first = np.ones(len(heads), bool)  # the stream's first segment: the one that may go on
     first[1:] = streams[1:] != streams[:-1]
     carried = first & going.has[streams]
@@ -218,9 +219,9 @@ def _returns(log: SortedLog, heads: np.ndarray, last: np.ndarray, ret0: np.ndarr
     up to less than 2**53 in magnitude, every partial sum is exact, so differences of one
     cumulative sum give the same values with whole-array operations (CartPole, most Atari
     and grid worlds); otherwise the sums are taken segment by segment."""
-    rew = np.where(log.start, 0.0, log.rewards)  # a start record's reward is no step's
+    rew = log.rewards  # (a start record's reward is in the sums, never in a difference)
     total = float(np.abs(rew).sum()) + (float(np.abs(ret0).max()) if len(ret0) else 0.0)
-    if total < _EXACT and np.array_equal(rew, np.rint(rew)) and np.array_equal(ret0, np.rint(ret0)):
+    if total < _EXACT and (np.rint(rew) == rew).all() and (np.rint(ret0) == ret0).all():
         sums = np.cumsum(rew)
         return ret0 + (sums[last] - sums[heads])
     ret = ret0.copy()

@@ -22,14 +22,14 @@ class SentActions:
     last: np.ndarray
     last_base: int | None
     in_order: np.ndarray  # 0, 1, ..., num_streams - 1: a batch of every stream in order
-    _in_order_ids: Any  # the last batch ids found equal to in_order (a full-batch pool keeps them)
+    in_order_ids: Any  # the last batch ids found equal to in_order (a full-batch pool keeps them)
     _aranges: np.ndarray  # 0, 1, 2, ...: the rows of a sent batch
 
     def __init__(self, num_streams: int) -> None:
         self.batches, self.next_index = [], 0
         self.last, self.last_base = np.zeros(num_streams, np.int64), None
         self.in_order = np.arange(num_streams)
-        self._in_order_ids = None
+        self.in_order_ids = None
         self._aranges = np.arange(num_streams + 1)
 
     def forget(self) -> None:
@@ -40,11 +40,11 @@ class SentActions:
 
     def all_in_order(self, ids: Any) -> bool:
         """Whether a batch's rows are every stream in order (the same ids object is checked once)."""
-        if ids is self._in_order_ids:
+        if ids is self.in_order_ids:
             return True
         if len(ids) != len(self.in_order) or not np.array_equal(ids, self.in_order):
             return False
-        self._in_order_ids = ids
+        self.in_order_ids = ids
         return True
 
     def add(self, ids: np.ndarray, actions: Any, extras: dict, whole: bool) -> None:
@@ -53,7 +53,7 @@ class SentActions:
         first = self.next_index
         self.batches.append((first, n, actions, extras))
         self.next_index += n
-        if whole and self.all_in_order(ids):
+        if whole and (ids is self.in_order_ids or self.all_in_order(ids)):
             self.last_base = first
             return
         self.last = self.last_actions()
@@ -78,11 +78,12 @@ class SentActions:
         del self.batches[:keep]
 
     def gather(self, index: np.ndarray) -> tuple[Any, dict[str, tuple[np.ndarray, np.ndarray | None]]]:
-        """The action rows and the extras rows of ``index`` (entries < 0: any row, unused).
-        Extras by name: ``(values, present)``; ``present`` is None when every batch had that
-        name, else says which rows have a value (a step's extras come from its batch)."""
+        """The action rows and the extras rows of ``index``; entries below the first kept
+        batch's (start records': they have no action) give any row. Extras by name:
+        ``(values, present)``; ``present`` is None when every batch had that name, else says
+        which rows have a value (a step's extras come from its batch)."""
         first = self.batches[0][0]
-        pos = np.where(index >= 0, index - first, 0)
+        pos = np.maximum(index - first, 0)
         actions = take(concat_tree([b[2] for b in self.batches]), pos)
         extras = {}
         names = {k for b in self.batches for k in b[3]}
@@ -98,5 +99,5 @@ class SentActions:
                 where[b[0] - first : b[0] - first + b[1]] = np.arange(at, at + b[1])
                 at += b[1]
             rows = where[pos]
-            extras[name] = (values[np.maximum(rows, 0)], (rows >= 0) & (index >= 0))
+            extras[name] = (values[np.maximum(rows, 0)], rows >= 0)
         return actions, extras

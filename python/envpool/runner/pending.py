@@ -18,12 +18,15 @@ class PendingBatches:
     rows: int  # their rows
     bases: list[int]  # each batch's first sent action index
     _num_streams: int
-    _buffers: tuple | None  # obs, rewards, terminated, truncated: (capacity, num_streams, ...) each
-    _spec: tuple | None  # what the buffers take: obs shape and the four dtypes
+    _buffers: tuple  # obs, rewards, terminated, truncated: (capacity, num_streams, ...) each
+    # What the buffers take, as put() checks it (one tuple comparison: this runs once per batch):
+    # obs type, shape and dtype, rewards type and dtype, flags dtypes.
+    _spec: tuple | None
+    _room: int  # batches the buffers hold
 
     def __init__(self, num_streams: int) -> None:
         self._num_streams = num_streams
-        self._buffers = self._spec = None
+        self._buffers, self._spec, self._room = (), None, 0
         self.clear()
 
     def clear(self) -> None:
@@ -31,22 +34,24 @@ class PendingBatches:
 
     def put(self, obs: Any, rew: Any, term: Any, trunc: Any, base: int) -> bool:
         """Put a batch aside; False (nothing done) if its arrays are not the plain NumPy arrays
-        of the shapes and dtypes the buffers hold (made for the first batch put aside)."""
-        if type(obs) is not np.ndarray or type(rew) is not np.ndarray:
-            return False
-        spec = self._spec
-        if spec is None or obs.shape != spec[0] or self.count == len(self._buffers[0]):
-            return self._grow(obs, rew, term, trunc) and self.put(obs, rew, term, trunc, base)
-        if (
-            obs.dtype is not spec[1]
-            or rew.dtype is not spec[2]
-            or term.dtype is not spec[3]
-            or trunc.dtype is not spec[3]
-        ):
-            return False
-        if not (len(rew) == len(term) == len(trunc) == self._num_streams):
-            return False
+        of the layout the buffers hold (made for the first batch put aside)."""
         k = self.count
+        if (
+            k == self._room
+            or type(obs) is not np.ndarray  # (a nested observation: a dict or tuple of arrays)
+            or (
+                type(obs),
+                obs.shape,
+                obs.dtype,
+                type(rew),
+                rew.shape,
+                rew.dtype,
+                term.dtype,
+                trunc.dtype,
+            )
+            != self._spec
+        ):
+            return self._grow(obs, rew, term, trunc) and self.put(obs, rew, term, trunc, base)
         b_obs, b_rew, b_term, b_trunc = self._buffers
         b_obs[k] = obs
         b_rew[k] = rew
@@ -56,23 +61,27 @@ class PendingBatches:
         self.bases.append(base)
         return True
 
-    def _grow(self, obs: np.ndarray, rew: np.ndarray, term: Any, trunc: Any) -> bool:
+    def _grow(self, obs: Any, rew: Any, term: Any, trunc: Any) -> bool:
         """Buffers for this batch's layout with room for more batches (the ones put aside kept).
-        False if the layout differs from the batches already put aside."""
-        spec = (obs.shape, obs.dtype, rew.dtype, np.dtype(bool))
-        if obs.shape[:1] != (self._num_streams,) or (self.count and spec[:3] != self._spec[:3]):
+        False if the layout is not one to buffer or differs from the batches put aside."""
+        n = self._num_streams
+        if not all(type(a) is np.ndarray for a in (obs, rew, term, trunc)):
             return False
-        capacity = max(16, 2 * self.count)
+        spec = (np.ndarray, obs.shape, obs.dtype, np.ndarray, rew.shape, rew.dtype, term.dtype, trunc.dtype)
+        if obs.shape[:1] != (n,) or rew.shape != (n,) or term.shape != (n,) or trunc.shape != (n,):
+            return False
+        if term.dtype != bool or trunc.dtype != bool or (self.count and spec != self._spec):
+            return False
+        room = max(16, 2 * self.count)
         buffers = (
-            np.empty((capacity, *obs.shape), obs.dtype),
-            np.empty((capacity, self._num_streams), rew.dtype),
-            np.empty((capacity, self._num_streams), bool),
-            np.empty((capacity, self._num_streams), bool),
+            np.empty((room, *obs.shape), obs.dtype),
+            np.empty((room, n), rew.dtype),
+            np.empty((room, n), bool),
+            np.empty((room, n), bool),
         )
-        if self.count:
-            for new, old in zip(buffers, self._buffers):
-                new[: self.count] = old[: self.count]
-        self._buffers, self._spec = buffers, spec
+        for new, old in zip(buffers, self._buffers):
+            new[: self.count] = old[: self.count]
+        self._buffers, self._spec, self._room = buffers, spec, room
         return True
 
     def take(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

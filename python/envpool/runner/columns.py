@@ -1,11 +1,12 @@
 """The runner's whole-batch bookkeeping, :class:`ColumnRecorder`: the rows a batch brings are
 logged as the batch's own arrays (a handful of NumPy operations per batch, none per row; none
 at all for a full batch that cannot reach the call's step limit), and the log is cut into
-:class:`Episode` objects once per ``sample()`` call (whole-array work and one small object per
-episode, :mod:`envpool.runner.cut`). The runner uses it where nothing needs an episode while it
-grows: no episode callbacks, no kept infos, autoreset ``next_step`` or ``same_step``, one agent
-per env. Elsewhere :class:`~envpool.runner.recorder.EpisodeRecorder` takes rows one by one; both
-give the same episodes (``tests/runner/test_recorder.py`` holds them to each other).
+:class:`Episode` objects once per ``sample()`` call (whole-array work, then per episode one
+object and its views, :mod:`envpool.runner.cut`). The runner uses it where nothing needs an
+episode while it grows: no episode callbacks, no kept infos, autoreset ``next_step`` or
+``same_step``, one agent per env. Elsewhere :class:`~envpool.runner.recorder.EpisodeRecorder`
+takes rows one by one; both give the same episodes (``tests/runner/test_recorder.py`` holds
+them to each other).
 
 The log holds *records*, in the order the rows were taken: a *start* record (an episode's first
 observation: a reset row, the reset observation a same-step row brings, or the carried last

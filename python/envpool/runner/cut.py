@@ -1,7 +1,7 @@
 """Cutting :class:`~envpool.runner.columns.ColumnRecorder`'s log into episodes, every episode at
 once: the log sorted by stream (:class:`SortedLog`), its segments (one per start record) found,
 classified and summed with whole-array operations, and what is left per episode is making one
-small object (:class:`LoggedEpisode`), whose arrays are views made when first read.
+:class:`Episode` and its views of the sorted arrays.
 
 Why: CartPole under random actions ends an episode every ~22 steps, and every ``sample()`` call
 returns a chunk of each env's ongoing episode, so a call makes ~0.05-0.3 episodes per env step.
@@ -69,21 +69,9 @@ class SortedLog:
             self.trunc[in_log],
         )
 
-    # -- an episode's fields, as its views of the sorted arrays (LoggedEpisode reads them) --
-
-    def observations(self, k: int) -> Any:
-        at = slice(self.heads[k], self.ends[k])
-        return self.obs[at] if self.plain else take(self.obs, at)
-
-    def actions_of(self, k: int) -> Any:
-        steps = slice(self.heads[k] + 1, self.ends[k])
-        return self.actions[steps] if self.plain else take(self.actions, steps)
-
-    def rewards_of(self, k: int) -> np.ndarray:
-        return self.rewards[self.heads[k] + 1 : self.ends[k]]
-
-    def extras_of(self, k: int) -> dict[str, np.ndarray]:
-        steps = slice(self.heads[k] + 1, self.ends[k])
+    def extras_of(self, head: int, end: int) -> dict[str, np.ndarray]:
+        """The extras of the episode whose records are ``head`` to ``end`` (exclusive)."""
+        steps = slice(head + 1, end)
         out = {}
         for name, (values, present) in self.extras.items():
             if present is None:
@@ -91,48 +79,6 @@ class SortedLog:
             elif present[steps].any():  # (an episode has a name only if one of its steps has)
                 out[name] = values[steps][present[steps]]
         return out
-
-
-_FIELDS = {
-    "observations": SortedLog.observations,
-    "actions": SortedLog.actions_of,
-    "rewards": SortedLog.rewards_of,
-    "extras": SortedLog.extras_of,
-    "infos": lambda log, k: [],  # (the column recorder keeps no infos)
-}
-
-
-class LoggedEpisode(Episode):
-    """An :class:`Episode` cut from the log: ``id``, ``env_id``, ``t_started``, ``terminated``
-    and ``truncated`` are set when it is made; its arrays (observations, actions, rewards,
-    extras, infos) are views of the sorted log made when first read (then kept, as set
-    fields), because most episodes a call returns are never read field by field by the caller
-    that only counts or packs them. It pickles (and copies) as a plain :class:`Episode`."""
-
-    __slots__ = ("_log", "_seg")
-
-    def __getattr__(self, name: str) -> Any:
-        # Only reached when a slot is unset or the name is unknown.
-        field = _FIELDS.get(name)
-        if field is None:
-            raise AttributeError(f"'Episode' object has no attribute {name!r}", name=name, obj=self)
-        value = field(self._log, self._seg)
-        setattr(self, name, value)
-        return value
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in Episode.__slots__}
-
-    def __reduce_ex__(self, protocol: Any) -> tuple:
-        return _plain_episode, (self.__getstate__(),)
-
-
-def _plain_episode(state: dict[str, Any]) -> Episode:
-    """A :class:`LoggedEpisode`'s fields as a plain :class:`Episode` (unpickled, copied): it no
-    longer holds the whole sorted log."""
-    ep = Episode.__new__(Episode)
-    ep.__setstate__(state)
-    return ep
 
 
 class GoingOn:
@@ -198,16 +144,25 @@ def cut(log: SortedLog, going: GoingOn, chunks: bool) -> tuple[list, list, list,
     return finished, cut_chunks, ret[fin].tolist(), length[fin].tolist(), kept_from, ends[on]
 
 
-def _episodes(log: SortedLog, segs: np.ndarray, ids, streams, t0, term, trunc) -> list[LoggedEpisode]:
-    """Segments ``segs`` as episodes: a Python loop, the one per-episode cost left."""
+def _episodes(log: SortedLog, segs: np.ndarray, ids, streams, t0, term, trunc) -> list[Episode]:
+    """Segments ``segs`` as episodes whose arrays are views of the sorted log: a Python loop, the
+    one per-episode cost left. (Views made when first read were tried: they saved ~1.9k
+    instructions an episode for a caller that reads none, and cost ~4k more a field read.)"""
     out = []
-    append, new = out.append, LoggedEpisode.__new__
-    for k, ep_id, env, t, te, tr in zip(
-        segs.tolist(), ids[segs].tolist(), streams[segs].tolist(), t0[segs].tolist(), term, trunc
+    append, new = out.append, Episode.__new__
+    heads, ends = log.heads[segs].tolist(), log.ends[segs].tolist()
+    plain, obs, actions, rewards = log.plain, log.obs, log.actions, log.rewards
+    for h, e, ep_id, env, t, te, tr in zip(
+        heads, ends, ids[segs].tolist(), streams[segs].tolist(), t0[segs].tolist(), term, trunc
     ):
-        ep = new(LoggedEpisode)
-        ep.id, ep.env_id, ep.t_started, ep.terminated, ep.truncated = ep_id, env, t, te, tr
-        ep._log, ep._seg = log, k
+        ep = new(Episode)
+        ep.id, ep.env_id, ep.t_started, ep.terminated, ep.truncated, ep.infos = ep_id, env, t, te, tr, []
+        if plain:
+            ep.observations, ep.actions = obs[h:e], actions[h + 1 : e]
+        else:
+            ep.observations, ep.actions = take(obs, slice(h, e)), take(actions, slice(h + 1, e))
+        ep.rewards = rewards[h + 1 : e]
+        ep.extras = log.extras_of(h, e) if log.extras else {}
         append(ep)
     return out
 

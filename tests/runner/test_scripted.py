@@ -83,3 +83,22 @@ def test_put_aside_batches_match_row_by_row(num_envs, integer_rewards):
     for key in ("episode_return_mean", "episode_return_min", "episode_len_mean", "num_episodes"):
         assert col_metrics[key] == row_metrics[key], key
     assert col_metrics["num_env_steps_sampled"] == row_metrics["num_env_steps_sampled"]
+
+
+def test_episode_views_made_when_read_behave_as_fields():
+    """The whole-batch recorder's episodes make their arrays when first read: a read gives the
+    same array each time, a set field is kept, and a copy or pickle is a plain Episode."""
+    import copy
+    import pickle
+
+    runner = envpool.EnvRunner(ScriptedPool(3, 1, False), lambda obs: (np.zeros(len(obs), np.int64), {"v": obs[:, 1]}))
+    episodes = runner.sample(num_timesteps=200)
+    ep = episodes[0]
+    assert isinstance(ep, envpool.Episode) and ep.observations is ep.observations
+    np.testing.assert_array_equal(ep.extras["v"], ep.observations[:-1, 1])
+    ep.rewards = np.zeros(len(ep))
+    assert not ep.rewards.any()
+    for back in (pickle.loads(pickle.dumps(ep)), copy.copy(ep), copy.deepcopy(ep)):
+        assert type(back) is envpool.Episode and back.id == ep.id
+        np.testing.assert_array_equal(back.observations, ep.observations)
+        np.testing.assert_array_equal(back.rewards, ep.rewards)

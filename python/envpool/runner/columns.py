@@ -1,8 +1,8 @@
 """The runner's whole-batch bookkeeping, :class:`ColumnRecorder`: the rows a batch brings are
 logged as the batch's own arrays (a handful of NumPy operations per batch, none per row; none
 at all for a full batch that cannot reach the call's step limit), and the log is cut into
-:class:`Episode` objects once per ``sample()`` call (whole-array work, then per episode one
-object and its views, :mod:`envpool.runner.cut`). The runner uses it where nothing needs an
+:class:`Episode` objects once per ``sample()`` call (whole-array work, then one small object
+per episode, :mod:`envpool.runner.cut`). The runner uses it where nothing needs an
 episode while it grows: no episode callbacks, no kept infos, autoreset ``next_step`` or
 ``same_step``, one agent per env. Elsewhere :class:`~envpool.runner.recorder.EpisodeRecorder`
 takes rows one by one; both give the same episodes (``tests/runner/test_recorder.py`` holds

@@ -1,7 +1,7 @@
 """Cutting :class:`~envpool.runner.columns.ColumnRecorder`'s log into episodes, every episode at
 once: the log sorted by stream (:class:`SortedLog`), its segments (one per start record) found,
 classified and summed with whole-array operations, and what is left per episode is making one
-:class:`Episode` and its views of the sorted arrays.
+small object (:class:`LoggedEpisode`), whose arrays are views made when first read.
 
 Why: CartPole under random actions ends an episode every ~22 steps, and every ``sample()`` call
 returns a chunk of each env's ongoing episode, so a call makes ~0.05-0.3 episodes per env step.
@@ -145,26 +145,92 @@ def cut(log: SortedLog, going: GoingOn, chunks: bool) -> tuple[list, list, list,
 
 
 def _episodes(log: SortedLog, segs: np.ndarray, ids, streams, t0, term, trunc) -> list[Episode]:
-    """Segments ``segs`` as episodes whose arrays are views of the sorted log: a Python loop, the
-    one per-episode cost left. (Views made when first read were tried: they saved ~1.9k
-    instructions an episode for a caller that reads none, and cost ~4k more a field read.)"""
+    """Segments ``segs`` as episodes: a Python loop, the one per-episode cost left."""
     out = []
-    append, new = out.append, Episode.__new__
+    append, new, unread = out.append, LoggedEpisode.__new__, _UNREAD
     heads, ends = log.heads[segs].tolist(), log.ends[segs].tolist()
-    plain, obs, actions, rewards = log.plain, log.obs, log.actions, log.rewards
     for h, e, ep_id, env, t, te, tr in zip(
         heads, ends, ids[segs].tolist(), streams[segs].tolist(), t0[segs].tolist(), term, trunc
     ):
-        ep = new(Episode)
+        ep = new(LoggedEpisode)
         ep.id, ep.env_id, ep.t_started, ep.terminated, ep.truncated, ep.infos = ep_id, env, t, te, tr, []
-        if plain:
-            ep.observations, ep.actions = obs[h:e], actions[h + 1 : e]
-        else:
-            ep.observations, ep.actions = take(obs, slice(h, e)), take(actions, slice(h + 1, e))
-        ep.rewards = rewards[h + 1 : e]
-        ep.extras = log.extras_of(h, e) if log.extras else {}
+        ep._log, ep._h, ep._e, ep._obs, ep._act, ep._rew, ep._ext = log, h, e, unread, unread, unread, unread
         append(ep)
     return out
+
+
+_UNREAD = object()  # a LoggedEpisode field whose view is not made yet
+
+
+class LoggedEpisode(Episode):
+    """An :class:`Episode` cut from the log, whose arrays (observations, actions, rewards,
+    extras) are views of the sorted log made when first read, then kept: records ``_h`` (its
+    start) to ``_e`` (exclusive). Why: a call returns ~0.05-0.3 episodes per env step, and
+    making the views costs ~5k instructions an episode (callgrind), more than the bare pool's
+    step of the ~22 env steps a CartPole episode holds; a caller that only counts episodes, or
+    reads some fields of some, does not pay for the rest. Read, a field costs ~1.4x what making
+    it at the cut did (properties over set slots; ``__getattr__`` on unset slots was tried:
+    Python raises and catches an AttributeError first, ~9k instructions a field). It pickles
+    (and copies) as a plain :class:`Episode`."""
+
+    __slots__ = ("_act", "_e", "_ext", "_h", "_log", "_obs", "_rew")
+
+    @property
+    def observations(self) -> Any:
+        if self._obs is _UNREAD:
+            log = self._log
+            self._obs = log.obs[self._h : self._e] if log.plain else take(log.obs, slice(self._h, self._e))
+        return self._obs
+
+    @observations.setter
+    def observations(self, value: Any) -> None:
+        self._obs = value
+
+    @property
+    def actions(self) -> Any:
+        if self._act is _UNREAD:
+            log = self._log
+            steps = slice(self._h + 1, self._e)
+            self._act = log.actions[steps] if log.plain else take(log.actions, steps)
+        return self._act
+
+    @actions.setter
+    def actions(self, value: Any) -> None:
+        self._act = value
+
+    @property
+    def rewards(self) -> Any:
+        if self._rew is _UNREAD:
+            self._rew = self._log.rewards[self._h + 1 : self._e]
+        return self._rew
+
+    @rewards.setter
+    def rewards(self, value: Any) -> None:
+        self._rew = value
+
+    @property
+    def extras(self) -> dict[str, Any]:
+        if self._ext is _UNREAD:
+            self._ext = self._log.extras_of(self._h, self._e) if self._log.extras else {}
+        return self._ext
+
+    @extras.setter
+    def extras(self, value: dict[str, Any]) -> None:
+        self._ext = value
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in Episode.__slots__}
+
+    def __reduce_ex__(self, protocol: Any) -> tuple:
+        return _plain_episode, (self.__getstate__(),)
+
+
+def _plain_episode(state: dict[str, Any]) -> Episode:
+    """A :class:`LoggedEpisode`'s fields as a plain :class:`Episode` (unpickled, copied): it no
+    longer holds the whole sorted log."""
+    ep = Episode.__new__(Episode)
+    ep.__setstate__(state)
+    return ep
 
 
 def _returns(log: SortedLog, heads: np.ndarray, last: np.ndarray, ret0: np.ndarray, need: np.ndarray) -> np.ndarray:

@@ -31,17 +31,21 @@ class ActionSource:
     def __call__(self, policy: Callable | None, obs: Any, n: int, use_random: bool) -> tuple[Any, dict]:
         t = time.perf_counter()
         try:
-            return self._random(n) if use_random else self._from_policy(policy, obs, n)
+            if use_random:  # (inline: a full-batch pool's every step comes here)
+                space = self._batched_spaces.get(n)
+                if space is None:
+                    space = self._batched_space(n)
+                return space.sample(), {}
+            return self._from_policy(policy, obs, n)
         finally:
             self._metrics.policy_time += time.perf_counter() - t
 
-    def _random(self, n: int) -> tuple[Any, dict]:
-        space = self._batched_spaces.get(n)
-        if space is None:
-            space = batch_space(self._space, n)
-            space.seed(None if self._seed is None else self._seed + n)
-            self._batched_spaces[n] = space
-        return space.sample(), {}
+    def _batched_space(self, n: int) -> Any:
+        """The batched space random actions for ``n`` rows come from, seeded once."""
+        space = batch_space(self._space, n)
+        space.seed(None if self._seed is None else self._seed + n)
+        self._batched_spaces[n] = space
+        return space
 
     @staticmethod
     def _from_policy(policy: Callable, obs: Any, n: int) -> tuple[Any, dict]:

@@ -161,6 +161,10 @@ class EpisodeRecorder(StaleRows):
         for i in range(len(ids_l)) if sel is None else sel.tolist():
             pending[ids_l[i]] = (action_rows[i], extras, i)
 
+    def settle(self) -> int:
+        """Steps taken in but not yet counted by ``consume``: none (every row is counted as taken)."""
+        return 0
+
     def start(self, env: int, obs: Any, info: dict | None) -> None:
         ep = self.episodes[env]
         ep.observations.append(obs)

@@ -8,8 +8,7 @@
 //    state stays in that core's cache, while the small pieces keep threads finishing together;
 //  * a bounded lock-free queue (any set of env ids: async sends, partial batches).
 // Workers spin briefly when there is no work (a training loop sends again within
-// microseconds), then sleep on a condition variable so that an idle pool costs no CPU; a
-// worker whose waits outlast the spin spins less (NextSpin). A
+// microseconds), then sleep on a condition variable so that an idle pool costs no CPU. A
 // range may let the submitting thread help (RunOne()): it then owns part 0 in place of the
 // last worker, which sits that range out. While the workers are out (SetWorkersOut: the
 // caller steps alone, see solo_switch.h) they claim nothing and sleep.
@@ -248,18 +247,6 @@ class ThreadPool {
   // when there is no work.
   bool RunOne() { return RunOneAs(0); }
 
-  // How long a worker spins next time, after a wait of `waited` for work (spinning, then
-  // asleep) with `spin` its last spin and `full` the pool's: the full spin while waits end
-  // within it, halved after each longer one (to nothing). A spin through a wait it cannot
-  // outlast only takes a core from the threads that would end the wait (the caller's Python,
-  // a learner, other processes: on a busy machine, workers spinning between batches slowed a
-  // dm_control pool's caller 2x), and a wait that ends while the worker sleeps still says
-  // spinning would have paid: the next spin is full again.
-  static std::chrono::nanoseconds NextSpin(std::chrono::nanoseconds full, std::chrono::nanoseconds spin,
-                                           std::chrono::nanoseconds waited) {
-    return waited <= full ? full : spin / 2;
-  }
-
  private:
   // The reference EnvPool's thread_affinity_offset: worker i runs only on CPU (offset + i) mod
   // the CPU count, set from here right after the threads start (as the reference does, so the
@@ -343,7 +330,6 @@ class ThreadPool {
   void WorkerLoop(int worker) {
     using Clock = std::chrono::steady_clock;
     uint64_t seen_epoch = 0;
-    auto spin = spin_;  // this worker's, see NextSpin
     for (;;) {
       if (stop_.load(std::memory_order_relaxed)) return;
       // Read the epoch before claiming: a range started later bumps it and is not missed.
@@ -351,8 +337,7 @@ class ThreadPool {
       if (WorkerRunOne(worker)) continue;
       seen_epoch = epoch;
       // Spin for a while: the next batch usually arrives within microseconds.
-      const auto idle_since = Clock::now();
-      const auto spin_until = idle_since + spin;
+      const auto spin_until = Clock::now() + spin_;
       bool work = false;
       for (unsigned i = 1;; ++i) {
         if (HasWork(worker, seen_epoch, std::memory_order_relaxed)) {
@@ -365,18 +350,16 @@ class ThreadPool {
           if (Clock::now() >= spin_until) break;
         }
       }
-      if (!work) {
-        std::unique_lock<std::mutex> lock(sleep_mu_);
-        // The last worker has no part in a range the caller helps with (see SubmitRange).
-        const bool has_part = worker + 1 < range_.parts();
-        sleeping_.fetch_add(1);
-        if (has_part) sleeping_with_part_.fetch_add(1);
-        sleep_cv_.wait(lock, [&] { return stop_.load() || HasWork(worker, seen_epoch); });
-        if (has_part) sleeping_with_part_.fetch_sub(1);
-        sleeping_.fetch_sub(1);
-        if (stop_.load()) return;
-      }
-      spin = NextSpin(spin_, spin, Clock::now() - idle_since);
+      if (work) continue;
+      std::unique_lock<std::mutex> lock(sleep_mu_);
+      // The last worker has no part in a range the caller helps with (see SubmitRange).
+      const bool has_part = worker + 1 < range_.parts();
+      sleeping_.fetch_add(1);
+      if (has_part) sleeping_with_part_.fetch_add(1);
+      sleep_cv_.wait(lock, [&] { return stop_.load() || HasWork(worker, seen_epoch); });
+      if (has_part) sleeping_with_part_.fetch_sub(1);
+      sleeping_.fetch_sub(1);
+      if (stop_.load()) return;
     }
   }
 

@@ -196,20 +196,6 @@ void WorkersOutLeaveEveryChunkToTheCaller() {
   for (const auto& r : counting.runs) CHECK(r.load() >= 41);
 }
 
-void WorkersSpinLessWhileWaitsOutlastTheSpin() {
-  using std::chrono::microseconds;
-  const microseconds full(50);
-  CHECK(ThreadPool::NextSpin(full, full, microseconds(20)) == full);  // the wait ended within it
-  CHECK(ThreadPool::NextSpin(full, full, full) == full);
-  // Longer waits halve it, down to nothing; a wait within the full spin restores it.
-  auto spin = ThreadPool::NextSpin(full, full, microseconds(400));
-  CHECK(spin == microseconds(25));
-  for (int i = 0; i < 20; ++i) spin = ThreadPool::NextSpin(full, spin, microseconds(400));
-  CHECK(spin == microseconds(0));
-  CHECK(ThreadPool::NextSpin(full, spin, microseconds(30)) == full);
-  CHECK(ThreadPool::NextSpin(microseconds(0), microseconds(0), microseconds(1)) == microseconds(0));  // spin_us=0
-}
-
 void StopJoinsIdleWorkersAndIsIdempotent() {
   CountingPool counting(4, 16);
   std::this_thread::sleep_for(std::chrono::milliseconds(5));  // workers asleep past their spin
@@ -224,7 +210,6 @@ void StopJoinsIdleWorkersAndIsIdempotent() {
 int main() {
   return RunTests({
       {"queue holds its capacity, then refuses", QueueHoldsItsCapacityThenRefuses},
-      {"workers spin less while waits outlast the spin", WorkersSpinLessWhileWaitsOutlastTheSpin},
       {"queue delivers every chunk once across threads", QueueDeliversEveryChunkOnceAcrossThreads},
       {"range claims every index once", RangeClaimsEveryIndexOnce},
       {"pool runs every queued chunk once", PoolRunsEveryQueuedChunkOnce},

@@ -85,11 +85,11 @@ class ThreadExecutor final : public Executor {
   bool Help();
   // Whether envs whose step costs `estimate` ns are quick enough for the caller to step: it must
   // notice Ctrl-C and timeouts between env steps. A step may be an autoreset, so their resets
-  // must be known to be quick too (an Atari reset with a large noop_max takes seconds where its
-  // step takes 0.2 ms: the caller stuck in one held Ctrl-C back 1.7-11 s).
+  // must be known to be quick enough too (an Atari reset with a large noop_max takes seconds
+  // where its step takes 0.2 ms: the caller stuck in one held Ctrl-C back 1.7-11 s).
   bool QuickForCaller(int64_t estimate) const {
     const int64_t reset = ns_per_reset_.load(std::memory_order_relaxed);
-    return estimate > 0 && estimate < kCallerMaxStep.count() && reset > 0 && reset < kCallerMaxStep.count();
+    return estimate > 0 && estimate < kCallerMaxStep.count() && reset > 0 && reset < kCallerMaxReset.count();
   }
   // Whether a caller waiting in an async recv() steps queued envs (see Help): a core is left
   // for it, the envs are quick and a batch's steps add up to kCallerMinWork.
@@ -144,8 +144,13 @@ class ThreadExecutor final : public Executor {
   // steps/s, 8-64 µs 121-148M (4 threads: 34 -> 48M with 16 µs); on 2 cores 16 µs is within
   // noise of 4 µs (0.99-1.02x, CartPole 256-8192, Pendulum 1024, HalfCheetah 16/64).
   static constexpr std::chrono::nanoseconds kPieceWork{std::chrono::microseconds(16)};
-  // The caller steps envs only if one step and one reset are estimated below this (interrupts wait for them).
+  // The caller steps envs only if one step is estimated below kCallerMaxStep and one reset below
+  // kCallerMaxReset (interrupts and timeouts wait for them). Resets may take longer: they are
+  // rare, and a task whose reset settles its physics (dm_control's cheetah: 200 steps, ~1 ms)
+  // kept out of the caller's help lost the solo switch, and beside two busy processes its
+  // 32-env pool ran at a quarter of its one-thread rate (a preempted worker holding pieces).
   static constexpr std::chrono::nanoseconds kCallerMaxStep{std::chrono::milliseconds(1)};
+  static constexpr std::chrono::nanoseconds kCallerMaxReset{std::chrono::milliseconds(10)};
   // In a full-batch step() the caller wakes a sleeping worker for a batch whose steps take at
   // least this (smaller ones: see WakeForRange). A wake-up costs the caller a futex syscall
   // and the worker 10-30 µs on a VM before it claims a piece, which the caller then waits for.

@@ -165,6 +165,26 @@ def same_episode(a, b, ids: dict) -> None:
         np.testing.assert_array_equal(a.extras[k], b.extras[k])
 
 
+class StepHook:
+    """An ``on_episode_step`` callback that does nothing: with it the runner takes the rows into
+    the episodes one by one (``EpisodeRecorder``), without it whole batches at a time
+    (``ColumnRecorder``)."""
+
+    def on_episode_step(self, *, episode, env_runner, env_index):
+        pass
+
+
+def same_samples(calls: list[dict], a: list, b: list) -> None:
+    """Two runners' samples of the same ``calls`` (one list of episodes per call): the same
+    episodes in the same order (``same_episode``, chunk ids consistent) with equal returns."""
+    ids: dict = {}
+    for call, first, second in zip(calls, a, b):
+        assert len(first) == len(second), call
+        for x, y in zip(first, second):
+            same_episode(x, y, ids)
+            assert x.get_return() == y.get_return()
+
+
 def leaves(tree):
     if isinstance(tree, dict):
         return [x for k in sorted(tree) for x in leaves(tree[k])]

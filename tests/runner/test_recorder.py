@@ -9,16 +9,7 @@ import pytest
 
 import envpool
 
-from .oracle import LIMIT, SEED, NestedCartPole, leaves, nested_policy, reference_episodes, same_episode
-
-
-class _StepHook:
-    """An ``on_episode_step`` callback that does nothing: with it the runner takes the rows into
-    the episodes one by one (``EpisodeRecorder``), without it whole batches at a time
-    (``ColumnRecorder``)."""
-
-    def on_episode_step(self, *, episode, env_runner, env_index):
-        pass
+from .oracle import LIMIT, SEED, NestedCartPole, StepHook, leaves, nested_policy, reference_episodes, same_samples
 
 
 def _twin_runs(kind: str, num_envs: int, batch_size: int, mode: str, calls: list[dict]) -> list[tuple]:
@@ -26,7 +17,7 @@ def _twin_runs(kind: str, num_envs: int, batch_size: int, mode: str, calls: list
     metrics, state), whole batches first."""
     kwargs = dict(num_envs=num_envs, batch_size=batch_size, seed=SEED, autoreset_mode=mode)
     results = []
-    for hooks in (None, _StepHook()):
+    for hooks in (None, StepHook()):
         if kind == "native":
             envs = envpool.make("CartPole-v1", max_episode_steps=LIMIT, **kwargs)
         else:
@@ -57,11 +48,8 @@ def test_whole_batch_and_row_by_row_bookkeeping_give_the_same_episodes(kind, num
     ]
     runs = _twin_runs(kind, num_envs, num_envs, mode, calls)
     (columns, col_metrics, col_state), (rows, row_metrics, row_state) = runs
-    ids: dict = {}
-    for call, a, b in zip(calls, columns, rows):
-        assert len(a) == len(b), call
-        for x, y in zip(a, b):
-            same_episode(x, y, ids)
+    same_samples(calls, columns, rows)
+    for call, a in zip(calls, columns):
         assert sum(e.is_done for e in a) >= (3 if "num_episodes" in call else 0)
     assert col_state == row_state
     for key in ("episode_return_mean", "episode_len_mean", "episode_len_max", "num_episodes", "num_env_steps_sampled"):

@@ -12,7 +12,7 @@ from gymnasium.vector import AutoresetMode
 
 import envpool
 
-from .oracle import same_episode
+from .oracle import StepHook, same_samples
 
 
 class ScriptedPool:
@@ -51,11 +51,6 @@ class ScriptedPool:
         return self._obs(np.asarray(actions)), rew, term, trunc, {"env_id": np.arange(n)}
 
 
-class _StepHook:
-    def on_episode_step(self, *, episode, env_runner, env_index):
-        pass
-
-
 @pytest.mark.parametrize("integer_rewards", [True, False])
 @pytest.mark.parametrize("num_envs", [1, 7])
 def test_put_aside_batches_match_row_by_row(num_envs, integer_rewards):
@@ -68,17 +63,12 @@ def test_put_aside_batches_match_row_by_row(num_envs, integer_rewards):
         dict(num_timesteps=1000),
     ]
     runs = []
-    for hooks in (None, _StepHook()):
+    for hooks in (None, StepHook()):
         runner = envpool.EnvRunner(ScriptedPool(num_envs, 5, integer_rewards), callbacks=hooks, seed=2)
         assert type(runner._recorder).__name__ == ("EpisodeRecorder" if hooks else "ColumnRecorder")
         runs.append(([runner.sample(**call) for call in calls], runner.get_metrics(), runner.get_state()))
     (columns, col_metrics, col_state), (rows, row_metrics, row_state) = runs
-    ids: dict = {}
-    for call, a, b in zip(calls, columns, rows):
-        assert len(a) == len(b), call
-        for x, y in zip(a, b):
-            same_episode(x, y, ids)
-            assert x.get_return() == y.get_return()
+    same_samples(calls, columns, rows)
     assert col_state == row_state
     for key in ("episode_return_mean", "episode_return_min", "episode_len_mean", "num_episodes"):
         assert col_metrics[key] == row_metrics[key], key

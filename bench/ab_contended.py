@@ -20,20 +20,17 @@ import statistics
 import subprocess
 import sys
 
-CHILD = r"""
-import sys, time
-import numpy as np
+from _common import WORKER_PRELUDE  # bench/ is sys.path[0] when a script runs
+
+CHILD = (
+    WORKER_PRELUDE
+    + r"""
 import envpool
 
 task, n, t, seconds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
 env = envpool.make(task, num_envs=n, num_threads=t, seed=0)
 env.reset()
-space = env.single_action_space
-rng = np.random.default_rng(0)
-if hasattr(space, "n"):
-    acts = [rng.integers(0, int(space.n), n) for _ in range(8)]
-else:
-    acts = [rng.uniform(space.low, space.high, (n,) + space.shape).astype(space.dtype) for _ in range(8)]
+acts = random_action_block(env.single_action_space, n, 8, 0)
 for i in range(20):
     env.step(acts[i & 7])
 t0 = time.perf_counter()
@@ -44,6 +41,7 @@ while time.perf_counter() - t0 < seconds:
 print(k * n / (time.perf_counter() - t0))
 env.close()
 """
+)
 
 # A busy competitor: integer work until its parent (this script) is gone.
 BUSY = r"""

@@ -28,7 +28,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _common import md_table, write_outputs  # bench/ is sys.path[0] when a script runs
+from _common import WORKER_PRELUDE, md_table, write_outputs  # bench/ is sys.path[0] when a script runs
 
 BENCH = Path(__file__).resolve().parent
 
@@ -42,19 +42,14 @@ CONFIGS = [
     ("Pendulum-v1 256", "Pendulum-v1", 256, 256),
 ]
 
-LOOP = r"""
-import sys
-import numpy as np
+LOOP = (
+    WORKER_PRELUDE
+    + r"""
 import envpool
 
 task, n, b, calls = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 env = envpool.make(task, num_envs=n, batch_size=b, num_threads=1, seed=0)
-space = env.single_action_space
-rng = np.random.default_rng(0)
-if hasattr(space, "n"):
-    acts = [rng.integers(0, int(space.n), b) for _ in range(8)]
-else:
-    acts = [rng.uniform(space.low, space.high, (b,) + space.shape).astype(space.dtype) for _ in range(8)]
+acts = random_action_block(env.single_action_space, b, 8, 0)
 if b == n:
     env.reset()
     for i in range(calls):
@@ -66,6 +61,7 @@ else:
         env.send(acts[i & 7], info["env_id"])
 env.close()
 """
+)
 
 
 def count(pkg: str, task: str, n: int, b: int, calls: int) -> int:

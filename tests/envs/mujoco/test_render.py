@@ -195,3 +195,60 @@ def test_no_gl_is_a_clear_error_at_make():
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
         assert out.returncode == 0, out.stderr
         assert out.stdout.startswith("RuntimeError") and want in out.stdout, (extra, out.stdout)
+
+
+_SCREENS_CODE = """
+import os, sys
+import numpy as np
+import envpool
+env = envpool.make("HalfCheetah-v5", num_envs=4, num_threads=2, seed=7, render_mode="rgb_array", **{size})
+env.reset()
+frames = [env.render()]
+for k in range(3):
+    env.step(np.full((4, 6), 0.3 * (k - 1), np.float32))
+    frames.append(env.render())
+names = [open(f"/proc/self/task/{{t}}/comm").read().strip() for t in os.listdir("/proc/self/task")]
+env.close()
+np.save(sys.argv[1], np.stack(frames))
+print(names.count("llvmpipe-0"))
+"""
+
+
+@needs_egl
+def test_frames_are_the_same_on_either_screen(tmp_path):
+    """On Mesa's software renderer each drawing thread's context is made on one of two EGL
+    displays (two rasterizers, so two frames are drawn at once); ENVPOOL_EGL_SCREENS=1 keeps one.
+    Four envs on two threads draw the same frames either way, and with the default a pool's two
+    threads do use both (llvmpipe's first rasterizer thread, once per display)."""
+    out = {}
+    for screens in ("1", "2"):
+        path = tmp_path / f"frames{screens}.npy"
+        run = subprocess.run(
+            [sys.executable, "-c", _SCREENS_CODE.format(size=SMALL), str(path)],
+            env=dict(os.environ, ENVPOOL_EGL_SCREENS=screens),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert run.returncode == 0, run.stderr
+        out[screens] = (np.load(path), int(run.stdout.split()[-1]))
+    (one, rasterizers_one), (two, rasterizers_two) = out["1"], out["2"]
+    assert one.shape == (4, 4, 64, 64, 3) and one.std() > 0
+    np.testing.assert_array_equal(two, one)
+    if rasterizers_one:  # llvmpipe
+        assert (rasterizers_one, rasterizers_two) == (1, 2)
+
+
+@needs_egl
+def test_bad_screen_count_is_a_clear_error():
+    code = (
+        "import envpool\n"
+        "try:\n"
+        "    envpool.make('HalfCheetah-v5', num_envs=1, render_mode='rgb_array')\n"
+        "except Exception as e:\n"
+        "    print(type(e).__name__, e)\n"
+    )
+    env = dict(os.environ, ENVPOOL_EGL_SCREENS="3", MUJOCO_GL="egl")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("RuntimeError") and "ENVPOOL_EGL_SCREENS=3" in out.stdout, out.stdout

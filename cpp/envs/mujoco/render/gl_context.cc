@@ -5,8 +5,10 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -41,6 +43,9 @@ constexpr EGLint kEglRenderableType = 0x3040, kEglOpenglBit = 0x0008;
 constexpr EGLint kEglDraw = 0x3059, kEglRead = 0x305A;
 constexpr EGLenum kEglOpenglApi = 0x30A2;
 constexpr EGLenum kEglPlatformDeviceExt = 0x313F;
+constexpr EGLenum kEglPlatformSurfacelessMesa = 0x31DD;  // EGL_MESA_platform_surfaceless
+constexpr EGLint kEglExtensions = 0x3055;
+constexpr unsigned kGlRenderer = 0x1F01;  // glGetString(GL_RENDERER)
 
 // OSMesa (Mesa's osmesa.h) and the two GL enums it takes.
 constexpr unsigned kOsmesaRgba = 0x1908;  // GL_RGBA
@@ -59,10 +64,24 @@ struct EglApi {
   EGLDisplay (*GetCurrentDisplay)();
   EGLSurface (*GetCurrentSurface)(EGLint);
   EGLBoolean (*ReleaseThread)();
+  EGLBoolean (*Terminate)(EGLDisplay);
   EGLBoolean (*QueryDevicesEXT)(EGLint, EGLDeviceEXT*, EGLint*);
   EGLDisplay (*GetPlatformDisplayEXT)(EGLenum, void*, const EGLint*);
+  const char* (*QueryDeviceStringEXT)(EGLDeviceEXT, EGLint);
+  const char* (*QueryString)(EGLDisplay, EGLint);
+  const unsigned char* (*GetString)(unsigned);  // glGetString, for the renderer's name
+  EGLDeviceEXT device = nullptr;
+};
+
+// Where a context is made: an EGL display (OSMesa: none) and the lock its frames are drawn
+// under. Mesa's llvmpipe rasterizes every context of a display on that display's one
+// rasterizer (its pipe screen's, under the screen's lock), so contexts of one display only take
+// turns; contexts of two displays draw at once.
+struct Screen {
   EGLDisplay display = nullptr;
   EGLConfig config = nullptr;
+  std::mutex draw;
+  std::atomic<int> contexts{0};  // live contexts made on it
 };
 
 struct OsmesaApi {
@@ -78,6 +97,18 @@ struct Platform {
   GlBackend backend = GlBackend::kEgl;
   EglApi egl{};
   OsmesaApi osmesa{};
+  std::vector<std::unique_ptr<Screen>> screens;  // at least one, fixed once loaded
+  // Held from choosing a screen to making a context on it: a pool's threads make theirs at once.
+  std::mutex assign;
+
+  // The screen with the fewest live contexts, the first of equals.
+  Screen& Emptiest() const {
+    Screen* best = screens.front().get();
+    for (const auto& s : screens) {
+      if (s->contexts.load() < best->contexts.load()) best = s.get();
+    }
+    return *best;
+  }
 };
 
 std::string Hex(EGLint v) {
@@ -125,7 +156,16 @@ const EGLint kEglConfigAttributes[] = {kEglRedSize,
                                        kEglOpenglBit,
                                        kEglNone};
 
-void LoadEgl(EglApi& egl) {
+// `display`'s framebuffer configuration (mujoco.egl's), or nullptr.
+EGLConfig ChooseConfig(const EglApi& egl, EGLDisplay display) {
+  EGLConfig config = nullptr;
+  EGLint found = 0;
+  if (!egl.ChooseConfig(display, kEglConfigAttributes, &config, 1, &found) || found < 1) return nullptr;
+  return config;
+}
+
+// Opens the device's display (mujoco.egl's) as the platform's first screen.
+void LoadEgl(EglApi& egl, std::vector<std::unique_ptr<Screen>>& screens) {
   std::string lib = "libEGL.so.1";
   if (const char* env = std::getenv("ENVPOOL_EGL_LIB"); env && *env) lib = env;
   std::string tried;
@@ -142,11 +182,15 @@ void LoadEgl(EglApi& egl) {
   Symbol(h, "eglGetCurrentDisplay", egl.GetCurrentDisplay, lib);
   Symbol(h, "eglGetCurrentSurface", egl.GetCurrentSurface, lib);
   Symbol(h, "eglReleaseThread", egl.ReleaseThread, lib);
+  Symbol(h, "eglTerminate", egl.Terminate, lib);
+  Symbol(h, "eglQueryString", egl.QueryString, lib);
   void* (*get_proc)(const char*) = nullptr;
   Symbol(h, "eglGetProcAddress", get_proc, lib);
   egl.QueryDevicesEXT = reinterpret_cast<decltype(egl.QueryDevicesEXT)>(get_proc("eglQueryDevicesEXT"));
   egl.GetPlatformDisplayEXT =
       reinterpret_cast<decltype(egl.GetPlatformDisplayEXT)>(get_proc("eglGetPlatformDisplayEXT"));
+  egl.QueryDeviceStringEXT = reinterpret_cast<decltype(egl.QueryDeviceStringEXT)>(get_proc("eglQueryDeviceStringEXT"));
+  egl.GetString = reinterpret_cast<decltype(egl.GetString)>(get_proc("glGetString"));
   if (!egl.QueryDevicesEXT || !egl.GetPlatformDisplayEXT) {
     throw std::runtime_error("MuJoCo rendering: " + lib +
                              " has no EGL device platform (EGL_EXT_device_enumeration, EGL_EXT_platform_device), "
@@ -175,25 +219,38 @@ void LoadEgl(EglApi& egl) {
     }
     candidates = {devices[static_cast<std::size_t>(index)]};
   }
+  auto screen = std::make_unique<Screen>();
   for (EGLDeviceEXT device : candidates) {
     EGLDisplay display = egl.GetPlatformDisplayEXT(kEglPlatformDeviceExt, device, nullptr);
     if (display == nullptr || egl.GetError() != kEglSuccess) continue;
     if (egl.Initialize(display, nullptr, nullptr) && egl.GetError() == kEglSuccess) {
-      egl.display = display;
+      screen->display = display;
+      egl.device = device;
       break;
     }
   }
-  if (!egl.display) {
+  if (!screen->display) {
     throw std::runtime_error("MuJoCo rendering: none of the " + std::to_string(candidates.size()) +
                              " EGL device(s) could be initialized; " + kEglPackages);
   }
-  EGLint found = 0;
-  if (!egl.ChooseConfig(egl.display, kEglConfigAttributes, &egl.config, 1, &found) || found < 1) {
+  screen->config = ChooseConfig(egl, screen->display);
+  if (!screen->config) {
     throw std::runtime_error(
         "MuJoCo rendering: EGL has no framebuffer configuration with RGBA8, depth 24, stencil 8 "
         "and desktop OpenGL (error " +
         Hex(egl.GetError()) + "); " + kEglPackages);
   }
+  screens.push_back(std::move(screen));
+}
+
+// Whether `list`, an EGL extension string (names separated by spaces), names `word`.
+bool HasWord(const char* list, const char* word) {
+  if (!list) return false;
+  const std::size_t n = std::strlen(word);
+  for (const char* p = list; (p = std::strstr(p, word)) != nullptr; p += n) {
+    if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' ')) return true;
+  }
+  return false;
 }
 
 void LoadOsmesa(OsmesaApi& osmesa) {
@@ -213,20 +270,22 @@ void LoadOsmesa(OsmesaApi& osmesa) {
 
 class EglContext final : public GlContext {
  public:
-  explicit EglContext(const EglApi& egl) : egl_(egl) {
+  EglContext(const EglApi& egl, Screen& screen) : GlContext(screen.draw), egl_(egl), screen_(screen) {
     egl_.BindAPI(kEglOpenglApi);  // per thread: the context below is desktop OpenGL
-    context_ = egl_.CreateContext(egl_.display, egl_.config, nullptr, nullptr);
+    context_ = egl_.CreateContext(screen_.display, screen_.config, nullptr, nullptr);
     if (!context_) {
       throw std::runtime_error("MuJoCo rendering: cannot create an EGL context (error " + Hex(egl_.GetError()) + "); " +
                                kEglPackages);
     }
+    ++screen_.contexts;
   }
   ~EglContext() override {
     if (egl_.GetCurrentContext() == context_) {
-      egl_.MakeCurrent(egl_.display, nullptr, nullptr, nullptr);
+      egl_.MakeCurrent(screen_.display, nullptr, nullptr, nullptr);
       egl_.ReleaseThread();
     }
-    egl_.DestroyContext(egl_.display, context_);
+    egl_.DestroyContext(screen_.display, context_);
+    --screen_.contexts;
   }
 
   void MakeCurrent() override {
@@ -240,7 +299,7 @@ class EglContext final : public GlContext {
       prev_draw_ = egl_.GetCurrentSurface(kEglDraw);
       prev_read_ = egl_.GetCurrentSurface(kEglRead);
     }
-    if (!egl_.MakeCurrent(egl_.display, nullptr, nullptr, context_)) {
+    if (!egl_.MakeCurrent(screen_.display, nullptr, nullptr, context_)) {
       throw std::runtime_error("MuJoCo rendering: cannot make the EGL context current (error " + Hex(egl_.GetError()) +
                                ")");
     }
@@ -254,6 +313,7 @@ class EglContext final : public GlContext {
 
  private:
   const EglApi& egl_;
+  Screen& screen_;
   EGLContext context_ = nullptr;
   EGLContext prev_context_ = nullptr;
   EGLDisplay prev_display_ = nullptr;
@@ -262,8 +322,10 @@ class EglContext final : public GlContext {
 
 class OsmesaContext final : public GlContext {
  public:
-  explicit OsmesaContext(const OsmesaApi& osmesa)
-      : osmesa_(osmesa), buffer_(static_cast<std::size_t>(kOsmesaBufferSide * kOsmesaBufferSide * 4)) {
+  OsmesaContext(const OsmesaApi& osmesa, Screen& screen)
+      : GlContext(screen.draw),
+        osmesa_(osmesa),
+        buffer_(static_cast<std::size_t>(kOsmesaBufferSide * kOsmesaBufferSide * 4)) {
     context_ = osmesa_.CreateContextExt(kOsmesaRgba, 24, 8, 0, nullptr);
     if (!context_)
       throw std::runtime_error(std::string("MuJoCo rendering: cannot create an OSMesa context; ") + kOsmesaPackages);
@@ -287,6 +349,62 @@ class OsmesaContext final : public GlContext {
   std::vector<float> buffer_;
 };
 
+// The renderer's name (GL_RENDERER) of a context on `screen`, or "" where none can be made.
+std::string RendererName(const EglApi& egl, Screen& screen) {
+  try {
+    EglContext probe(egl, screen);
+    probe.MakeCurrent();
+    const unsigned char* name = egl.GetString(kGlRenderer);
+    std::string out = name ? reinterpret_cast<const char*>(name) : "";
+    probe.RestorePrevious();
+    return out;
+  } catch (const std::runtime_error&) {
+    return "";
+  }
+}
+
+// How many screens ENVPOOL_EGL_SCREENS allows: 1, or 2 (unset: 2).
+int ScreensFromEnvironment() {
+  const char* env = std::getenv("ENVPOOL_EGL_SCREENS");
+  const std::string value = env ? env : "";
+  if (value.empty() || value == "2") return 2;
+  if (value == "1") return 1;
+  throw std::invalid_argument("ENVPOOL_EGL_SCREENS=" + value +
+                              ": 1 draws every frame on the EGL device's display, 2 (the default) lets Mesa's "
+                              "software renderer use a second display too");
+}
+
+// On Mesa's software device (llvmpipe), a second screen: Mesa's surfaceless platform's display,
+// a pipe screen with its own rasterizer, so that two threads' frames are rasterized at once
+// (one display's contexts take turns in its rasterizer: on 2 cores frames used ~1.5 cores).
+// Added only where it draws with the same renderer as the device's display (the same pixels):
+// on a machine with a GPU render node, Mesa's surfaceless display would pick the GPU. A GPU's
+// own EGL keeps one screen: there, frames drawn one at a time are the fastest (renderer.cc).
+void AddSoftwareScreen(EglApi& egl, std::vector<std::unique_ptr<Screen>>& screens) {
+  if (ScreensFromEnvironment() < 2 || !egl.QueryDeviceStringEXT || !egl.GetString) return;
+  if (!HasWord(egl.QueryDeviceStringEXT(egl.device, kEglExtensions), "EGL_MESA_device_software")) return;
+  if (!HasWord(egl.QueryString(nullptr, kEglExtensions), "EGL_MESA_platform_surfaceless")) return;
+  EGLDisplay display = egl.GetPlatformDisplayEXT(kEglPlatformSurfacelessMesa, nullptr, nullptr);
+  if (!display || display == screens.front()->display) {
+    egl.GetError();  // clears the error a refusal set
+    return;
+  }
+  if (!egl.Initialize(display, nullptr, nullptr)) {
+    egl.GetError();
+    return;
+  }
+  auto screen = std::make_unique<Screen>();
+  screen->display = display;
+  screen->config = ChooseConfig(egl, display);
+  const std::string first = RendererName(egl, *screens.front());
+  if (!screen->config || first.empty() || RendererName(egl, *screen) != first) {
+    egl.Terminate(display);
+    egl.GetError();
+    return;
+  }
+  screens.push_back(std::move(screen));
+}
+
 // The process's platform, or the error that loading it raised (both kept: a missing library
 // does not appear later in the same process, and retrying would redo failing work per env).
 struct Loaded {
@@ -305,7 +423,7 @@ std::mutex& LoadMutex() {
   return m;
 }
 
-const Platform& GetPlatform() {
+Platform& GetPlatform() {
   std::lock_guard<std::mutex> lock(LoadMutex());
   Loaded& loaded = LoadedPlatform();
   if (!loaded.done) {
@@ -313,11 +431,15 @@ const Platform& GetPlatform() {
       auto p = std::make_unique<Platform>();
       p->backend = BackendFromEnvironment();
       if (p->backend == GlBackend::kEgl) {
-        LoadEgl(p->egl);
-        EglContext probe(p->egl);
+        LoadEgl(p->egl, p->screens);
+        {
+          EglContext probe(p->egl, *p->screens.front());
+        }
+        AddSoftwareScreen(p->egl, p->screens);
       } else {
         LoadOsmesa(p->osmesa);
-        OsmesaContext probe(p->osmesa);
+        p->screens.push_back(std::make_unique<Screen>());  // OSMesa: one screen per process
+        OsmesaContext probe(p->osmesa, *p->screens.front());
       }
       loaded.platform = std::move(p);
     } catch (const std::exception& e) {
@@ -346,9 +468,12 @@ const char* BackendName(GlBackend backend) { return backend == GlBackend::kEgl ?
 void EnsureGl() { (void)GetPlatform(); }
 
 std::unique_ptr<GlContext> GlContext::Create() {
-  const Platform& p = GetPlatform();
-  if (p.backend == GlBackend::kEgl) return std::make_unique<EglContext>(p.egl);
-  return std::make_unique<OsmesaContext>(p.osmesa);
+  Platform& p = GetPlatform();
+  if (p.backend == GlBackend::kEgl) {
+    std::lock_guard<std::mutex> lock(p.assign);
+    return std::make_unique<EglContext>(p.egl, p.Emptiest());
+  }
+  return std::make_unique<OsmesaContext>(p.osmesa, *p.screens.front());
 }
 
 }  // namespace envpool::mujoco::render

@@ -7,6 +7,9 @@
 //    (EGL_EXT_device_enumeration; MUJOCO_EGL_DEVICE_ID picks one by index, else the first that
 //    initializes), mujoco.egl's framebuffer config (RGBA8, depth 24, stencil 8, pbuffer, desktop
 //    OpenGL) and a context made current without a surface (MuJoCo draws into its own FBO).
+//    On Mesa's software device a thread's context is made on one of two screens: the device's
+//    display or Mesa's surfaceless display, where that draws with the same renderer (the same
+//    pixels), so that two frames are rasterized at once; ENVPOOL_EGL_SCREENS=1 keeps one.
 //  * "osmesa": libOSMesa.so.8 (Debian `libosmesa6`), mujoco.osmesa's context (RGBA, depth 24,
 //    stencil 8) over a small float buffer of its own.
 // ENVPOOL_EGL_LIB / ENVPOOL_OSMESA_LIB name another library file. One backend per process:
@@ -14,6 +17,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace envpool::mujoco::render {
@@ -50,8 +54,15 @@ class GlContext {
   // another (EGL only: another renderer on this thread, gymnasium's say, keeps working).
   virtual void RestorePrevious() = 0;
 
+  // Held while this context draws a frame. Contexts on one screen (EGL display; OSMesa: the
+  // process) share it and take turns; Mesa's software renderer gets two screens (gl_context.cc).
+  std::mutex& DrawMutex() { return draw_; }
+
  protected:
-  GlContext() = default;
+  explicit GlContext(std::mutex& draw) : draw_(draw) {}
+
+ private:
+  std::mutex& draw_;
 };
 
 }  // namespace envpool::mujoco::render

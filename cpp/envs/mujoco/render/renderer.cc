@@ -5,6 +5,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -55,15 +56,21 @@ class ThreadRenderer {
     return *gl_;
   }
 
-  // The target for `m` and `frame`; the context must be current.
-  Target& Get(const mjModel* m, const FrameSpec& frame) {
+  // This thread's target for `m` and `frame`, or nullptr before Make.
+  Target* Find(const mjModel* m, const FrameSpec& frame) {
     const void* key = frame.resources_key ? frame.resources_key : m;
     for (auto& t : targets_) {
       if (t->key == key && t->offwidth == frame.offwidth && t->offheight == frame.offheight &&
           t->maxgeom == frame.maxgeom) {
-        return *t;
+        return t.get();
       }
     }
+    return nullptr;
+  }
+
+  // A new target for `m` and `frame` (Find found none); the context must be current.
+  Target& Make(const mjModel* m, const FrameSpec& frame) {
+    const void* key = frame.resources_key ? frame.resources_key : m;
     const MjApi& mj = Mj();
     auto t = std::make_unique<Target>();
     t->key = key;
@@ -98,13 +105,15 @@ class ThreadRenderer {
 
 thread_local ThreadRenderer t_renderer;
 
-// The GL work of one frame at a time in the process (each thread still has its own context).
-// Contexts drawing at once only compete: on an H200 with NVIDIA's EGL, 16 threads drawing
-// HalfCheetah 84x84 at once made 71 frames/s in all, one at a time 400 (one thread alone: 408);
-// llvmpipe spreads each frame over the cores itself. The scene update (CPU only, per thread)
-// runs outside.
-std::mutex& GlMutex() {
-  static std::mutex m;
+// The GL work of one frame at a time per screen (GlContext::DrawMutex; each thread still has its
+// own context). Contexts drawing at once on one screen only compete: on an H200 with NVIDIA's
+// EGL, 16 threads drawing HalfCheetah 84x84 at once made 71 frames/s in all, one at a time 400
+// (one thread alone: 408); llvmpipe spreads each frame over the cores itself, and gets a second
+// screen so that two frames are rasterized at once. The scene update (CPU only, per thread) runs
+// outside. Making a target (mjr_makeContext, which also reloads MuJoCo's process-wide GL function
+// pointers) holds this lock alone; frames hold it shared.
+std::shared_mutex& SetupMutex() {
+  static std::shared_mutex m;
   return m;
 }
 
@@ -152,16 +161,17 @@ void DrawFrame(const mjModel* m, mjData* d, const mjvOption& opt, mjvCamera& cam
     GlContext& gl;
     ~Restore() { gl.RestorePrevious(); }
   } restore{gl};
-  Target* target;
-  {
-    std::lock_guard<std::mutex> lock(GlMutex());
-    target = &t_renderer.Get(m, frame);
+  Target* target = t_renderer.Find(m, frame);
+  if (!target) {
+    std::unique_lock<std::shared_mutex> setup(SetupMutex());
+    target = &t_renderer.Make(m, frame);
   }
   Target& t = *target;
   mj.v_updateScene(m, d, &opt, &DefaultPerturb(), &cam, mjCAT_ALL, &t.scene);
   const mjrRect viewport{0, 0, frame.width, frame.height};
   {
-    std::lock_guard<std::mutex> lock(GlMutex());
+    std::shared_lock<std::shared_mutex> setup(SetupMutex());
+    std::lock_guard<std::mutex> draw(gl.DrawMutex());
     // Several targets share the thread's context: bind this one's offscreen buffer each frame.
     mj.r_setBuffer(mjFB_OFFSCREEN, &t.con);
     mj.r_render(viewport, &t.scene, &t.con);

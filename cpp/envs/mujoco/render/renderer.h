@@ -9,8 +9,8 @@
 // caches are keyed by the model's address: a model passed here must stay alive (and unchanged)
 // for as long as any thread that drew it runs (the loader's LoadModel keeps models for the life
 // of the process). Frames of different envs may be drawn on different threads at once (their
-// GL work then runs one frame at a time: contexts drawing at once only compete, see
-// renderer.cc); one env's mjData must not be stepped while it is drawn.
+// GL work then runs one frame at a time per screen: contexts drawing at once on one screen only
+// compete, see renderer.cc); one env's mjData must not be stepped while it is drawn.
 #pragma once
 
 #include <mujoco/mujoco.h>

@@ -12,6 +12,9 @@ random actions for a fixed wall time; episodes end and restart as in training):
   * dm_control loop xN: ``suite.load("cheetah", "run")`` N times in one process, each stepped
     in turn (``pixels.Wrapper`` with 84 x 84 frames for the pixel rows), one core: dm_control
     itself, what a ``suite.load`` loop gives (dm-control 1.0.50 after the tests' MuJoCo 4 shim).
+  * dm_control AsyncVectorEnv xN (pixel rows): the same N ``pixels.Wrapper`` envs, each behind a
+    minimal gymnasium.Env in its own process of gymnasium's ``AsyncVectorEnv``: what a user
+    without EnvPool runs to use every core.
 
   * ours (baseline) N 2T: with --baseline DIR, ours again from another build of envpool
     (a folder holding its ``envpool`` package, e.g. ``pip install --target DIR`` of an older
@@ -45,7 +48,7 @@ a = json.loads(sys.argv[1])
 n, kind, pixels = a["num_envs"], a["kind"], a["pixels"]
 rng = np.random.default_rng(0)
 acts = rng.uniform(-1, 1, size=(64, n, 6))
-if kind == "dmc":
+def load_dmc(i):
     os.environ.setdefault("MUJOCO_GL", "egl")
     import mujoco
     from dm_control.mujoco.wrapper.mjbindings import sizes
@@ -54,16 +57,40 @@ if kind == "dmc":
             del sizes.array_sizes[struct][name]
     from dm_control import suite
     from dm_control.suite.wrappers import pixels as pixel_wrapper
-    envs = [suite.load("cheetah", "run", task_kwargs={"random": i}) for i in range(n)]
+    e = suite.load("cheetah", "run", task_kwargs={"random": i})
     if pixels:
         kw = {"height": 84, "width": 84, "camera_id": -1}
-        envs = [pixel_wrapper.Wrapper(e, pixels_only=True, render_kwargs=kw) for e in envs]
+        e = pixel_wrapper.Wrapper(e, pixels_only=True, render_kwargs=kw)
+    return e
+if kind == "dmc":
+    envs = [load_dmc(i) for i in range(n)]
     for e in envs:
         e.reset()
     def step(k):
         for e, act in zip(envs, acts[k % 64]):
             if e.step(act).last():
                 e.reset()
+elif kind == "avec":
+    import gymnasium as gym
+    class DmcPixels(gym.Env):
+        observation_space = gym.spaces.Box(0, 255, (84, 84, 3), np.uint8)
+        action_space = gym.spaces.Box(-1.0, 1.0, (6,), np.float64)
+        def __init__(self, i):
+            self.i, self.e = i, None
+        def reset(self, *, seed=None, options=None):
+            # dm_control is loaded at the first reset, in the worker process: AsyncVectorEnv
+            # also makes one env in this process (for its spaces), and a GL context made here
+            # before the fork would leave the workers' Mesa waiting on threads they lack.
+            self.e = self.e or load_dmc(self.i)
+            return self.e.reset().observation["pixels"], {}
+        def step(self, action):
+            ts = self.e.step(action)
+            end = ts.last()
+            return ts.observation["pixels"], ts.reward, end and ts.discount == 0, end and ts.discount != 0, {}
+    env = gym.vector.AsyncVectorEnv([lambda i=i: DmcPixels(i) for i in range(n)])
+    env.reset(seed=0)
+    def step(k):
+        env.step(acts[k % 64])
 else:
     import envpool
     kw = {"from_pixels": True} if pixels else {}
@@ -97,8 +124,8 @@ def loadavg() -> str:
 
 def parse_args() -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--sizes", nargs="+", type=int, default=[8, 32])
-    p.add_argument("--pixel-sizes", nargs="+", type=int, default=[8])
+    p.add_argument("--sizes", nargs="*", type=int, default=[8, 32])
+    p.add_argument("--pixel-sizes", nargs="*", type=int, default=[8])
     p.add_argument("--seconds", type=float, default=3.0)
     p.add_argument("--warmup", type=float, default=0.5)
     p.add_argument("--rounds", type=int, default=3)
@@ -114,7 +141,7 @@ def parse_args() -> argparse.Namespace:
 def main() -> None:
     a = parse_args()
     rows = [(f"states N={n}", n, False) for n in a.sizes] + [(f"84x84 pixels N={n}", n, True) for n in a.pixel_sizes]
-    kinds = ["ours", "dmc"] + (["peer"] if a.peer_python else []) + (["base"] if a.baseline else [])
+    kinds = ["ours", "dmc", "avec"] + (["peer"] if a.peer_python else []) + (["base"] if a.baseline else [])
     env, peer_env = child_env(), child_env(peer=True)
     base_env = child_env(a.baseline) if a.baseline else None
     samples = {(row, kind): [] for row, *_ in rows for kind in kinds}
@@ -123,6 +150,8 @@ def main() -> None:
         for row, n, pixels in rows:
             shift = r % len(kinds)
             for kind in kinds[shift:] + kinds[:shift]:
+                if kind == "avec" and not pixels:
+                    continue  # the issue's AsyncVectorEnv peer is for frames; states have the loop
                 python = a.peer_python if kind == "peer" else sys.executable
                 args = {
                     "num_envs": n,
@@ -144,6 +173,7 @@ def main() -> None:
         "ours": "ours 2T",
         "peer": "reference EnvPool 2T",
         "dmc": "dm_control loop (1 core)",
+        "avec": "dm_control AsyncVectorEnv",
         "base": "ours (baseline) 2T",
     }
     lines = [
@@ -153,16 +183,18 @@ def main() -> None:
         f"average at start and after each round: {' | '.join(loads)}; {(time.time() - t_start) / 60:.1f} min.\n",
         "| row | "
         + " | ".join(names[k] for k in kinds)
-        + " | ours / ref | ours per core / dm_control |"
+        + " | ours / ref | ours per core / dm_control | ours / AsyncVectorEnv |"
         + (" ours / baseline |" if a.baseline else ""),
-        "|---|" + "---:|" * (len(kinds) + 2 + bool(a.baseline)),
+        "|---|" + "---:|" * (len(kinds) + 3 + bool(a.baseline)),
     ]
     for row, *_ in rows:
         ours, ref, dmc = med[(row, "ours")], med.get((row, "peer")), med[(row, "dmc")]
         ratio_ref = f"{ours / ref:.2f}" if ours and ref else "—"
         ratio_dmc = f"{ours / 2 / dmc:.2f}" if ours and dmc else "—"
+        avec = med[(row, "avec")]
+        ratio_avec = f"{ours / avec:.2f}" if ours and avec else "—"
         cells = " | ".join(fmt(med[(row, k)]) for k in kinds)
-        line = f"| {row} | {cells} | {ratio_ref} | {ratio_dmc} |"
+        line = f"| {row} | {cells} | {ratio_ref} | {ratio_dmc} | {ratio_avec} |"
         if a.baseline:
             base = med[(row, "base")]
             line += f" {ours / base:.2f} |" if ours and base else " — |"

@@ -252,3 +252,48 @@ def test_bad_screen_count_is_a_clear_error():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("RuntimeError") and "ENVPOOL_EGL_SCREENS=3" in out.stdout, out.stdout
+
+
+_FORK_CODE = """
+import os, sys
+import numpy as np
+import envpool
+frames = dict(render_mode="rgb_array", width=16, height=16)
+env = envpool.make("HalfCheetah-v5", num_envs=2, num_threads=2, seed=0, **frames)
+env.reset()
+env.render()
+env.close()
+pid = os.fork()
+if pid == 0:
+    try:
+        envpool.make("HalfCheetah-v5", num_envs=2, **frames)
+        print("child: drew")
+    except RuntimeError as exc:
+        print("child:", exc)
+    plain = envpool.make("HalfCheetah-v5", num_envs=2, seed=0)
+    plain.reset()
+    plain.step(np.zeros((2, 6), np.float32))
+    plain.close()
+    print("child: stepped", flush=True)
+    sys.exit(3)
+_, status = os.waitpid(pid, 0)
+print("parent: child status", os.waitstatus_to_exitcode(status))
+env = envpool.make("HalfCheetah-v5", num_envs=2, num_threads=2, seed=0, **frames)
+env.reset()
+print("parent: drew", np.stack(env.render()).shape)
+env.close()
+"""
+
+
+@needs_egl
+def test_a_fork_after_frames_is_told_and_exits_cleanly():
+    """A process forked after its parent drew frames cannot draw (the GL library's threads stay
+    in the parent): make() with frames says so instead of hanging; the child's pools without
+    frames work, and it exits with its own status, not a crash in the GL library's exit handlers;
+    the parent goes on drawing."""
+    out = subprocess.run([sys.executable, "-c", _FORK_CODE], capture_output=True, text=True, timeout=180)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("child: MuJoCo rendering: this process is a fork of process"), lines
+    assert "'spawn'" in lines[0]
+    assert lines[1:] == ["child: stepped", "parent: child status 3", "parent: drew (2, 16, 16, 3)"], lines

@@ -4,9 +4,11 @@
 #include "envs/mujoco/render/gl_context.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -411,6 +413,7 @@ struct Loaded {
   std::unique_ptr<Platform> platform;
   std::string error;
   bool done = false;
+  std::atomic<pid_t> pid{0};  // the process that loaded `platform` (0: none loaded)
 };
 
 Loaded& LoadedPlatform() {
@@ -423,9 +426,30 @@ std::mutex& LoadMutex() {
   return m;
 }
 
+#if defined(__GLIBC__)
+// Ends a fork of the process that opened the GL library before the library's own exit handlers
+// run: Mesa's join threads that only the parent has (a segfault or a hang at the fork's exit,
+// seen with llvmpipe). Registered after the library is loaded, so it runs before them (exit
+// handlers run in reverse order); the process's status is kept. C++ objects' destructors that
+// would run after it are skipped: the process is ending and its memory goes with it.
+void EndForkBeforeGlExitHandlers(int status, void* /*unused*/) {
+  if (!GlInheritedFromFork()) return;
+  std::fflush(nullptr);
+  _exit(status);
+}
+#endif
+
 Platform& GetPlatform() {
   std::lock_guard<std::mutex> lock(LoadMutex());
   Loaded& loaded = LoadedPlatform();
+  if (GlInheritedFromFork()) {
+    throw std::runtime_error(
+        "MuJoCo rendering: this process is a fork of process " + std::to_string(loaded.pid.load()) +
+        ", which had already opened " + BackendName(loaded.platform->backend) +
+        " to draw MuJoCo frames; the GL library's state (its threads included) does not survive fork(), "
+        "so frames cannot be drawn here. Draw frames only in processes started with the 'spawn' or "
+        "'forkserver' method (multiprocessing.get_context('spawn')), or fork before the first frame");
+  }
   if (!loaded.done) {
     try {
       auto p = std::make_unique<Platform>();
@@ -442,6 +466,10 @@ Platform& GetPlatform() {
         OsmesaContext probe(p->osmesa, *p->screens.front());
       }
       loaded.platform = std::move(p);
+      loaded.pid = getpid();
+#if defined(__GLIBC__)
+      on_exit(EndForkBeforeGlExitHandlers, nullptr);  // glibc's atexit with the exit status
+#endif
     } catch (const std::exception& e) {
       loaded.error = e.what();
     }
@@ -466,6 +494,11 @@ GlBackend BackendFromEnvironment() {
 const char* BackendName(GlBackend backend) { return backend == GlBackend::kEgl ? "egl" : "osmesa"; }
 
 void EnsureGl() { (void)GetPlatform(); }
+
+bool GlInheritedFromFork() {
+  const pid_t loader = LoadedPlatform().pid.load();
+  return loader != 0 && loader != getpid();
+}
 
 std::unique_ptr<GlContext> GlContext::Create() {
   Platform& p = GetPlatform();

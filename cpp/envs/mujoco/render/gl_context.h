@@ -35,7 +35,15 @@ const char* BackendName(GlBackend backend);
 // then makes and destroys one context to prove that contexts can be made. Throws
 // std::runtime_error naming what failed and the Debian packages to install; the result (and
 // the backend) are remembered for the life of the process.
+// In a fork of the process that loaded the backend (GlInheritedFromFork), throws
+// std::runtime_error saying so.
 void EnsureGl();
+
+// Whether this process is a fork of the one that loaded the backend. The GL library's state,
+// its threads included (Mesa's rasterizer threads), does not survive fork(): a child cannot
+// draw, and must not touch the contexts it inherited (they would wait forever on threads it
+// lacks).
+bool GlInheritedFromFork();
 
 // One thread's GL context. Made on the thread that uses it (Create), used only there, destroyed
 // there too (a thread_local owns it: renderer.cc).

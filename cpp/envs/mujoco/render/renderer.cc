@@ -35,6 +35,12 @@ class ThreadRenderer {
   ThreadRenderer(const ThreadRenderer&) = delete;
   ThreadRenderer& operator=(const ThreadRenderer&) = delete;
   ~ThreadRenderer() {
+    if (gl_ && GlInheritedFromFork()) {
+      // A fork's copy of the forking thread's renderer (its exit runs this): freeing would
+      // wait on the parent's GL threads. The process is ending; its memory goes with it.
+      (void)gl_.release();
+      return;
+    }
     if (!gl_ || targets_.empty()) return;
     const MjApi& mj = Mj();
     try {
@@ -51,6 +57,7 @@ class ThreadRenderer {
 
   // This thread's context, made current (created on first use).
   GlContext& Current() {
+    if (GlInheritedFromFork()) EnsureGl();  // throws: a fork cannot draw
     if (!gl_) gl_ = GlContext::Create();
     gl_->MakeCurrent();
     return *gl_;

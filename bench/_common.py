@@ -18,6 +18,7 @@ import json
 import os
 import platform
 import shlex
+import signal
 import statistics
 import subprocess
 import sys
@@ -377,22 +378,34 @@ def cpu_jiffies() -> tuple[int, int]:
 def run_child(python: str, source: str, payload: dict[str, Any], env: dict[str, str], cwd: Any, timeout: float) -> dict:
     """Runs ``python -c source json(payload)`` and returns the result it printed after
     RESULT_MARK, or ``{"error": ...}`` (a timeout, or its exit status and last lines): one
-    measurement in a child process, so that a peer that crashes or conflicts takes nothing down."""
-    try:
-        proc = subprocess.run(
-            [python, "-c", source, json.dumps(payload)],
-            env=env,
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
-    except subprocess.TimeoutExpired:
-        return {"error": f"timed out after {timeout:.0f} s"}
-    found = parse_result(proc.stdout)
+    measurement in a child process, so that a peer that crashes or conflicts takes nothing down.
+    The child leads a process group of its own, killed when it is done or timed out: processes
+    it started (a peer's vector-env workers, hung or not) do not outlive the measurement."""
+    with subprocess.Popen(
+        [python, "-c", source, json.dumps(payload)],
+        env=env,
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    ) as proc:
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            stdout = None
+        finally:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:  # the child and all it started are gone
+                pass
+        if stdout is None:
+            proc.communicate()
+            return {"error": f"timed out after {timeout:.0f} s"}
+    found = parse_result(stdout)
     if found is not None:
         return found
-    tail = [line for line in (proc.stderr or proc.stdout).strip().splitlines() if line.strip()][-3:]
+    tail = [line for line in (stderr or stdout).strip().splitlines() if line.strip()][-3:]
     return {"error": f"exit {proc.returncode}: " + " | ".join(tail)}
 
 

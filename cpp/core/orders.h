@@ -45,12 +45,7 @@ class OrderBook {
   // drag each order's cache line to the sending core and back. kPerEnv: read Order::op.
   Op range_op = Op::kPerEnv;
   Op OpFor(int env_id, bool by_id) const {
-    return by_id ? orders_[static_cast<std::size_t>(env_id)].op : RangeOp(range_op, env_id);
-  }
-  // The op of env `env_id` in a dispatch of all envs in one range whose op is `range` (range_op,
-  // which a loop over the range reads once).
-  Op RangeOp(Op range, int env_id) const {
-    return range == Op::kPerEnv ? orders_[static_cast<std::size_t>(env_id)].op : range;
+    return by_id || range_op == Op::kPerEnv ? orders_[static_cast<std::size_t>(env_id)].op : range_op;
   }
 
   // Full batch: whether rows follow the order the envs were sent in (a batch sent by env id,
@@ -62,7 +57,7 @@ class OrderBook {
 
   std::size_t num_action_fields() const { return action_data_.size(); }
   const void* ActionRow(std::size_t field, int env_id) const {
-    return RowAt(action_src_[field], row_bytes_[field], env_id);
+    return action_src_[field] + static_cast<std::size_t>(env_id) * row_bytes_[field];
   }
 
   // Where the action rows are, copied out of the vectors once for a chunk of envs: the per-env
@@ -74,7 +69,9 @@ class OrderBook {
         bytes[f] = book.row_bytes_[f];
       }
     }
-    const void* Row(std::size_t field, int env_id) const { return RowAt(src[field], bytes[field], env_id); }
+    const void* Row(std::size_t field, int env_id) const {
+      return src[field] + static_cast<std::size_t>(env_id) * bytes[field];
+    }
     std::size_t num_fields;
     const char* src[kMaxArraysPerKind];
     std::size_t bytes[kMaxArraysPerKind];
@@ -113,11 +110,6 @@ class OrderBook {
   }
 
  private:
-  // Env `env_id`'s row of an action field whose rows start at `src`, `bytes` each.
-  static const void* RowAt(const char* src, std::size_t bytes, int env_id) {
-    return src + static_cast<std::size_t>(env_id) * bytes;
-  }
-
   // One row per env, scattered by id: rows of the common sizes are copied as one load and
   // store each (a memcpy call per 8-byte row cost more than the copy; callgrind). `ops`
   // (unless nullptr) gets each env's Op::kStep in the same pass.

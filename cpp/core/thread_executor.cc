@@ -254,7 +254,8 @@ void ThreadExecutor::RunChunkEnvs(const Chunk& chunk) {
       // own, with the range's op read once, saves ~15 instructions per env step (callgrind).
       const Op range_op = ctx_.orders.range_op;
       for (const int end = id + chunk.count; id < end; ++id) {
-        StepEnv(id, buf, rows, static_cast<std::size_t>(id), ctx_.orders.RangeOp(range_op, id), actions, error);
+        StepEnv(id, buf, rows, static_cast<std::size_t>(id), range_op == Op::kPerEnv ? ctx_.orders[id].op : range_op,
+                actions, error);
       }
     }
     batches.Publish(pos, chunk.count);

@@ -62,6 +62,8 @@ class OrderBook {
 
   // Where the action rows are, copied out of the vectors once for a chunk of envs: the per-env
   // loop then reads a local array, not each vector's bounds and data (~9 instructions a step).
+  // Row() repeats ActionRow's arithmetic on purpose: one inline helper for both measured ~1% more
+  // instructions per env step (callgrind, 4e5a334).
   struct Rows {
     explicit Rows(const OrderBook& book) : num_fields(book.action_data_.size()) {
       for (std::size_t f = 0; f < num_fields; ++f) {

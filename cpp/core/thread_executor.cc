@@ -251,7 +251,8 @@ void ThreadExecutor::RunChunkEnvs(const Chunk& chunk) {
       }
     } else {
       // A range of ids, each env's row its id (the common step() of all envs): a loop of its
-      // own, with the range's op read once, saves ~15 instructions per env step (callgrind).
+      // own, with the range's op read once, saves ~15 instructions per env step (callgrind). It
+      // writes OpFor's rule out: calling a shared helper instead measured ~1% more (4e5a334).
       const Op range_op = ctx_.orders.range_op;
       for (const int end = id + chunk.count; id < end; ++id) {
         StepEnv(id, buf, rows, static_cast<std::size_t>(id), range_op == Op::kPerEnv ? ctx_.orders[id].op : range_op,

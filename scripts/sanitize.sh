@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the extension and the C++ unit tests (tests/cpp) with sanitizers and runs the unit
-# tests (ctest) and tests/stress_pool.py under each:
+# tests (ctest) and tests/stress/stress_pool.py under each:
 #   address  ASan + UBSan (leak detection off: the interpreter itself is not instrumented)
 #   thread   TSan (the stress run without its every-task hostile-kwargs part)
 # Any sanitizer report fails the run. Usage: scripts/sanitize.sh [address|thread ...] [--quick]
@@ -62,8 +62,8 @@ for mode in "${modes[@]}"; do
   # what hostile input finds; an env steps in one thread at a time): --no-extreme-kwargs for TSan.
   mode_args=("${stress_args[@]}")
   [[ $mode == thread ]] && mode_args+=(--no-extreme-kwargs)
-  echo "== $mode: running tests/stress_pool.py ${mode_args[*]:-}"
-  if ! env "${export_opts[@]}" ENVPOOL_STRESS_PLUGINS="$(pwd)/$plugins" LD_PRELOAD="$runtime" PYTHONPATH="$pkg" python3 tests/stress_pool.py "${mode_args[@]}" > "$log" 2>&1; then
+  echo "== $mode: running tests/stress/stress_pool.py ${mode_args[*]:-}"
+  if ! env "${export_opts[@]}" ENVPOOL_STRESS_PLUGINS="$(pwd)/$plugins" LD_PRELOAD="$runtime" PYTHONPATH="$pkg" python3 tests/stress/stress_pool.py "${mode_args[@]}" > "$log" 2>&1; then
     tail -60 "$log"
     echo "sanitizer run '$mode' FAILED"
     exit 1

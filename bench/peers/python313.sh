@@ -18,16 +18,25 @@ if [[ -x $python ]] && works; then
 fi
 
 # deb-src for trixie only (no binary lines): apt-get source fetches the source package, nothing
-# from trixie is installed. Pinned to the package's version so a rebuild gets the same sources.
+# from trixie is installed. The mirror is the one this machine's own Debian entry names (the
+# repository names no host): the URIs and Signed-By of the first deb822 entry whose suites
+# include the release itself (not -security or -updates), or of the first one-line `deb` entry.
 list=/etc/apt/sources.list.d/peer-python313-src.sources
 if [[ ! -f $list ]]; then
-  cat >"$list" <<'EOF'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: trixie
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
+  read -r uri keyring < <(
+    { cat /etc/apt/sources.list.d/*.sources 2>/dev/null; echo; } | awk '
+      /^$/ { if (u && s ~ /(^| )[a-z]+( |$)/) { print u, (k ? k : "-"); found = 1; exit } u = s = k = ""; next }
+      /^URIs:/ { u = $2 } /^Suites:/ { $1 = ""; s = $0 } /^Signed-By:/ { k = $2 }
+      END { if (!found && u && s ~ /(^| )[a-z]+( |$)/) print u, (k ? k : "-") }'
+  ) || true
+  if [[ -z ${uri:-} ]]; then
+    uri=$(awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }' \
+      /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | head -1)
+    keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+  fi
+  [[ -n ${uri:-} ]] || { echo "peers/python313.sh: no Debian mirror found in /etc/apt/sources.list*" >&2; exit 1; }
+  [[ ${keyring:--} != - ]] || keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+  printf 'Types: deb-src\nURIs: %s\nSuites: trixie\nComponents: main\nSigned-By: %s\n' "$uri" "$keyring" >"$list"
 fi
 apt-get update -qq >&2
 # The build needs these -dev packages for the stdlib modules a venv with pip and numpy uses

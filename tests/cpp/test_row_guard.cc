@@ -2,7 +2,7 @@
 // outside its obs or info row fails its step with an error naming the array, and the rows
 // around it keep their values; an env that writes only its own rows is not disturbed.
 // Under ASan the guard bytes are poisoned, so a stray write is ASan's report instead (the
-// sanitizer run of tests/stress_pool.py checks that path); the overrun cases run without it.
+// sanitizer run of tests/stress/stress_pool.py checks that path); the overrun cases run without it.
 #define ENVPOOL_ROW_GUARD 1
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 over their pools.
 
 It picks among every front end, the multi-agent ones in envpool.multiagent included, so this one
-module of frontends/ sits above multiagent/ (tests/frontends/test_front_ends.py's layer table says so);
+module of frontends/ sits above multiagent/ (tests/package/test_layers.py's layer table says so);
 each is imported only when asked for: ``"dm"`` needs the ``dm-env`` package.
 """
 

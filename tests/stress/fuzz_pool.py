@@ -11,7 +11,7 @@ flight:
   * out-of-range action values are refused unless every env they are for starts a new
     episode instead (next-step autoreset ignores those actions, as gymnasium does).
 
-    python tests/fuzz_pool.py [max_examples]
+    python tests/stress/fuzz_pool.py [max_examples]
 """
 
 from __future__ import annotations

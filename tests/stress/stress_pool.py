@@ -7,7 +7,7 @@ off by the collector, cut-short rows, pools made in exiting threads), and every 
 task made and stepped with each kwarg at its extremes (0, 1, large, negative, NaN, empty; with
 the row guard of these builds, core/row_guard.h). Exits non-zero on any unexpected exception.
 
-    python tests/stress_pool.py [--quick] [--extreme-kwargs (that mode only)]
+    python tests/stress/stress_pool.py [--quick] [--extreme-kwargs (that mode only)]
 
 With ENVPOOL_STRESS_PLUGINS=<build folder of tests/plugin>, env plugins too.
 """

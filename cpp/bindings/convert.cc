@@ -1,7 +1,12 @@
 // Conversions between the core's types and Python's (see convert.h).
 #include "bindings/convert.h"
 
+#include <cctype>
+#include <climits>
+#include <cstdint>
 #include <iterator>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <variant>
@@ -146,20 +151,102 @@ const char* KindName(char kind) {
   }
 }
 
-AutoresetMode ParseAutoreset(const std::string& mode) {
-  if (mode == "next_step") return AutoresetMode::kNextStep;
-  if (mode == "same_step") return AutoresetMode::kSameStep;
-  if (mode == "disabled") return AutoresetMode::kDisabled;
-  throw std::invalid_argument("autoreset_mode must be next_step, same_step or disabled, got '" + mode + "'");
+namespace {
+
+// "type value" of what the caller passed, for a message (the value's repr cut at 40 characters).
+std::string Passed(const py::handle& value) {
+  std::string repr = py::repr(value).cast<std::string>();
+  if (repr.size() > 40) repr = repr.substr(0, 37) + "...";
+  return py::type::of(value).attr("__name__").cast<std::string>() + " " + repr;
 }
 
-// The options every pool takes from Python.
-PoolOptions Options(int num_envs, int batch_size, int max_episode_steps, const std::string& autoreset_mode) {
+// An int option: a Python or NumPy integer, not a bool (a flag where a number belongs is a mistake).
+bool IsInt(const py::handle& value) {
+  static const auto* numpy_integer = new py::object(py::module_::import("numpy").attr("integer"));
+  return !PyBool_Check(value.ptr()) && (PyLong_Check(value.ptr()) || py::isinstance(value, *numpy_integer));
+}
+
+int IntOption(const char* name, const py::handle& value) {
+  if (!IsInt(value)) throw py::type_error(std::string(name) + " must be an int, got " + Passed(value));
+  const py::int_ number(py::reinterpret_borrow<py::object>(value));
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(number.ptr(), &overflow);
+  if (overflow != 0 || v < INT32_MIN || v > INT32_MAX) {
+    throw std::invalid_argument(std::string(name) + " is out of range, got " + py::str(number).cast<std::string>());
+  }
+  return static_cast<int>(v);
+}
+
+std::optional<int> OptionalInt(const char* name, const py::handle& value) {
+  if (value.is_none()) return std::nullopt;
+  return IntOption(name, value);
+}
+
+std::optional<uint64_t> SeedOption(const py::handle& value) {
+  if (value.is_none()) return std::nullopt;
+  if (!IsInt(value)) throw py::type_error("seed must be an int, got " + Passed(value));
+  const py::int_ number(py::reinterpret_borrow<py::object>(value));
+  if (number < py::int_(0)) throw std::invalid_argument("seed must be >= 0, got " + py::str(number).cast<std::string>());
+  const unsigned long long v = PyLong_AsUnsignedLongLong(number.ptr());
+  if (PyErr_Occurred() != nullptr) {
+    PyErr_Clear();
+    throw std::invalid_argument("seed=" + py::str(number).cast<std::string>() +
+                                " does not fit in 64 bits (seeds must be < 2**64)");
+  }
+  return static_cast<uint64_t>(v);
+}
+
+double SpinOption(const py::handle& value) {
+  if (PyBool_Check(value.ptr()) || !(PyFloat_Check(value.ptr()) || IsInt(value))) {
+    throw py::type_error("spin_us must be a number of microseconds, got " + Passed(value));
+  }
+  return value.cast<double>();
+}
+
+}  // namespace
+
+AutoresetMode ToAutoreset(const py::handle& mode) {
+  // gymnasium's AutoresetMode is an Enum whose values are its names ("NextStep", ...).
+  const bool is_enum = py::hasattr(mode, "value") && py::isinstance<py::str>(mode.attr("value"));
+  if (py::isinstance<py::str>(mode) || is_enum) {
+    std::string key;
+    for (char c : (is_enum ? mode.attr("value") : mode).cast<std::string>()) {
+      if (c != '_' && c != '-') key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    if (key == "nextstep") return AutoresetMode::kNextStep;
+    if (key == "samestep") return AutoresetMode::kSameStep;
+    if (key == "disabled") return AutoresetMode::kDisabled;
+  }
+  throw std::invalid_argument(
+      "autoreset_mode must be a gymnasium.vector.AutoresetMode or one of 'next_step', 'same_step', 'disabled'; got " +
+      py::repr(mode).cast<std::string>());
+}
+
+const char* AutoresetName(AutoresetMode mode) {
+  switch (mode) {
+    case AutoresetMode::kNextStep:
+      return "next_step";
+    case AutoresetMode::kSameStep:
+      return "same_step";
+    case AutoresetMode::kDisabled:
+      return "disabled";
+  }
+  return "next_step";
+}
+
+PoolOptions ToPoolOptions(const py::handle& num_envs, const py::handle& batch_size, const py::handle& num_threads,
+                          const py::handle& seed, const py::handle& max_episode_steps, const py::handle& autoreset_mode,
+                          const py::handle& spin_us, const py::handle& thread_affinity_offset) {
   PoolOptions options;
-  options.num_envs = num_envs;
-  options.batch_size = batch_size;
-  options.max_episode_steps = max_episode_steps;
-  options.autoreset = ParseAutoreset(autoreset_mode);
+  options.num_envs = IntOption("num_envs", num_envs);
+  options.batch_size = OptionalInt("batch_size", batch_size);
+  options.num_threads = OptionalInt("num_threads", num_threads);
+  options.seed = SeedOption(seed);
+  options.max_episode_steps = OptionalInt("max_episode_steps", max_episode_steps);
+  options.autoreset = ToAutoreset(autoreset_mode);
+  options.spin_us = SpinOption(spin_us);
+  options.thread_affinity_offset = IntOption("thread_affinity_offset", thread_affinity_offset);
+  CheckPoolOptions(options);
   return options;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/pool.h"
+#include "core/pool_options.h"
 #include "core/process_channel.h"
 #include "core/protocol.h"
 #include "core/spec.h"
@@ -45,9 +46,15 @@ ConfigValue ToConfigValue(const std::string& key, const py::handle& obj);
 // kwargs {key: [value] or [per-env values...]} -> the pool's form.
 std::vector<std::pair<std::string, std::vector<ConfigValue>>> ToKwargs(const py::dict& kwargs);
 
-AutoresetMode ParseAutoreset(const std::string& mode);
-// The options every pool takes from Python.
-PoolOptions Options(int num_envs, int batch_size, int max_episode_steps, const std::string& autoreset_mode);
+// The pool options (core/pool_options.h) from Python's values, each converted by its type and a
+// wrong type a TypeError naming the option; then checked (CheckPoolOptions: a ValueError).
+PoolOptions ToPoolOptions(const py::handle& num_envs, const py::handle& batch_size, const py::handle& num_threads,
+                          const py::handle& seed, const py::handle& max_episode_steps, const py::handle& autoreset_mode,
+                          const py::handle& spin_us, const py::handle& thread_affinity_offset);
+// A gymnasium AutoresetMode, or its name in any of gymnasium's spellings ("next_step", "NextStep").
+AutoresetMode ToAutoreset(const py::handle& mode);
+// The core's name of a mode: "next_step", "same_step", "disabled".
+const char* AutoresetName(AutoresetMode mode);
 
 py::dict LayoutToDict(const ProcessLayout& l);
 ProcessLayout LayoutFromDict(const py::dict& d);

@@ -115,28 +115,62 @@ PYBIND11_MODULE(_core, m) {
       py::arg("task_id"), py::arg("kwargs"),
       "Arrays of one env of `task_id` built with `kwargs` ({key: [value]}), and the full config.");
 
-  py::class_<PyPool>(m, "Pool", "A pool of a registered native task (envpool.make).")
-      // make()'s options by name, None (the default for each) meaning the core's default:
-      // ResolveNativeOptions (core/pool_factories.cc) gives each its default and its check.
-      .def(py::init([](const std::string& task_id, const py::dict& kwargs, std::optional<int> num_envs,
-                       std::optional<int> batch_size, std::optional<int> num_threads, std::optional<uint64_t> seed,
-                       std::optional<int> max_episode_steps, std::optional<std::string> autoreset_mode,
-                       std::optional<double> spin_us, std::optional<int> thread_affinity_offset) {
-             NativePoolArgs args;
-             args.num_envs = num_envs;
-             args.batch_size = batch_size;
-             args.num_threads = num_threads;
-             args.seed = seed;
-             args.max_episode_steps = max_episode_steps;
-             if (autoreset_mode) args.autoreset = ParseAutoreset(*autoreset_mode);
-             args.spin_us = spin_us;
-             args.thread_affinity_offset = thread_affinity_offset;
-             return std::make_unique<PyPool>(task_id, kwargs, args);
+  // The pool options (core/pool_options.h). The keywords' defaults are read from a default
+  // PoolOptions: each is written there only; Python reads them (envpool._core.PoolOptions()).
+  const PoolOptions defaults;
+  py::class_<PoolOptions>(m, "PoolOptions",
+                          "A pool's own options, apart from the env's kwargs: checked when made, completed (the "
+                          "task's time limit, the default threads) by the pool that takes them.")
+      .def(py::init([](const py::object& num_envs, const py::object& batch_size, const py::object& num_threads,
+                       const py::object& seed, const py::object& max_episode_steps, const py::object& autoreset_mode,
+                       const py::object& spin_us, const py::object& thread_affinity_offset) {
+             return ToPoolOptions(num_envs, batch_size, num_threads, seed, max_episode_steps, autoreset_mode, spin_us,
+                                  thread_affinity_offset);
            }),
-           py::arg("task_id"), py::arg("kwargs") = py::dict(), py::kw_only(), py::arg("num_envs") = py::none(),
-           py::arg("batch_size") = py::none(), py::arg("num_threads") = py::none(), py::arg("seed") = py::none(),
-           py::arg("max_episode_steps") = py::none(), py::arg("autoreset_mode") = py::none(),
-           py::arg("spin_us") = py::none(), py::arg("thread_affinity_offset") = py::none())
+           py::kw_only(), py::arg("num_envs") = defaults.num_envs, py::arg("batch_size") = py::cast(defaults.batch_size),
+           py::arg("num_threads") = py::cast(defaults.num_threads), py::arg("seed") = py::cast(defaults.seed),
+           py::arg("max_episode_steps") = py::cast(defaults.max_episode_steps),
+           py::arg("autoreset_mode") = AutoresetName(defaults.autoreset), py::arg("spin_us") = defaults.spin_us,
+           py::arg("thread_affinity_offset") = defaults.thread_affinity_offset)
+      .def_readonly("num_envs", &PoolOptions::num_envs)
+      .def_readonly("batch_size", &PoolOptions::batch_size)
+      .def_readonly("num_threads", &PoolOptions::num_threads)
+      .def_readonly("seed", &PoolOptions::seed)
+      .def_readonly("max_episode_steps", &PoolOptions::max_episode_steps)
+      .def_property_readonly("autoreset_mode", [](const PoolOptions& o) { return AutoresetName(o.autoreset); })
+      .def_readonly("spin_us", &PoolOptions::spin_us)
+      .def_readonly("thread_affinity_offset", &PoolOptions::thread_affinity_offset)
+      .def("__repr__", [](const PoolOptions& o) {
+        return py::str("PoolOptions(num_envs={}, batch_size={}, num_threads={}, seed={}, max_episode_steps={}, "
+                       "autoreset_mode='{}', spin_us={}, thread_affinity_offset={})")
+            .format(o.num_envs, o.batch_size, o.num_threads, o.seed, o.max_episode_steps, AutoresetName(o.autoreset),
+                    o.spin_us, o.thread_affinity_offset);
+      });
+
+  py::class_<ResolvedPoolOptions>(m, "ResolvedPoolOptions",
+                                  "The options a pool runs with (pool.options): every value set and checked.")
+      .def_readonly("num_envs", &ResolvedPoolOptions::num_envs)
+      .def_readonly("batch_size", &ResolvedPoolOptions::batch_size)
+      .def_readonly("num_threads", &ResolvedPoolOptions::num_threads)
+      .def_readonly("seed", &ResolvedPoolOptions::seed)
+      .def_readonly("max_episode_steps", &ResolvedPoolOptions::max_episode_steps)
+      .def_property_readonly("autoreset_mode", [](const ResolvedPoolOptions& o) { return AutoresetName(o.autoreset); })
+      .def_property_readonly("spin_us", [](const ResolvedPoolOptions& o) { return o.spin.count() / 1000.0; })
+      .def_readonly("thread_affinity_offset", &ResolvedPoolOptions::thread_affinity_offset)
+      .def_property_readonly("full_batch", &ResolvedPoolOptions::full_batch)
+      .def_property_readonly(
+          "env_seeds",
+          [](const ResolvedPoolOptions& o) -> py::object {
+            if (!o.seed) return py::none();
+            py::list seeds;
+            for (int i = 0; i < o.num_envs; ++i) seeds.append(o.EnvSeed(i));
+            return seeds;
+          },
+          "Each env's seed when the pool was made (None: unseeded).");
+
+  py::class_<PyPool>(m, "Pool", "A pool of a registered native task (envpool.make).")
+      .def(py::init<const std::string&, const py::dict&, const PoolOptions&>(), py::arg("task_id"),
+           py::arg("kwargs") = py::dict(), py::arg("options") = PoolOptions())
       .def("send_reset", &PyPool::SendReset, py::arg("env_id") = py::none(), py::arg("seeds") = py::none(),
            py::arg("keep") = py::none(), py::arg("wait_follows") = false)
       .def("send", &PyPool::Send, py::arg("actions"), py::arg("env_id") = py::none())
@@ -149,10 +183,10 @@ PYBIND11_MODULE(_core, m) {
       .def("close", &PyPool::Close)
       .def_property_readonly("closed", &PyPool::closed)
       .def_property_readonly("in_flight", &PyPool::in_flight)
+      .def_property_readonly("options", [](const PyPool& p) { return p.core().options(); },
+                             "The options the pool runs with, resolved (a ResolvedPoolOptions).")
       .def_property_readonly("num_envs", [](const PyPool& p) { return p.core().num_envs(); })
       .def_property_readonly("batch_size", [](const PyPool& p) { return p.core().batch_size(); })
-      .def_property_readonly("num_threads", [](PyPool& p) { return p.pool().executor().parallelism(); })
-      .def_property_readonly("thread_affinity_offset", &PyPool::thread_affinity_offset)
       .def_property_readonly("max_episode_steps", [](const PyPool& p) { return p.core().max_episode_steps(); })
       .def_property_readonly("spec", [](const PyPool& p) { return EnvSpecToDict(p.core().spec()); })
       .def("xla_id", &PyPool::XlaId, "This pool's id for the XLA handlers (envs.xla()), registered at the first call.")
@@ -160,10 +194,10 @@ PYBIND11_MODULE(_core, m) {
 
   py::class_<PyProcessPool, PyPool>(m, "ProcessPool",
                                     "A pool whose envs live in worker processes (envpool.make_python).")
-      .def(py::init<const std::string&, const py::dict&, int, int, int, const std::string&, const std::vector<int>&,
-                    std::size_t, std::size_t>(),
-           py::arg("name"), py::arg("spec"), py::arg("num_envs"), py::arg("batch_size"), py::arg("max_episode_steps"),
-           py::arg("autoreset_mode"), py::arg("worker_start"), py::arg("info_capacity"), py::arg("error_capacity"))
+      .def(py::init<const std::string&, const py::dict&, const PoolOptions&, const std::vector<int>&, std::size_t,
+                    std::size_t>(),
+           py::arg("name"), py::arg("spec"), py::arg("options"), py::arg("worker_start"), py::arg("info_capacity"),
+           py::arg("error_capacity"))
       .def_property_readonly("shm_fd", [](PyProcessPool& p) { return p.processes().mapping().fd(); })
       .def_property_readonly("process_layout", [](PyProcessPool& p) { return LayoutToDict(p.processes().layout()); })
       .def(
@@ -194,8 +228,8 @@ PYBIND11_MODULE(_core, m) {
 
   py::class_<PyExternalPool, PyPool>(m, "ExternalPool",
                                      "A pool of external episodes (envpool.serve, envpool.ExternalEnv).")
-      .def(py::init<const std::string&, const py::dict&, int, int, double>(), py::arg("name"), py::arg("spec"),
-           py::arg("max_episodes"), py::arg("batch_size"), py::arg("wait_ms"))
+      .def(py::init<const std::string&, const py::dict&, const PoolOptions&, double>(), py::arg("name"),
+           py::arg("spec"), py::arg("options"), py::arg("wait_ms"))
       .def(
           "ext_acquire", [](PyExternalPool& p) { return p.external().Acquire(); },
           "A free slot for a new episode, or -1 when none is free.")

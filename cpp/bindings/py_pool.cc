@@ -17,11 +17,9 @@ namespace envpool::bindings {
 
 namespace {
 
-// A native pool of `task_id` with make()'s options, resolved (defaults and checks) in the core.
-std::unique_ptr<EnvPool> NativePool(const TaskSpec& task, const py::dict& kwargs, const PoolOptions& resolved) {
-  PoolOptions options = resolved;
-  options.configs = MakeConfigs(task, options.num_envs, ToKwargs(kwargs));
-  return MakeNativePool(task, std::move(options)).pool;
+// The native pool of `task` with one config per env from `kwargs`.
+std::unique_ptr<EnvPool> NativePool(const TaskSpec& task, const py::dict& kwargs, const PoolOptions& options) {
+  return MakeNativePool(task, options, MakeConfigs(task, options.num_envs, ToKwargs(kwargs))).pool;
 }
 
 std::chrono::nanoseconds WaitOf(double wait_ms) {
@@ -33,13 +31,9 @@ std::chrono::nanoseconds WaitOf(double wait_ms) {
 
 // -- PyPool ------------------------------------------------------------------------------------
 
-PyPool::PyPool(const std::string& task_id, const py::dict& kwargs, const NativePoolArgs& args)
-    : PyPool(ResolveNativeOptions(FindTask(task_id), args), task_id, kwargs) {}
-
-PyPool::PyPool(const PoolOptions& resolved, const std::string& task_id, const py::dict& kwargs)
-    : PyPool(NativePool(FindTask(task_id), kwargs, resolved), nullptr) {
+PyPool::PyPool(const std::string& task_id, const py::dict& kwargs, const PoolOptions& options)
+    : PyPool(NativePool(FindTask(task_id), kwargs, options), nullptr) {
   final_obs_objects_ = true;
-  thread_affinity_offset_ = resolved.thread_affinity_offset;
 }
 
 PyPool::PyPool(std::unique_ptr<EnvPool> pool, const char* no_xla_reason)
@@ -251,13 +245,12 @@ char* PyPool::ActionScratch(std::size_t field, std::size_t bytes) {
 
 // -- PyProcessPool -----------------------------------------------------------------------------
 
-PyProcessPool::PyProcessPool(const std::string& name, const py::dict& spec, int num_envs, int batch_size,
-                             int max_episode_steps, const std::string& autoreset_mode,
+PyProcessPool::PyProcessPool(const std::string& name, const py::dict& spec, const PoolOptions& options,
                              const std::vector<int>& worker_start, std::size_t info_capacity,
                              std::size_t error_capacity)
     : PyProcessPool(MakeProcessPool(
-          name, DictToEnvSpec(spec), Options(num_envs, batch_size, max_episode_steps, autoreset_mode),
-          ProcessLayout::For(DictToEnvSpec(spec), num_envs, worker_start, info_capacity, error_capacity))) {}
+          name, DictToEnvSpec(spec), options,
+          ProcessLayout::For(DictToEnvSpec(spec), options.num_envs, worker_start, info_capacity, error_capacity))) {}
 
 PyProcessPool::PyProcessPool(MadePool<ProcessExecutor> made)
     : PyPool(std::move(made.pool), "Python envs with Python info dicts"), executor_(made.executor) {}
@@ -269,10 +262,9 @@ ProcessExecutor& PyProcessPool::processes() {
 
 // -- PyExternalPool ----------------------------------------------------------------------------
 
-PyExternalPool::PyExternalPool(const std::string& name, const py::dict& spec, int max_episodes, int batch_size,
+PyExternalPool::PyExternalPool(const std::string& name, const py::dict& spec, const PoolOptions& options,
                                double wait_ms)
-    : PyExternalPool(MakeExternalPool(name, DictToEnvSpec(spec), Options(max_episodes, batch_size, 0, "next_step"),
-                                      WaitOf(wait_ms))) {}
+    : PyExternalPool(MakeExternalPool(name, DictToEnvSpec(spec), options, WaitOf(wait_ms))) {}
 
 PyExternalPool::PyExternalPool(MadePool<ExternalExecutor> made)
     : PyPool(std::move(made.pool), "external episodes and may be partial"), executor_(made.executor) {}

@@ -29,8 +29,8 @@ namespace py = pybind11;
 class PyPool : public xla::Port {
  public:
   // A pool of a registered native task (envpool.make): `kwargs` the env kwargs ({key: [value]}),
-  // `args` make()'s options, unset ones defaulted and all checked by ResolveNativeOptions.
-  PyPool(const std::string& task_id, const py::dict& kwargs, const NativePoolArgs& args);
+  // `options` the pool's (resolved by MakeNativePool).
+  PyPool(const std::string& task_id, const py::dict& kwargs, const PoolOptions& options);
   ~PyPool() override;
 
   void SendReset(const py::object& env_id, const py::object& seeds, const py::object& keep, bool wait_follows);
@@ -45,7 +45,6 @@ class PyPool : public xla::Port {
   bool closed() const { return !pool_ || pool_->closed(); }
   int in_flight() const { return pool_ ? pool_->in_flight() : 0; }
   const EnvPool& core() const { return *pool_; }
-  int thread_affinity_offset() const { return thread_affinity_offset_; }  // resolved; -1: unpinned
   // The batch's fields in the layout's order: what recv fills, [{name, dtype, shape}].
   py::list BatchFields() const;
 
@@ -60,8 +59,6 @@ class PyPool : public xla::Port {
 
  protected:
   explicit PyPool(std::unique_ptr<EnvPool> pool, const char* no_xla_reason);
-  // The native pool of `task_id` with options already resolved (the public constructor's step).
-  PyPool(const PoolOptions& resolved, const std::string& task_id, const py::dict& kwargs);
 
   // Rejects a second Python thread entering while the first waits without the GIL, and a
   // Python call while a jitted function's call (envs.xla()) is inside.
@@ -84,7 +81,6 @@ class PyPool : public xla::Port {
   static constexpr int kFree = 0, kPython = 1, kXla = 2;
   std::atomic<int> owner_{kFree};
   bool final_obs_objects_ = false;       // final_obs as gymnasium's object array (native pools)
-  int thread_affinity_offset_ = -1;      // native pools: as resolved from make()'s options
   const char* no_xla_reason_ = nullptr;  // why xla() refuses this pool (nullptr: it does not)
   // envs.xla(): the registry id (0: none yet), the set a taken batch lands in and the staged
   // actions (all kept past pool_, which reads them until it stops).
@@ -99,9 +95,8 @@ class PyPool : public xla::Port {
 // shared memory given by shm_fd and process_layout; the Python side supervises them.
 class PyProcessPool : public PyPool {
  public:
-  PyProcessPool(const std::string& name, const py::dict& spec, int num_envs, int batch_size, int max_episode_steps,
-                const std::string& autoreset_mode, const std::vector<int>& worker_start, std::size_t info_capacity,
-                std::size_t error_capacity);
+  PyProcessPool(const std::string& name, const py::dict& spec, const PoolOptions& options,
+                const std::vector<int>& worker_start, std::size_t info_capacity, std::size_t error_capacity);
   ProcessExecutor& processes();
 
  private:
@@ -109,12 +104,12 @@ class PyProcessPool : public PyPool {
   ProcessExecutor* executor_;
 };
 
-// A pool of external episodes (envpool.serve, envpool.ExternalEnv): `max_episodes` slots whose
+// A pool of external episodes (envpool.serve, envpool.ExternalEnv): options.num_envs slots whose
 // rows the serving thread completes (Complete); recv() cuts a batch `wait_ms` after its first
 // row arrived.
 class PyExternalPool : public PyPool {
  public:
-  PyExternalPool(const std::string& name, const py::dict& spec, int max_episodes, int batch_size, double wait_ms);
+  PyExternalPool(const std::string& name, const py::dict& spec, const PoolOptions& options, double wait_ms);
   ExternalExecutor& external();
   // Completes slot `slot`'s row: one buffer per obs field and per info field, each one row.
   void Complete(int slot, const py::list& obs, const py::list& info, double reward, bool terminated, bool truncated);

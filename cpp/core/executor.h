@@ -21,6 +21,7 @@
 #include "core/batch_assembler.h"
 #include "core/episode_rules.h"
 #include "core/orders.h"
+#include "core/pool_options.h"
 #include "core/spec.h"
 
 namespace envpool {
@@ -94,7 +95,8 @@ class WaitBudget {
 struct ExecutorContext {
   const EnvSpec& spec;
   const BatchLayout& layout;
-  int num_envs;
+  const ResolvedPoolOptions& options;  // the pool's, whole (core/pool_options.h)
+  int num_envs;                        // options.num_envs and batch_size, read on every dispatch
   int batch_size;
   BatchAssembler& batches;
   EpisodeRules& rules;

@@ -8,46 +8,29 @@
 
 namespace envpool {
 
-namespace {
-
-int CheckedNumEnvs(const PoolOptions& options) {
-  if (options.num_envs < 1)
-    throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(options.num_envs));
-  return options.num_envs;
-}
-
-}  // namespace
-
-EnvPool::EnvPool(std::string name, EnvSpec spec, PoolOptions options, const ExecutorFactory& make_executor)
+EnvPool::EnvPool(std::string name, EnvSpec spec, const ResolvedPoolOptions& options,
+                 const ExecutorFactory& make_executor)
     : name_(std::move(name)),
       spec_(std::move(spec)),
-      num_envs_(CheckedNumEnvs(options)),
-      batch_size_(options.batch_size == 0 ? options.num_envs : options.batch_size),
+      options_(options),
+      num_envs_(options.num_envs),
+      batch_size_(options.batch_size),
       protocol_(num_envs_) {
-  if (options.max_episode_steps < 0) options.max_episode_steps = 0;
-  Init(options, make_executor);
-}
-
-void EnvPool::Init(const PoolOptions& options, const ExecutorFactory& make_executor) {
-  if (batch_size_ < 1 || batch_size_ > num_envs_) {
-    throw std::invalid_argument("batch_size must be in [1, num_envs=" + std::to_string(num_envs_) + "], got " +
-                                std::to_string(batch_size_));
-  }
   if (spec_.obs.size() > kMaxArraysPerKind || spec_.info.size() > kMaxArraysPerKind ||
       spec_.action.size() > kMaxArraysPerKind) {
     throw std::invalid_argument("too many arrays in the env spec: at most " + std::to_string(kMaxArraysPerKind) +
                                 " obs, action and info arrays each");
   }
   CheckAgentSpec(spec_);
-  layout_ = BatchLayout::For(spec_, options.autoreset == AutoresetMode::kSameStep);
-  rules_ = std::make_unique<EpisodeRules>(layout_, num_envs_, options.max_episode_steps, options.autoreset);
+  layout_ = BatchLayout::For(spec_, options_.autoreset == AutoresetMode::kSameStep);
+  rules_ = std::make_unique<EpisodeRules>(layout_, num_envs_, options_.max_episode_steps, options_.autoreset);
   orders_ = std::make_unique<OrderBook>(spec_, num_envs_);
   // Unreturned results (complete or in flight) never exceed num_envs rows, so they span at
   // most ceil(num_envs / batch_size) batches: one more position lets the next batch start
   // while the user still holds nothing from the ring.
   batches_ = std::make_unique<BatchAssembler>(layout_, batch_size_, (num_envs_ + batch_size_ - 1) / batch_size_ + 1);
   executor_ =
-      make_executor(ExecutorContext{spec_, layout_, num_envs_, batch_size_, *batches_, *rules_, *orders_, errors_});
+      make_executor(ExecutorContext{spec_, layout_, options_, num_envs_, batch_size_, *batches_, *rules_, *orders_, errors_});
 }
 
 EnvPool::~EnvPool() { Close(); }

@@ -34,22 +34,11 @@
 #include "core/episode_rules.h"
 #include "core/executor.h"
 #include "core/orders.h"
+#include "core/pool_options.h"
 #include "core/protocol.h"
 #include "core/spec.h"
 
 namespace envpool {
-
-struct PoolOptions {
-  int num_envs = 1;
-  int batch_size = 0;              // 0: num_envs (full batch)
-  std::optional<int> num_threads;  // threads stepping native envs; none: DefaultNumThreads (pool_factories.h)
-  uint64_t seed = 0;               // env i's RNG is seeded from seed + i
-  int max_episode_steps = -1;      // < 0: a native pool's task's limit (MakeNativePool), else none; 0: none
-  std::vector<Config> configs;     // per env, complete (see MakeConfigs); empty: task defaults
-  AutoresetMode autoreset = AutoresetMode::kNextStep;
-  std::chrono::nanoseconds spin{std::chrono::microseconds(50)};  // worker spin before sleeping
-  int thread_affinity_offset = -1;  // >= 0: native worker i pinned to CPU offset + i (core/thread_pool.h)
-};
 
 // Makes the executor of a pool once the pool's parts exist (see the EnvPool constructors).
 using ExecutorFactory = std::function<std::unique_ptr<Executor>(ExecutorContext)>;
@@ -58,10 +47,10 @@ class EnvPool {
  public:
   using WaitResult = envpool::WaitResult;  // executor.h
 
-  // Envs of `spec` run by the executor `make_executor` builds; options.configs, seed,
-  // num_threads and spin are the executor's business, and max_episode_steps < 0 means none.
-  // Made by the factories of core/pool_factories.h, one per executor kind.
-  EnvPool(std::string name, EnvSpec spec, PoolOptions options, const ExecutorFactory& make_executor);
+  // Envs of `spec` run by the executor `make_executor` builds, which gets `options` whole (seed,
+  // num_threads and spin are its business). Made by the factories of core/pool_factories.h,
+  // one per executor kind, which resolve the options (core/pool_options.h).
+  EnvPool(std::string name, EnvSpec spec, const ResolvedPoolOptions& options, const ExecutorFactory& make_executor);
   ~EnvPool();
   EnvPool(const EnvPool&) = delete;
   EnvPool& operator=(const EnvPool&) = delete;
@@ -69,6 +58,7 @@ class EnvPool {
   const std::string& name() const { return name_; }
   const EnvSpec& spec() const { return spec_; }
   const BatchLayout& layout() const { return layout_; }
+  const ResolvedPoolOptions& options() const { return options_; }
   int num_envs() const { return num_envs_; }
   int batch_size() const { return batch_size_; }
   int max_episode_steps() const { return rules_->max_episode_steps(); }
@@ -130,7 +120,6 @@ class EnvPool {
   void Close();
 
  private:
-  void Init(const PoolOptions& options, const ExecutorFactory& make_executor);
   void CheckUsable() const;
   // Hands the orders to the executor. `marked`: the protocol already counts envs `env_ids` in
   // flight (SendStep's one-pass check), otherwise they are marked here.
@@ -138,6 +127,7 @@ class EnvPool {
 
   std::string name_;
   EnvSpec spec_;
+  ResolvedPoolOptions options_;
   BatchLayout layout_;
   int num_envs_;
   int batch_size_;

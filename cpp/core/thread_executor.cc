@@ -11,28 +11,26 @@
 
 namespace envpool {
 
-ThreadExecutor::ThreadExecutor(ExecutorContext context, const TaskSpec& task, const std::vector<Config>& configs,
-                               uint64_t seed, int num_threads, std::chrono::nanoseconds spin,
-                               int thread_affinity_offset)
-    : Executor(context), num_threads_(num_threads), spin_(spin) {
+ThreadExecutor::ThreadExecutor(ExecutorContext context, const TaskSpec& task, const std::vector<Config>& configs)
+    : Executor(context), num_threads_(context.options.num_threads), spin_(context.options.spin) {
   slots_ = std::vector<EnvSlot>(static_cast<std::size_t>(ctx_.num_envs));
   for (int i = 0; i < ctx_.num_envs; ++i) {
     auto& slot = slots_[static_cast<std::size_t>(i)];
     slot.env = task.make(configs[static_cast<std::size_t>(i)]);
-    slot.rng.Seed(seed + static_cast<uint64_t>(i));
-    slot.env->Seed(seed + static_cast<uint64_t>(i));
+    slot.rng.Seed(ctx_.options.EnvSeed(i));
+    slot.env->Seed(ctx_.options.EnvSeed(i));
   }
   chunk_scratch_.reserve(static_cast<std::size_t>(ctx_.num_envs));
   caller_chunks_.reserve(static_cast<std::size_t>(ctx_.num_envs));
   // num_threads workers. In a full-batch step() of cheap envs the calling thread takes the
   // place of one of them (see Dispatch), so num_threads threads step envs either way.
   threads_ = std::make_unique<ThreadPool>(
-      num_threads, ctx_.num_envs, [this](const Chunk& c) { RunChunk(c); }, spin, thread_affinity_offset);
+      num_threads_, ctx_.num_envs, [this](const Chunk& c) { RunChunk(c); }, spin_, ctx_.options.thread_affinity_offset);
   // Async loops: the waiting caller steps envs too only where a core is left for it (make's
   // async default, one worker fewer than cores); beside a worker on every core it would only
   // preempt one (measured: HalfCheetah async 16/8 with 2 workers on 2 cores, 0.87x).
   const unsigned cores = std::thread::hardware_concurrency();
-  async_caller_helps_ = cores == 0 || static_cast<unsigned>(num_threads) < cores;
+  async_caller_helps_ = cores == 0 || static_cast<unsigned>(num_threads_) < cores;
 }
 
 void ThreadExecutor::SetState(int env_id, const std::vector<double>& state) {

@@ -31,10 +31,9 @@ namespace envpool {
 
 class ThreadExecutor final : public Executor {
  public:
-  // Makes env i from configs[i] with its RNG seeded from seed + i, and starts num_threads
-  // workers that spin for `spin` before sleeping.
-  ThreadExecutor(ExecutorContext context, const TaskSpec& task, const std::vector<Config>& configs, uint64_t seed,
-                 int num_threads, std::chrono::nanoseconds spin, int thread_affinity_offset = -1);
+  // Makes env i from configs[i] with its RNG seeded with the pool's seed for it, and starts the
+  // pool's num_threads workers (spinning for its `spin` before they sleep, pinned as it says).
+  ThreadExecutor(ExecutorContext context, const TaskSpec& task, const std::vector<Config>& configs);
   ~ThreadExecutor() override { Stop(); }
 
   void Dispatch(const int* env_ids, int n, bool wait_follows) override;

@@ -26,6 +26,7 @@ from envpool.external import ExternalEnv, serve
 from envpool.external.client import PolicyClient
 from envpool.external.wire import ExternalError
 from envpool.frontends.gym_env import EnvPoolGymEnv
+from envpool.frontends.sources import NativeSource, PoolOptions
 from envpool.frontends.vector_env import EnvPoolVectorEnv
 from envpool.plugins import load_installed_plugins, load_plugin
 from envpool.process.pool import make_python
@@ -45,6 +46,8 @@ __all__ = [
     "EnvError",
     "EnvPoolGymEnv",
     "EnvPoolVectorEnv",
+    "NativeSource",
+    "PoolOptions",
     "EnvRunner",
     "Episode",
     "RunnerCallbacks",

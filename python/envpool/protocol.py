@@ -2,13 +2,15 @@
 this envpool: ``EnvSpec``, ``EnvPool``, ``DMEnvPool`` and ``GymnasiumEnvPool`` for annotations
 and ``isinstance`` checks, and what the reference's specs offer beyond spaces: a config readable
 by attribute and by key (:class:`Config`), ``state_array_spec`` and ``action_array_spec``
-(:class:`ArraySpec` per array) and, for a pool, ``envs.spec`` (:class:`PoolSpec`).
+(:class:`ArraySpec` per array). A pool's ``envs.spec`` (``PoolSpec``) and the reference's pool
+attributes are the front ends' (envpool.frontends.reference).
 
 The reference's classes are ``typing.Protocol`` classes that ``isinstance`` refuses; here they
 are abstract classes that every matching object is an instance of:
 
 * ``EnvSpec``: what :func:`envpool.make_spec` returns and every pool's ``spec``;
-* ``EnvPool``: every pool ``envpool.make`` (or ``make_python``) returns;
+* ``EnvPool``: every pool ``envpool.make`` (or ``make_python``) returns (every front end derives
+  from it);
 * ``GymnasiumEnvPool``: pools that are gymnasium vector envs (``env_type="gymnasium"`` and
   ``"gym"``: the reference's ``make_gymnasium`` and ``make_gym`` both return one);
 * ``DMEnvPool``: pools that are ``dm_env.Environment`` s (``env_type="dm"``).
@@ -187,25 +189,14 @@ def action_array_spec(arrays: dict[str, Any] | None, action_space: spaces.Space)
 
 class EnvSpec(abc.ABC):  # noqa: B024 - an interface for isinstance and annotations, no abstract method
     """A task's spec (:class:`envpool.tasks.TaskSpec`, from :func:`envpool.make_spec`) or a pool's
-    (:class:`PoolSpec`, ``envs.spec``): ``config`` (a :class:`Config`), ``observation_space`` /
+    (``envs.spec``, an envpool.frontends.reference.PoolSpec): ``config`` (a :class:`Config`), ``observation_space`` /
     ``action_space`` (one env's), ``reward_threshold``, ``state_array_spec``,
     ``action_array_spec``."""
 
 
-def _pool_front_end() -> type | None:
-    module = sys.modules.get("envpool.frontends.pool")
-    return None if module is None else module.PoolFrontEnd
-
-
 class EnvPool(abc.ABC):  # noqa: B024
-    """Every pool ``envpool.make`` returns, whatever its ``env_type``."""
-
-    @classmethod
-    def __subclasshook__(cls, other: type) -> bool:
-        if cls is not EnvPool:
-            return NotImplemented
-        base = _pool_front_end()
-        return NotImplemented if base is None or not issubclass(other, base) else True
+    """Every pool ``envpool.make`` returns, whatever its ``env_type``: each front end derives
+    from it (envpool.frontends.pool.PoolFrontEnd)."""
 
 
 class GymnasiumEnvPool(EnvPool):
@@ -218,8 +209,8 @@ class GymnasiumEnvPool(EnvPool):
             return NotImplemented
         import gymnasium
 
-        base = _pool_front_end()
-        if base is not None and issubclass(other, base) and issubclass(other, gymnasium.vector.VectorEnv):
+        # EnvPool by inheritance (issubclass would ask this hook again, through EnvPool's subclasses).
+        if EnvPool in other.__mro__ and issubclass(other, gymnasium.vector.VectorEnv):
             return True
         return NotImplemented
 
@@ -232,121 +223,6 @@ class DMEnvPool(EnvPool):
         if cls is not DMEnvPool:
             return NotImplemented
         dm_env = sys.modules.get("dm_env")  # no dm pool exists until dm_env is imported
-        base = _pool_front_end()
-        if (
-            dm_env is not None
-            and base is not None
-            and issubclass(other, base)
-            and issubclass(other, dm_env.Environment)
-        ):
+        if dm_env is not None and EnvPool in other.__mro__ and issubclass(other, dm_env.Environment):
             return True
         return NotImplemented
-
-
-class PoolSpec(EnvSpec):
-    """A pool's ``envs.spec``, as the reference's: ``config`` (a :class:`Config` of the env
-    kwargs, per-env ones as lists, and the pool's ``num_envs``, ``batch_size``, ``num_threads``,
-    ``seed``, ``max_episode_steps`` (None: no limit) and ``thread_affinity_offset``),
-    ``observation_space`` / ``action_space`` (one env's), ``reward_threshold``,
-    ``state_array_spec`` and ``action_array_spec``.
-
-    A pool made by ``gymnasium.make_vec`` also has gymnasium's spec (its ``EnvSpec``): its other
-    attributes (``id``, ``kwargs``, ``entry_point``, ...) are read through, as gymnasium's
-    wrappers read them. Other pools: ``id`` is their task's gymnasium id (``"envpool/<task>"``,
-    see envpool.registration.gymnasium_ids).
-    """
-
-    def __init__(self, task_spec: Any, config: dict[str, Any], gymnasium_spec: Any = None):
-        self.task_spec = task_spec
-        self.config = Config(config)
-        self.gymnasium_spec = gymnasium_spec
-
-    @property
-    def observation_space(self) -> spaces.Space:
-        return self.task_spec.observation_space
-
-    @property
-    def action_space(self) -> spaces.Space:
-        return self.task_spec.action_space
-
-    @property
-    def reward_threshold(self) -> float | None:
-        return self.task_spec.reward_threshold
-
-    @property
-    def max_episode_steps(self) -> int | None:
-        return self.config.get("max_episode_steps")
-
-    @property
-    def state_array_spec(self) -> dict[str, ArraySpec]:
-        return self.task_spec.state_array_spec
-
-    @property
-    def action_array_spec(self) -> dict[str, ArraySpec]:
-        return self.task_spec.action_array_spec
-
-    @property
-    def id(self) -> str:
-        if self.gymnasium_spec is not None:
-            return self.gymnasium_spec.id
-        task_id = self.task_spec.task_id
-        registration = sys.modules.get("envpool.registration")  # loaded with envpool; not imported here (a cycle)
-        ids = registration.gymnasium_ids() if registration is not None else {}
-        return ids.get(task_id, f"envpool/{task_id}")
-
-    def __getattr__(self, name: str) -> Any:
-        gym_spec = self.__dict__.get("gymnasium_spec")
-        if gym_spec is not None and not name.startswith("__"):
-            return getattr(gym_spec, name)
-        raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
-
-    def __repr__(self) -> str:
-        return f"PoolSpec({self.id!r}, config={dict(self.config)!r})"
-
-
-class ReferencePoolAPI:
-    """What the reference EnvPool's pools have beyond stepping, mixed into every pool front end
-    (envpool.frontends.pool.PoolFrontEnd): ``spec`` and ``seed()``."""
-
-    # make's settings the spec reports (set by _note_make_settings when the pool opens).
-    _make_settings: dict[str, Any] | None = None
-    # gymnasium.make_vec sets env.unwrapped.spec to its EnvSpec; PoolSpec reads it through.
-    _gymnasium_spec: Any = None
-
-    def _note_make_settings(self, opened: Any) -> None:
-        """Keeps what ``envs.spec.config`` reports from the opened pool (OpenedPool)."""
-        self._make_settings = {
-            "seed": opened.env_seeds[0] if opened.env_seeds else None,
-            "thread_affinity_offset": opened.thread_affinity_offset,
-        }
-
-    @property
-    def spec(self) -> PoolSpec:
-        """The reference EnvPool's ``envs.spec`` (:class:`PoolSpec`): ``config`` (by attribute and
-        key: the env kwargs and the pool's settings), ``state_array_spec``, one env's spaces; for
-        a pool ``gymnasium.make_vec`` made, also the attributes of gymnasium's spec."""
-        settings = self._make_settings or {"seed": None, "thread_affinity_offset": -1}
-        pool_config = {
-            "num_envs": self.num_envs,
-            "batch_size": self.batch_size,
-            "num_threads": self.num_threads,
-            "seed": settings["seed"],
-            "max_episode_steps": self.max_episode_steps,
-            "thread_affinity_offset": settings["thread_affinity_offset"],
-        }
-        return PoolSpec(self.task_spec, {**self.config, **pool_config}, self._gymnasium_spec)
-
-    @spec.setter
-    def spec(self, value: Any) -> None:
-        self._gymnasium_spec = value
-
-    def seed(self, seed: int | list[int] | None = None) -> None:
-        """The reference EnvPool's ``seed()``: does nothing but warn, as there. Seeds are given at
-        ``make(seed=...)`` or to ``reset(seed=...)``."""
-        import warnings
-
-        warnings.warn(
-            "envpool's seed() does nothing (as the reference EnvPool's): pass seed to envpool.make(...) "
-            "or to reset(seed=...)",
-            stacklevel=2,
-        )

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import functools
-import re
 import secrets
 import sys
 from typing import Any
@@ -14,20 +13,20 @@ from gymnasium.vector import AutoresetMode
 
 from envpool.frontends.classes import front_end_class
 from envpool.frontends.single_env import SingleEnvEntryPoint
-from envpool.frontends.sources import parse_autoreset_mode
+from envpool.frontends.sources import POOL_DEFAULTS, NativeSource, PoolOptions, parse_autoreset_mode
 from envpool.protocol import DMEnvPool, GymnasiumEnvPool
-from envpool.tasks import is_multi_agent, registered_tasks
+from envpool.tasks import gymnasium_ids, is_multi_agent, registered_tasks
 
 
 def make(
     task_id: str,
     env_type: str = "gymnasium",
-    num_envs: int = 1,
-    batch_size: int | None = None,
-    num_threads: int | None = None,
-    seed: int = 42,
-    max_episode_steps: int | None = None,
-    autoreset_mode: Any = "next_step",
+    num_envs: int = POOL_DEFAULTS.num_envs,
+    batch_size: int | None = POOL_DEFAULTS.batch_size,
+    num_threads: int | None = POOL_DEFAULTS.num_threads,
+    seed: int = POOL_DEFAULTS.seed,
+    max_episode_steps: int | None = POOL_DEFAULTS.max_episode_steps,
+    autoreset_mode: Any = POOL_DEFAULTS.autoreset_mode,
     render_mode: str | None = None,
     **kwargs: Any,
 ):
@@ -74,26 +73,30 @@ def make(
     # The reference EnvPool 1.x's make takes gym_reset_return_info for every env_type and refuses
     # False (its reset always returns (obs, info), as ours); the front end for gym < 0.26 takes
     # it (False by default: reset returns obs alone).
-    takes_it = getattr(front_end, "takes_gym_reset_return_info", False)
-    if not takes_it and not kwargs.pop("gym_reset_return_info", True):
+    front_end_kwargs = {}
+    if getattr(front_end, "takes_gym_reset_return_info", False):
+        if "gym_reset_return_info" in kwargs:
+            front_end_kwargs["gym_reset_return_info"] = kwargs.pop("gym_reset_return_info")
+    elif not kwargs.pop("gym_reset_return_info", True):
         raise ValueError(
             "gym_reset_return_info=False is not supported: reset() always returns (obs, info), as "
             "gymnasium's reset, gym 0.26's and the reference EnvPool 1.x's (which refuses False too); "
             "reset() returning obs alone is gym 0.21-0.25's API, which env_type='gym' has where that gym is installed"
         )
-    if env_type == "pettingzoo" and autoreset_mode == "next_step":
-        autoreset_mode = None  # make's default; PettingZoo views are reset by their user
-    envs = front_end(
-        task_id,
-        num_envs=num_envs,
-        batch_size=batch_size,
-        num_threads=num_threads,
-        seed=seed,
-        max_episode_steps=max_episode_steps,
-        autoreset_mode=autoreset_mode,
-        render_mode=render_mode,
-        **kwargs,
+    # The pool's own options (gymnasium's vector_kwargs), apart from the env's kwargs.
+    pool_kwargs = front_end.pool_kwargs(
+        {
+            "num_envs": num_envs,
+            "batch_size": batch_size,
+            "num_threads": num_threads,
+            "seed": seed,
+            "max_episode_steps": max_episode_steps,
+            "autoreset_mode": autoreset_mode,
+            "thread_affinity_offset": kwargs.pop("thread_affinity_offset", POOL_DEFAULTS.thread_affinity_offset),
+        }
     )
+    source = NativeSource(task_id, PoolOptions(**pool_kwargs), render_mode=render_mode, **kwargs)
+    envs = front_end(source, **front_end_kwargs)
     return envs[0] if env_type == "pettingzoo" and num_envs == 1 else envs
 
 
@@ -112,7 +115,7 @@ def make_dm(task_id: str, **kwargs: Any) -> DMEnvPool:
     return make(task_id, env_type="dm", **kwargs)
 
 
-def _vector_entry_point(task_id: str, num_envs: int = 1, **kwargs: Any):
+def _vector_entry_point(task_id: str, num_envs: int = POOL_DEFAULTS.num_envs, **kwargs: Any):
     if _rllib_is_building():
         kwargs = rllib_kwargs(f"envpool/{task_id}", num_envs, kwargs)
     return make(task_id, num_envs=num_envs, **kwargs)
@@ -180,43 +183,6 @@ def rllib_kwargs(env_id: str, num_envs: int, kwargs: dict[str, Any]) -> dict[str
     if kwargs.get("seed") is None:
         kwargs = {**kwargs, "seed": secrets.randbelow(2**31)}
     return kwargs
-
-
-def gymnasium_ids(tasks: dict[str, dict[str, Any]] | None = None) -> dict[str, str]:
-    """Each task's gymnasium id: ``envpool/<task>``, except a task whose name (the id without
-    its version) an earlier task of another origin already has: ``envpool-<plugin>/<task>``.
-
-    gymnasium treats ``envpool/Blackjack-v1`` and ``envpool/Blackjack-v5`` as two versions of one
-    env and warns, making v1, that it "is out of date ... upgrade to v5"; but the toy-text
-    Blackjack-v1 (built in) and the Atari plugin's Blackjack-v5 are different games. Versions
-    of one origin's tasks stay in one series (``envpool/CartPole-v0`` is out of date next to
-    ``-v1`` exactly as gymnasium's own ``CartPole-v0`` is). Tasks are taken in registration
-    order (built-in first, plugins as loaded), so an id never changes once given.
-
-    >>> gymnasium_ids()["CartPole-v1"]
-    'envpool/CartPole-v1'
-    >>> fake = {"Blackjack-v1": {"origin": "built-in"}, "Blackjack-v5": {"origin": "plugin atari (/x.so)"}}
-    >>> gymnasium_ids(fake)
-    {'Blackjack-v1': 'envpool/Blackjack-v1', 'Blackjack-v5': 'envpool-atari/Blackjack-v5'}
-    """
-    from gymnasium.envs.registration import parse_env_id
-
-    first_origin: dict[str, str] = {}
-    ids: dict[str, str] = {}
-    for task_id, task in (registered_tasks() if tasks is None else tasks).items():
-        origin = task["origin"]
-        name = parse_env_id(task_id)[1]
-        if first_origin.setdefault(name, origin) == origin:
-            ids[task_id] = f"envpool/{task_id}"
-        else:
-            ids[task_id] = f"{_origin_namespace(origin)}/{task_id}"
-    return ids
-
-
-def _origin_namespace(origin: str) -> str:
-    """``"plugin atari (/path/_atari.so)"`` -> ``"envpool-atari"`` (a gymnasium namespace)."""
-    name = origin.removeprefix("plugin ").split(" (", 1)[0]
-    return "envpool-" + (re.sub(r"[^\w.-]", "_", name) or "plugin")
 
 
 def register_envs() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 from typing import Any
 
 import numpy as np
@@ -47,6 +48,43 @@ def is_multi_agent(task_id: str) -> bool:
     """Whether ``task_id`` has agents (its spec with default kwargs says; kwargs change how
     many, never whether). Unknown ids: False (make then refuses them, naming close matches)."""
     return task_id in registered_tasks() and "agents" in _core.env_spec(task_id, {})
+
+
+def gymnasium_ids(tasks: dict[str, dict[str, Any]] | None = None) -> dict[str, str]:
+    """Each task's gymnasium id: ``envpool/<task>``, except a task whose name (the id without
+    its version) an earlier task of another origin already has: ``envpool-<plugin>/<task>``.
+
+    gymnasium treats ``envpool/Blackjack-v1`` and ``envpool/Blackjack-v5`` as two versions of one
+    env and warns, making v1, that it "is out of date ... upgrade to v5"; but the toy-text
+    Blackjack-v1 (built in) and the Atari plugin's Blackjack-v5 are different games. Versions
+    of one origin's tasks stay in one series (``envpool/CartPole-v0`` is out of date next to
+    ``-v1`` exactly as gymnasium's own ``CartPole-v0`` is). Tasks are taken in registration
+    order (built-in first, plugins as loaded), so an id never changes once given.
+
+    >>> gymnasium_ids()["CartPole-v1"]
+    'envpool/CartPole-v1'
+    >>> fake = {"Blackjack-v1": {"origin": "built-in"}, "Blackjack-v5": {"origin": "plugin atari (/x.so)"}}
+    >>> gymnasium_ids(fake)
+    {'Blackjack-v1': 'envpool/Blackjack-v1', 'Blackjack-v5': 'envpool-atari/Blackjack-v5'}
+    """
+    from gymnasium.envs.registration import parse_env_id
+
+    first_origin: dict[str, str] = {}
+    ids: dict[str, str] = {}
+    for task_id, task in (registered_tasks() if tasks is None else tasks).items():
+        origin = task["origin"]
+        name = parse_env_id(task_id)[1]
+        if first_origin.setdefault(name, origin) == origin:
+            ids[task_id] = f"envpool/{task_id}"
+        else:
+            ids[task_id] = f"{_origin_namespace(origin)}/{task_id}"
+    return ids
+
+
+def _origin_namespace(origin: str) -> str:
+    """``"plugin atari (/path/_atari.so)"`` -> ``"envpool-atari"`` (a gymnasium namespace)."""
+    name = origin.removeprefix("plugin ").split(" (", 1)[0]
+    return "envpool-" + (re.sub(r"[^\w.-]", "_", name) or "plugin")
 
 
 def _is_sequence(value: Any) -> bool:

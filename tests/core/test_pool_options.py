@@ -1,6 +1,7 @@
-"""A native pool's options cross into the core by name, None meaning the default, and are
-defaulted and checked in one place (ResolveNativeOptions, cpp/core/pool_factories.cc): make()
-resolves them as it did when Python set the defaults, and a bad one is named once (issue 37, 1)."""
+"""A pool's options are one bound type (the core's PoolOptions, cpp/core/pool_options.h): defaults
+written once there, checked in one place (CheckPoolOptions), completed by the pool that takes them
+(Resolve): make() resolves them as it did when Python set the defaults, and a bad one is named once
+(issues 37 and 54)."""
 
 from __future__ import annotations
 
@@ -33,20 +34,49 @@ def test_make_resolves_the_defaults_as_before(num_envs, batch_size):
         envs.close()
 
 
-def test_the_core_pool_takes_its_options_by_name_none_meaning_the_default():
-    pool = _core.Pool("CartPole-v1", {}, num_envs=None, batch_size=None, num_threads=None, max_episode_steps=None)
+def test_the_core_pool_takes_one_options_object_and_reports_what_it_resolved():
+    pool = _core.Pool("CartPole-v1", {}, _core.PoolOptions())
     try:
-        assert (pool.num_envs, pool.batch_size, pool.num_threads) == (1, 1, 1)
-        assert pool.max_episode_steps == 500 and pool.thread_affinity_offset == -1
+        resolved = pool.options
+        assert (resolved.num_envs, resolved.batch_size, resolved.num_threads) == (1, 1, 1)
+        assert resolved.max_episode_steps == 500 and resolved.thread_affinity_offset == -1  # the task's limit
+        assert resolved.env_seeds == [42] and resolved.full_batch
     finally:
         pool.close()
-    pool = _core.Pool("CartPole-v1", {}, num_envs=6, batch_size=2, num_threads=2, max_episode_steps=0)
+    options = _core.PoolOptions(num_envs=6, batch_size=2, num_threads=2, max_episode_steps=0, seed=7)
+    pool = _core.Pool("CartPole-v1", {}, options)
     try:
-        assert (pool.num_envs, pool.batch_size, pool.num_threads, pool.max_episode_steps) == (6, 2, 2, 0)
+        resolved = pool.options
+        assert (resolved.num_envs, resolved.batch_size, resolved.num_threads, resolved.max_episode_steps) == (
+            6,
+            2,
+            2,
+            0,
+        )
+        assert resolved.env_seeds == [7, 8, 9, 10, 11, 12] and not resolved.full_batch
+        assert (pool.num_envs, pool.batch_size, pool.max_episode_steps) == (6, 2, 0)
     finally:
         pool.close()
     with pytest.raises(TypeError):  # no positional list to get out of order
-        _core.Pool("CartPole-v1", {}, 4, 2)
+        _core.PoolOptions(4, 2)
+
+
+def test_pool_options_read_back_as_given_and_a_non_int_is_named():
+    options = _core.PoolOptions(num_envs=3, seed=None, autoreset_mode="SameStep")
+    assert (options.num_envs, options.batch_size, options.seed, options.autoreset_mode) == (3, None, None, "same_step")
+    assert "num_envs=3" in repr(options)
+    for name, value in [("num_envs", 2.0), ("batch_size", True), ("seed", "1"), ("spin_us", None)]:
+        with pytest.raises(TypeError, match=name):
+            _core.PoolOptions(**{name: value})
+    with pytest.raises(ValueError, match="does not fit in 64 bits"):
+        _core.PoolOptions(seed=2**64)
+    with pytest.raises(ValueError, match="env 1's seed does not fit"):
+        _core.PoolOptions(num_envs=2, seed=2**64 - 1)
+
+
+def test_native_pools_are_always_seeded():
+    with pytest.raises(ValueError, match="native envs are always seeded"):
+        _core.Pool("CartPole-v1", {}, _core.PoolOptions(seed=None))
 
 
 @pytest.mark.parametrize(
@@ -63,7 +93,7 @@ def test_the_core_pool_takes_its_options_by_name_none_meaning_the_default():
 )
 def test_a_bad_option_is_named_once_by_the_core(options, message):
     with pytest.raises(ValueError) as caught:
-        _core.Pool("CartPole-v1", {}, **options)
+        _core.PoolOptions(**options)
     assert str(caught.value).count(message) == 1  # once: not checked (and reported) again on the way
 
 

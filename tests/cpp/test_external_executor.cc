@@ -40,7 +40,7 @@ class Harness {
     spec.action.push_back(ArraySpec::Discrete("action", 5));
     PoolOptions options;
     options.num_envs = 2;
-    pool = std::make_unique<EnvPool>("External", spec, options, [&](envpool::ExecutorContext ctx) {
+    pool = std::make_unique<EnvPool>("External", spec, envpool::Resolve(options, 0), [&](envpool::ExecutorContext ctx) {
       auto e = std::make_unique<ExternalExecutor>(ctx, wait);
       ex = e.get();
       return e;

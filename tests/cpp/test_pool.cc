@@ -107,16 +107,16 @@ class Harness {
   explicit Harness(int num_envs, int batch_size = 0, int threads = 2, uint64_t seed = 7) {
     PoolOptions options;
     options.num_envs = num_envs;
-    options.batch_size = batch_size;
+    if (batch_size != 0) options.batch_size = batch_size;
     options.num_threads = threads;
     options.seed = seed;
     options.autoreset = AutoresetMode::kNextStep;
     const TaskSpec& task = CounterTask();
     const std::vector<Config> configs(static_cast<std::size_t>(num_envs), task.defaults);
-    pool = std::make_unique<EnvPool>(task.id, task.spec(task.defaults), options, [&](envpool::ExecutorContext ctx) {
-      return std::make_unique<envpool::ThreadExecutor>(ctx, task, configs, seed, threads,
-                                                       std::chrono::microseconds(50));
-    });
+    pool = std::make_unique<EnvPool>(task.id, task.spec(task.defaults), envpool::Resolve(options, 0),
+                                     [&](envpool::ExecutorContext ctx) {
+                                       return std::make_unique<envpool::ThreadExecutor>(ctx, task, configs);
+                                     });
     batches = std::make_unique<LentBatches>(*pool);
   }
 
@@ -263,20 +263,18 @@ void AClosedPoolRefusesEveryCall() {
   CHECK_THROWS(ProtocolError, h.pool->WaitBatch(0, kNeverInterrupted));
 }
 
+// The sizes are checked where the options are resolved, before a pool exists.
 void BadSizesAreRefusedAtConstruction() {
-  const TaskSpec& task = CounterTask();
-  auto make = [&](int num_envs, int batch_size) {
+  auto resolve = [&](int num_envs, int batch_size) {
     PoolOptions options;
     options.num_envs = num_envs;
     options.batch_size = batch_size;
-    EnvPool pool(task.id, task.spec(task.defaults), options, [&](envpool::ExecutorContext ctx) {
-      return std::make_unique<envpool::ThreadExecutor>(ctx, task, std::vector<Config>(2, task.defaults), 0, 1,
-                                                       std::chrono::microseconds(0));
-    });
+    return envpool::Resolve(options, 0);
   };
-  CHECK(CHECK_THROWS(std::invalid_argument, make(0, 0)).find("num_envs must be >= 1") != std::string::npos);
-  CHECK(CHECK_THROWS(std::invalid_argument, make(2, 3)).find("batch_size must be in [1, num_envs=2]") !=
+  CHECK(CHECK_THROWS(std::invalid_argument, resolve(0, 1)).find("num_envs must be >= 1") != std::string::npos);
+  CHECK(CHECK_THROWS(std::invalid_argument, resolve(2, 3)).find("batch_size (3) must not exceed num_envs (2)") !=
         std::string::npos);
+  CHECK(CHECK_THROWS(std::invalid_argument, resolve(2, 0)).find("batch_size must be >= 1") != std::string::npos);
 }
 
 void FramesAreDrawnOnTheWorkersInIdOrder() {

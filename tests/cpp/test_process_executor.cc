@@ -46,7 +46,7 @@ class Harness {
   Harness() {
     PoolOptions options;
     options.num_envs = kEnvs;
-    pool = std::make_unique<EnvPool>("Proc", Spec(), options, [&](envpool::ExecutorContext ctx) {
+    pool = std::make_unique<EnvPool>("Proc", Spec(), envpool::Resolve(options, 0), [&](envpool::ExecutorContext ctx) {
       auto e = std::make_unique<ProcessExecutor>(ctx, ProcessLayout::For(Spec(), kEnvs, {0, 2, 4}, 0, 200));
       ex = e.get();
       return e;

@@ -181,7 +181,7 @@ def test_values_equal_the_gymnasium_front_end_step_for_step():
     """CartPole-v1 with a 40-step limit: episodes that terminate and episodes the limit ends."""
     kwargs = dict(num_envs=4, seed=3, max_episode_steps=40)
     envs = envpool.make_gym("CartPole-v1", **kwargs)
-    oracle = envpool.EnvPoolGymEnv("CartPole-v1", **kwargs)
+    oracle = envpool.EnvPoolGymEnv(envpool.NativeSource("CartPole-v1", envpool.PoolOptions(**kwargs)))
     rng = np.random.default_rng(0)
     seen_terminated = seen_truncated = 0
     try:
@@ -214,14 +214,16 @@ def test_values_equal_the_gymnasium_front_end_step_for_step():
 def test_an_episode_the_env_ends_at_the_time_limit_is_not_time_limit_truncated():
     """gym's TimeLimit sets ``TimeLimit.truncated`` only where the env itself did not end the
     episode: here the limit is the step at which env 0's pole falls."""
-    probe = envpool.EnvPoolGymEnv("CartPole-v1", num_envs=1, seed=5)
+    probe = envpool.EnvPoolGymEnv(envpool.NativeSource("CartPole-v1", envpool.PoolOptions(num_envs=1, seed=5)))
     probe.reset()
     steps = 1
     while not probe.step(np.array([0]))[2][0]:
         steps += 1
     probe.close()
     envs = envpool.make_gym("CartPole-v1", num_envs=1, seed=5, max_episode_steps=steps)
-    oracle = envpool.EnvPoolGymEnv("CartPole-v1", num_envs=1, seed=5, max_episode_steps=steps)
+    oracle = envpool.EnvPoolGymEnv(
+        envpool.NativeSource("CartPole-v1", envpool.PoolOptions(num_envs=1, seed=5, max_episode_steps=steps))
+    )
     try:
         envs.reset()
         oracle.reset()
@@ -275,7 +277,7 @@ def test_gym_wrapper_subclasses_accept_it():
 
 def test_step_before_reset_starts_the_episodes():
     envs = envpool.make_gym("CartPole-v1", num_envs=3, seed=7)
-    oracle = envpool.EnvPoolGymEnv("CartPole-v1", num_envs=3, seed=7)
+    oracle = envpool.EnvPoolGymEnv(envpool.NativeSource("CartPole-v1", envpool.PoolOptions(num_envs=3, seed=7)))
     try:
         obs, reward, done, truncated, info = _split(envs.step(np.array([1, 1, 1])))
         np.testing.assert_array_equal(obs, oracle.reset()[0])

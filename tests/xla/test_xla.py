@@ -482,7 +482,7 @@ def test_python_env_and_external_pools_are_refused():
         "obs": [{"name": "obs", "dtype": "float32", "shape": (2,), "low": [], "high": [], "discrete": False}],
         "action": [{"name": "action", "dtype": "int64", "shape": (), "low": [0], "high": [1], "discrete": True}],
     }
-    core = envpool._core.ExternalPool("ext", spec, 4, 2, 1.0)
+    core = envpool._core.ExternalPool("ext", spec, envpool._core.PoolOptions(num_envs=4, batch_size=2), 1.0)
     with pytest.raises(ValueError, match="external episodes and may be partial"):
         core.xla_id()
     core.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from envpool.external import wire as _wire
 from envpool.frontends.seeding import check_int
+from envpool.frontends.sources import PoolOptions
 
 
 def _endpoint(address: str) -> str:
@@ -13,6 +14,15 @@ def _endpoint(address: str) -> str:
             "connections; use ipc:///some/path for clients on the same host"
         )
     return _wire.endpoint(address)
+
+
+def _pool_options(max_episodes, batch_size) -> PoolOptions:
+    """The pool's options (its slots are the envs; nothing to seed), checked by the core as every
+    pool's are, its messages naming serve()'s argument."""
+    try:
+        return PoolOptions(num_envs=max_episodes, batch_size=batch_size, seed=None)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(str(exc).replace("num_envs", "max_episodes")) from None
 
 
 class ExternalOptions:
@@ -39,10 +49,8 @@ class ExternalOptions:
         self.obs_spec = _wire.single_leaf(observation_space, "obs")
         self.action_spec = _wire.single_leaf(action_space, "action")
         self.observation_space, self.action_space = observation_space, action_space
-        self.max_episodes = check_int("max_episodes", max_episodes, 1)
-        self.batch_size = check_int("batch_size", batch_size, 1)
-        if self.batch_size > self.max_episodes:
-            raise ValueError(f"batch_size ({self.batch_size}) must not exceed max_episodes ({self.max_episodes})")
+        self.options = _pool_options(max_episodes, batch_size)
+        self.max_episodes, self.batch_size = self.options.num_envs, self.options.batch_size
         if isinstance(wait_ms, bool) or not isinstance(wait_ms, (int, float)) or not wait_ms >= 0:
             raise ValueError(f"wait_ms must be a number >= 0, got {wait_ms!r}")
         self.wait_ms = float(wait_ms)

@@ -35,9 +35,7 @@ class ExternalPool(CorePoolAdapter):
             ],
             "obs_is_tuple": False,
         }
-        self.core = _core.ExternalPool(source.name, spec, source.max_episodes, source.batch_size, source.wait_ms)
-        self.num_envs, self.batch_size = source.max_episodes, source.batch_size
-        self.max_episode_steps = 0
+        self.core = _core.ExternalPool(source.name, spec, source.options, source.wait_ms)
         self._state = Lifecycle.OPEN
         self.after_close: list = []  # callables run once close() stopped the server (ExternalEnv)
         try:

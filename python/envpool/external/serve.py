@@ -4,11 +4,10 @@ episodes) and :class:`ExternalVectorEnv`, its gymnasium front end."""
 from __future__ import annotations
 
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode
 
 from envpool.external.options import ExternalOptions
 from envpool.external.pool import ExternalPool
-from envpool.frontends.sources import OpenedPool, PoolSource
+from envpool.frontends.sources import OpenedPool, PoolAbilities, PoolSource
 from envpool.frontends.vector_env import EnvPoolVectorEnv
 from envpool.tasks import TaskSpec
 
@@ -103,15 +102,7 @@ class ExternalSource(ExternalOptions, PoolSource):
             render_shape=None,
         )
         return OpenedPool(
-            pool=pool,
-            task_spec=task_spec,
-            num_envs=self.max_episodes,
-            batch_size=self.batch_size,
-            num_threads=1,
-            max_episode_steps=None,
-            autoreset_mode=AutoresetMode.NEXT_STEP,
-            render_mode=None,
-            config={},
+            pool=pool, task_spec=task_spec, abilities=PoolAbilities(), render_mode=None, config={}, workers=1
         )
 
 

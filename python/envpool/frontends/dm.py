@@ -27,7 +27,7 @@ from gymnasium.vector import AutoresetMode
 
 from envpool import _core
 from envpool.frontends.pool import PoolFrontEnd
-from envpool.frontends.sources import PoolSource, parse_autoreset_mode, pool_source
+from envpool.frontends.sources import PoolSource, parse_autoreset_mode
 from envpool.result_names import check_front_end
 
 
@@ -49,6 +49,13 @@ def _space_to_spec(space: spaces.Space, name: str):
     raise TypeError(f"no dm_env spec for {space}")
 
 
+def _check_autoreset(mode: Any) -> None:
+    if parse_autoreset_mode(mode) != AutoresetMode.NEXT_STEP:
+        raise ValueError(
+            f"env_type='dm' restarts episodes on the step after LAST; autoreset_mode {mode!r} is not supported"
+        )
+
+
 class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
     """``num_envs`` copies of a native env as a batched ``dm_env.Environment``.
 
@@ -63,13 +70,17 @@ class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
     >>> env.close()
     """
 
-    def __init__(self, task_id: str | PoolSource, **kwargs: Any):
-        mode = kwargs.get("autoreset_mode", AutoresetMode.NEXT_STEP)
-        if parse_autoreset_mode(mode) != AutoresetMode.NEXT_STEP:  # checked before the pool starts threads
-            raise ValueError(
-                f"env_type='dm' restarts episodes on the step after LAST; autoreset_mode {mode!r} is not supported"
-            )
-        self._open_pool(pool_source(task_id, **kwargs))
+    @classmethod
+    def pool_kwargs(cls, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """Next-step autoreset only, checked before the pool starts threads."""
+        _check_autoreset(kwargs.get("autoreset_mode", AutoresetMode.NEXT_STEP))
+        return kwargs
+
+    def __init__(self, source: PoolSource):
+        self._open_pool(source)
+        if self.autoreset_mode != AutoresetMode.NEXT_STEP:  # a source made with another mode
+            self._close_pool()
+            _check_autoreset(self.autoreset_mode)
         check_front_end(self, ("obs",), fields=True)  # the info arrays become State's fields beside obs
         info_names = [name for name in self.task_spec.info_keys if name not in ("env_id", "elapsed_step")]
         self._state_type = collections.namedtuple("State", ["obs", "env_id", "elapsed_step", *info_names])

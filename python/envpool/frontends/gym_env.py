@@ -21,6 +21,7 @@ import gymnasium
 import numpy as np
 
 from envpool.frontends.seeding import is_int
+from envpool.frontends.sources import PoolSource
 from envpool.frontends.vector_env import EnvPoolVectorEnv
 from envpool.result_names import check_front_end
 
@@ -44,8 +45,8 @@ class EnvPoolGymEnv(EnvPoolVectorEnv, gymnasium.Env):
     _full_batch_ids = True  # every info names its rows' envs, as the reference's
     _added_info_keys = ("env_id", "players", "elapsed_step")  # _gym_info's
 
-    def __init__(self, task_id: str, **kwargs: Any):
-        super().__init__(task_id, **kwargs)
+    def __init__(self, source: PoolSource):
+        super().__init__(source)
         check_front_end(self, self._added_info_keys)
         self.observation_space = self.single_observation_space
         self.action_space = self.single_action_space

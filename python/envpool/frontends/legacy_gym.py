@@ -62,8 +62,8 @@ class GymEnvPool(EnvPoolGymEnv, gym.Env):
     """``env_type="gym"`` with gym 0.26 or later installed: :class:`envpool.EnvPoolGymEnv`'s
     five-value API, with ``gym.spaces`` and ``gym.Env`` among its bases."""
 
-    def __init__(self, task_id: Any, **kwargs: Any):
-        super().__init__(task_id, **kwargs)
+    def __init__(self, source: Any):
+        super().__init__(source)
         self.single_observation_space = self.observation_space = to_gym_space(self.single_observation_space)
         self.single_action_space = self.action_space = to_gym_space(self.single_action_space)
 
@@ -73,8 +73,8 @@ class LegacyGymEnvPool(GymEnvPool):
 
     ``envpool.make_gym(task, ...)`` makes one where gym 0.21-0.25 is installed:
 
-    >>> import numpy as np
-    >>> envs = LegacyGymEnvPool("CartPole-v1", num_envs=2, seed=0)
+    >>> import envpool, numpy as np
+    >>> envs = envpool.make_gym("CartPole-v1", num_envs=2, seed=0)
     >>> envs.reset().shape  # obs only (gym_reset_return_info=True at make: (obs, info))
     (2, 4)
     >>> obs, reward, done, info = envs.step(np.array([0, 1]))
@@ -87,10 +87,10 @@ class LegacyGymEnvPool(GymEnvPool):
     takes_gym_reset_return_info = True
     _added_info_keys = (*GymEnvPool._added_info_keys, "TimeLimit.truncated")
 
-    def __init__(self, task_id: Any, gym_reset_return_info: bool = False, **kwargs: Any):
+    def __init__(self, source: Any, gym_reset_return_info: bool = False):
         if not isinstance(gym_reset_return_info, (bool, np.bool_)):
             raise TypeError(f"gym_reset_return_info must be True or False, got {gym_reset_return_info!r}")
-        super().__init__(task_id, **kwargs)
+        super().__init__(source)
         self.gym_reset_return_info = bool(gym_reset_return_info)
 
     def reset(self, env_id=None, *, seed=None, options=None, return_info: bool | None = None):

@@ -7,14 +7,13 @@ Front ends (gymnasium, gym-style, dm_env) subclass their framework's base class 
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import numpy as np
 
+from envpool.frontends.reference import ReferencePoolAPI
 from envpool.frontends.seeding import EnvSeeds, check_env_ids, check_env_index
-from envpool.frontends.sources import CorePool, OpenedPool, PoolSettings, PoolSource
-from envpool.protocol import ReferencePoolAPI
+from envpool.frontends.sources import POOL_SETTINGS, CorePool, OpenedPool, PoolAbilities, PoolSource
 from envpool.tasks import TaskSpec
 
 
@@ -42,33 +41,47 @@ def check_reset_mask(mask: Any, num_envs: int) -> np.ndarray:
 class PoolFrontEnd(ReferencePoolAPI):
     """Owns the pool a :class:`~envpool.frontends.sources.PoolSource` opened, and shows its settings.
 
-    Attributes: ``task_id`` and the fields of :class:`~envpool.frontends.sources.PoolSettings`:
-    ``num_envs``, ``batch_size``, ``num_threads``, ``max_episode_steps`` (``None``: no limit),
-    ``autoreset_mode``, ``render_mode``, ``config`` (the env kwargs; per-env kwargs as lists)
-    and ``task_spec`` (a :class:`envpool.tasks.TaskSpec`).
+    Attributes: ``task_id`` and the settings of the :class:`~envpool.frontends.sources.OpenedPool`
+    (``POOL_SETTINGS``): ``num_envs``, ``batch_size``, ``num_threads``, ``max_episode_steps``
+    (``None``: no limit), ``autoreset_mode``, ``render_mode``, ``config`` (the env kwargs;
+    per-env kwargs as lists) and ``task_spec`` (a :class:`envpool.tasks.TaskSpec`).
     """
 
     _pool: CorePool
+    _abilities: PoolAbilities
     _seeds: EnvSeeds
     task_id: str
-    task_spec: TaskSpec  # and the other PoolSettings fields, adopted from the OpenedPool
+    task_spec: TaskSpec  # and the other POOL_SETTINGS, adopted from the OpenedPool
     # After xla(): waits for jitted calls jax has dispatched (see _close_pool). Kept as a function,
     # not imported at close: close paths import nothing (at interpreter exit imports fail).
     _xla_wait: Any = None
 
+    @classmethod
+    def pool_kwargs(cls, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """The pool options (``PoolOptions``'s keywords) a maker gives this front end, as it needs
+        them: checked, or completed, before the source is made (``make``, ``make_python``)."""
+        return kwargs
+
     def _open_pool(self, source: PoolSource) -> OpenedPool:
-        """Opens ``source``'s pool (``envpool.frontends.sources.pool_source(task_id, ...)`` makes
-        one of a task id) and adopts it: the pool's settings become the front end's attributes."""
+        """Opens ``source``'s pool and adopts it: the pool's settings become the front end's
+        attributes, what it can do its abilities."""
         if not isinstance(source, PoolSource):
+            hint = (
+                f": envpool.make({source!r}, ...) makes a pool of a task, or pass envpool.NativeSource({source!r}, "
+                "envpool.PoolOptions(...))"
+                if isinstance(source, str)
+                else ""
+            )
             raise TypeError(
-                "a front end opens a pool source (an object with open_pool(): NativeSource, PythonEnvSource, "
-                f"ExternalSource), got {type(source).__name__} {source!r:.60}"
+                f"{type(self).__name__} opens a pool source (an object with open_pool(): NativeSource, "
+                f"PythonEnvSource, ExternalSource), got {type(source).__name__} {source!r:.60}{hint}"
             )
         opened = source.open_pool()
         self._pool = opened.pool
-        self._seeds = EnvSeeds(opened.num_envs, opened.env_seeds)
-        for field in dataclasses.fields(PoolSettings):
-            setattr(self, field.name, getattr(opened, field.name))
+        self._abilities = opened.abilities
+        self._seeds = EnvSeeds(opened.num_envs, None if opened.abilities.python_envs else opened.env_seeds)
+        for name in POOL_SETTINGS:
+            setattr(self, name, getattr(opened, name))
         self.task_id = opened.task_spec.task_id
         self._note_make_settings(opened)
         return opened
@@ -199,7 +212,7 @@ class PoolFrontEnd(ReferencePoolAPI):
     @property
     def _python_envs(self) -> bool:
         """Whether the envs are Python envs in worker processes (envpool.make_python)."""
-        return hasattr(self._pool, "env_calls")
+        return self._abilities.python_envs
 
     # -- state access (tests, reproducing situations) --------------------------------------------
 

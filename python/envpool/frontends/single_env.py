@@ -30,6 +30,7 @@ import numpy as np
 from gymnasium import spaces
 
 from envpool.frontends.seeding import check_optional_seed
+from envpool.frontends.sources import NativeSource, PoolOptions
 from envpool.frontends.vector_env import EnvPoolVectorEnv
 from envpool.tasks import make_spec
 
@@ -68,16 +69,15 @@ class EnvPoolEnv(gymnasium.Env):
                 f"envpool.make({task_id!r}, num_envs=...) or gymnasium.make_vec('envpool/{task_id}', num_envs=...)"
             )
         seed = env_kwargs.pop("seed", None)
-        self._envs = EnvPoolVectorEnv(  # what envpool.make(task_id, ...) builds
-            task_id,
+        options = PoolOptions(
             num_envs=1,
             num_threads=1,  # the calling thread steps it: no hand-off to a worker
             seed=secrets.randbelow(2**31) if seed is None else seed,  # gymnasium: unseeded is random
             max_episode_steps=0,  # gymnasium.make's TimeLimit wrapper ends episodes
             autoreset_mode="disabled",
-            render_mode=render_mode,
-            **env_kwargs,
         )
+        # What envpool.make(task_id, ...) builds.
+        self._envs = EnvPoolVectorEnv(NativeSource(task_id, options, render_mode=render_mode, **env_kwargs))
         task = self._envs.task_spec
         self.task_id = task_id
         self.observation_space = _text_view(task)

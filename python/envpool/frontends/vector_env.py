@@ -10,7 +10,7 @@ from gymnasium.vector.utils import batch_space
 
 from envpool.frontends.pool import PoolFrontEnd
 from envpool.frontends.seeding import is_int
-from envpool.frontends.sources import PoolSource, pool_source
+from envpool.frontends.sources import PoolSource
 from envpool.frontends.vector_calls import SplitCalls
 
 
@@ -49,34 +49,9 @@ class EnvPoolVectorEnv(SplitCalls, PoolFrontEnd, gymnasium.vector.VectorEnv):
     _direct_step: bool  # step() calls the pool itself (see __init__)
     _direct_recv: bool  # recv() calls the pool itself (see __init__)
 
-    def __init__(
-        self,
-        task_id: str | PoolSource,
-        num_envs: int = 1,
-        batch_size: int | None = None,
-        num_threads: int | None = None,
-        seed: int = 42,
-        max_episode_steps: int | None = None,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-        thread_affinity_offset: int | None = None,
-        **kwargs: Any,
-    ):
-        """``task_id``: a registered task (the other arguments as for :func:`envpool.make`;
-        ``kwargs``: the env's own) or a pool source (envpool.frontends.sources: it holds its
-        arguments, so give it none here)."""
-        source = pool_source(
-            task_id,
-            num_envs=num_envs,
-            batch_size=batch_size,
-            num_threads=num_threads,
-            seed=seed,
-            max_episode_steps=max_episode_steps,
-            autoreset_mode=autoreset_mode,
-            render_mode=render_mode,
-            thread_affinity_offset=thread_affinity_offset,
-            **kwargs,
-        )
+    def __init__(self, source: PoolSource):
+        """``source``: where the pool comes from (envpool.frontends.sources: ``envpool.make``
+        builds a ``NativeSource`` of a task and its options)."""
         opened = self._open_pool(source)
         if opened.metadata is not None:  # a Python env's own (copied: its class's stays as it is)
             self.metadata = {**opened.metadata, "autoreset_mode": self.autoreset_mode}

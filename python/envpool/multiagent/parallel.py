@@ -14,12 +14,13 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
 
 from envpool.agents import AgentLayout, truncated_agents
 from envpool.errors import EnvError
 from envpool.frontends.pool import PoolFrontEnd
 from envpool.frontends.seeding import check_int
-from envpool.frontends.sources import pool_source
+from envpool.frontends.sources import POOL_DEFAULTS, PoolSource
 
 try:  # optional (the pettingzoo extra): where installed, views are pettingzoo.ParallelEnv instances
     from pettingzoo import ParallelEnv as _Base
@@ -78,17 +79,28 @@ class ParallelEnvs(PoolFrontEnd, Sequence):
     closed: bool = False
     _xla_layout = "pettingzoo"  # xla() refuses: its results are per-agent dicts
 
-    def __init__(self, task_id: str, num_envs: int = 1, **kwargs: Any):
-        for key in ("batch_size", "autoreset_mode"):
-            if kwargs.get(key) not in (None, "disabled") and not (key == "batch_size" and kwargs[key] == num_envs):
+    @classmethod
+    def pool_kwargs(cls, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """A full batch and no autoreset (each env is reset by its user, as a PettingZoo env): a
+        maker's defaults become those, anything else is refused."""
+        given = {"autoreset_mode": kwargs.get("autoreset_mode"), "batch_size": kwargs.get("batch_size")}
+        for key, value in given.items():
+            default = value is None or (key == "autoreset_mode" and value == POOL_DEFAULTS.autoreset_mode)
+            if not default and value != "disabled" and not (key == "batch_size" and value == kwargs.get("num_envs")):
                 raise ValueError(
                     f"env_type='pettingzoo' steps each env like a PettingZoo env (full batch, reset by the "
-                    f"user): {key}={kwargs[key]!r} is not supported"
+                    f"user): {key}={value!r} is not supported"
                 )
-        kwargs.pop("batch_size", None)
-        if isinstance(task_id, str):  # a source (make_python's) comes with its pool's autoreset mode
-            kwargs["autoreset_mode"] = "disabled"
-        self._open_pool(pool_source(task_id, num_envs=check_int("num_envs", num_envs, 1), **kwargs))
+        return {**kwargs, "batch_size": None, "autoreset_mode": "disabled"}
+
+    def __init__(self, source: PoolSource):
+        self._open_pool(source)
+        if self.autoreset_mode != AutoresetMode.DISABLED or self.batch_size != self.num_envs:
+            self._pool.close()
+            raise ValueError(
+                "env_type='pettingzoo' steps each env like a PettingZoo env: its source's pool must have a full "
+                "batch and autoreset_mode='disabled' (ParallelEnvs.pool_kwargs gives them)"
+            )
         if self.task_spec.agents is None:
             self._pool.close()
             raise ValueError(f"{self.task_id} is not a multi-agent task: env_type='pettingzoo' needs one")

@@ -4,13 +4,12 @@ agents, the layout PufferLib trains on (``envpool.make(task, num_envs=n)`` for a
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from gymnasium.vector.utils import batch_space
 
 from envpool.agents import AGENT_INFO, AgentLayout, agent_rows
 from envpool.errors import EnvError
+from envpool.frontends.sources import PoolSource
 from envpool.frontends.vector_env import EnvPoolVectorEnv
 from envpool.result_names import check_front_end
 
@@ -56,8 +55,8 @@ class AgentRowsVectorEnv(EnvPoolVectorEnv):
     num_agents: int
     _agent_id_rows: dict[int, np.ndarray]  # agent_id of the rows of n envs, by n
 
-    def __init__(self, task_id: str, **kwargs: Any):
-        super().__init__(task_id, **kwargs)
+    def __init__(self, source: PoolSource):
+        super().__init__(source)
         layout = self.task_spec.agents
         if layout is None:
             self.close()

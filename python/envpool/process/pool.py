@@ -30,7 +30,14 @@ from envpool import _core, payloads
 from envpool.agents import AgentLayout
 from envpool.frontends.classes import front_end_class
 from envpool.frontends.seeding import check_int
-from envpool.frontends.sources import CORE_AUTORESET, CorePoolAdapter, OpenedPool, PoolSource, parse_autoreset_mode
+from envpool.frontends.sources import (
+    POOL_DEFAULTS,
+    CorePoolAdapter,
+    OpenedPool,
+    PoolAbilities,
+    PoolOptions,
+    PoolSource,
+)
 from envpool.leaves import SpaceLeaves
 from envpool.multiagent.python_envs import ParallelEnvAdapter, is_parallel_env
 from envpool.process.env_calls import EnvCalls
@@ -45,12 +52,12 @@ ERROR_BYTES = 16384
 
 def make_python(
     env: str | Callable[..., gymnasium.Env] | Sequence[Callable[..., gymnasium.Env]],
-    num_envs: int = 1,
-    batch_size: int | None = None,
+    num_envs: int = POOL_DEFAULTS.num_envs,
+    batch_size: int | None = POOL_DEFAULTS.batch_size,
     num_workers: int | None = None,
-    seed: int | None = 42,
-    max_episode_steps: int | None = None,
-    autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+    seed: int | None = POOL_DEFAULTS.seed,
+    max_episode_steps: int | None = POOL_DEFAULTS.max_episode_steps,
+    autoreset_mode: AutoresetMode | str = POOL_DEFAULTS.autoreset_mode,
     env_type: str = "gymnasium",
     step_timeout: float | None = None,
     max_restarts: int = 10,
@@ -101,27 +108,33 @@ def make_python(
     [1.0, 1.0, 1.0, 1.0]
     >>> envs.close()
     """
-    # This call's arguments by name (locals() as the first statement holds nothing else): the
-    # source's, which PythonEnvSource takes with the same names and defaults, and env_type.
-    arguments = dict(locals())
-    env_type, env_kwargs = arguments.pop("env_type"), arguments.pop("env_kwargs")
-    if env_type == "dm" and parse_autoreset_mode(autoreset_mode) != AutoresetMode.NEXT_STEP:
-        raise ValueError(
-            "env_type='dm' restarts episodes on the step after LAST; "
-            f"autoreset_mode {autoreset_mode!r} is not supported"
-        )
-    source = PythonEnvSource(**arguments, **env_kwargs)
+    # The pool's own options, apart from the env's kwargs, as the front end of env_type needs them.
+    options = {"num_envs": num_envs, "batch_size": batch_size, "seed": seed, "max_episode_steps": max_episode_steps}
+    options = _pool_options(env_type, {**options, "autoreset_mode": autoreset_mode})
+    source = PythonEnvSource(
+        env,
+        options,
+        num_workers=num_workers,
+        step_timeout=step_timeout,
+        max_restarts=max_restarts,
+        context=context,
+        info_bytes=info_bytes,
+        observation_mode=observation_mode,
+        **env_kwargs,
+    )
     return _front_end(source, env_type)
+
+
+def _pool_options(env_type: str, kwargs: dict[str, Any]) -> PoolOptions:
+    """``make_python``'s pool options as the front end of ``env_type`` takes them (PettingZoo
+    views: a full batch, no autoreset), before any worker starts."""
+    return PoolOptions(**front_end_class(env_type, env_type == "pettingzoo").pool_kwargs(kwargs))
 
 
 def _front_end(source: PythonEnvSource, env_type: str):
     """The front end of ``env_type`` over ``source``'s pool; PettingZoo ``ParallelEnv``s are
     multi-agent envs: agents as rows for ``"gymnasium"``, views for ``"pettingzoo"`` (one view
-    for one env), whose pool never resets by itself."""
-    if env_type == "pettingzoo":
-        if source.autoreset_mode != AutoresetMode.NEXT_STEP:
-            raise ValueError("env_type='pettingzoo' views are reset by their user: leave autoreset_mode out")
-        source.autoreset_mode = AutoresetMode.DISABLED
+    for one env)."""
     try:
         envs = front_end_class(env_type, source.multi_agent())(source)
     finally:
@@ -169,20 +182,17 @@ class _MakeById:
 
 
 class PythonEnvSource(PoolSource):
-    """Python envs in worker processes: ``make_python``'s arguments (documented there, the same
-    names and defaults), checked when made; ``open_pool()`` starts the workers. A front end
-    takes it as it takes a task id, e.g. ``EnvPoolVectorEnv(PythonEnvSource(env_fn, num_envs=4))``."""
+    """Python envs in worker processes: ``make_python``'s arguments (documented there), the pool's
+    own as ``options`` (a ``PoolOptions``: ``num_threads`` and ``thread_affinity_offset`` are the
+    thread pool's and unused here), checked when made; ``open_pool()`` starts the workers. A front
+    end takes it, e.g. ``EnvPoolVectorEnv(PythonEnvSource(env_fn, PoolOptions(num_envs=4)))``."""
 
     def __init__(
         self,
         env: str | Callable[..., gymnasium.Env] | Sequence[Callable[..., gymnasium.Env]],
+        options: PoolOptions = POOL_DEFAULTS,
         *,
-        num_envs: int = 1,
-        batch_size: int | None = None,
         num_workers: int | None = None,
-        seed: int | None = 42,
-        max_episode_steps: int | None = None,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         step_timeout: float | None = None,
         max_restarts: int = 10,
         context: str | None = None,
@@ -190,21 +200,16 @@ class PythonEnvSource(PoolSource):
         observation_mode: str | tuple = "same",
         **env_kwargs: Any,
     ):
-        self.num_envs = check_int("num_envs", num_envs, 1)
-        self.batch_size = self.num_envs if batch_size is None else check_int("batch_size", batch_size, 1)
-        if self.batch_size > self.num_envs:
-            raise ValueError(f"batch_size ({self.batch_size}) must not exceed num_envs ({self.num_envs})")
+        if not isinstance(options, PoolOptions):
+            raise TypeError(f"options must be an envpool PoolOptions, got {type(options).__name__} {options!r:.60}")
+        self.options = options
+        self.num_envs = options.num_envs
         cores = os.cpu_count() or 1
         self.num_workers = (
             min(self.num_envs, cores) if num_workers is None else check_int("num_workers", num_workers, 1)
         )
         if self.num_workers > self.num_envs:
             raise ValueError(f"num_workers ({self.num_workers}) must not exceed num_envs ({self.num_envs})")
-        self.seed = None if seed is None else check_int("seed", seed, 0)
-        self.max_episode_steps = (
-            None if max_episode_steps is None else check_int("max_episode_steps", max_episode_steps, 0)
-        )
-        self.autoreset_mode = parse_autoreset_mode(autoreset_mode)
         if step_timeout is not None and not (isinstance(step_timeout, (int, float)) and step_timeout > 0):
             raise ValueError(f"step_timeout must be a positive number of seconds or None, got {step_timeout!r}")
         self.step_timeout = step_timeout
@@ -295,7 +300,7 @@ class PythonEnvSource(PoolSource):
             observation_space=obs_space,
             action_space=action_space,
             config=dict(self.env_kwargs),
-            max_episode_steps=self.max_episode_steps or spec_max_steps,
+            max_episode_steps=self.options.max_episode_steps or spec_max_steps,
             reward_threshold=None,
             info_keys=("env_id", "elapsed_step"),
             render_shape=None,
@@ -304,13 +309,10 @@ class PythonEnvSource(PoolSource):
         return OpenedPool(
             pool=pool,
             task_spec=task_spec,
-            num_envs=self.num_envs,
-            batch_size=self.batch_size,
-            num_threads=self.num_workers,
-            max_episode_steps=self.max_episode_steps,
-            autoreset_mode=self.autoreset_mode,
+            abilities=PoolAbilities(python_envs=True, renders=render_mode is not None),
             render_mode=render_mode,
             config=dict(task_spec.config),
+            workers=self.num_workers,
             observation_space=batched_obs_space,
             metadata=metadata,
         )
@@ -325,8 +327,6 @@ class ProcessPool(CorePoolAdapter):
     source: PythonEnvSource
     action_space: spaces.Space
     num_envs: int
-    batch_size: int
-    max_episode_steps: int
     core: Any  # _core.ProcessPool
     workers: WorkerProcesses
     env_calls: EnvCalls
@@ -340,23 +340,14 @@ class ProcessPool(CorePoolAdapter):
         self._finalizer = None
         self.source = source
         self.action_space = action_space
-        self.num_envs, self.batch_size = source.num_envs, source.batch_size
+        self.num_envs = source.num_envs
         self._spill_dir = payloads.make_spill_dir()
         obs = SpaceLeaves(obs_space, "obs", source.info_bytes)
         self._action = SpaceLeaves(action_space, "action", source.info_bytes, self._spill_dir.name)
         spec = {"obs": obs.array_specs(), "action": self._action.array_specs(), "info": [], "obs_is_tuple": False}
         self.core = _core.ProcessPool(
-            source.name,
-            spec,
-            self.num_envs,
-            self.batch_size,
-            source.max_episode_steps or 0,
-            CORE_AUTORESET[source.autoreset_mode],
-            source.worker_start,
-            source.info_bytes,
-            ERROR_BYTES,
+            source.name, spec, source.options, source.worker_start, source.info_bytes, ERROR_BYTES
         )
-        self.max_episode_steps = self.core.max_episode_steps
         layout = self.core.process_layout
         shm = np.frombuffer(self.core.shm_buffer(), dtype=np.uint8)
         self._results = ResultAssembler(obs, layout, shm, self.num_envs)
@@ -367,7 +358,7 @@ class ProcessPool(CorePoolAdapter):
             self.core,
             source.context,
             source.worker_start,
-            _worker_args(source, self.core.shm_fd, layout, pickled_spaces, self._spill_dir.name),
+            _worker_args(source, self.core, pickled_spaces, self._spill_dir.name),
             step_timeout=source.step_timeout,
             max_restarts=source.max_restarts,
         )
@@ -421,22 +412,23 @@ class ProcessPool(CorePoolAdapter):
             self._finalizer.detach()
 
 
-def _worker_args(source: PythonEnvSource, shm_fd: int, layout: dict, spaces_: bytes, spill_dir: str) -> list[dict]:
-    """What each worker process starts from: its envs' factories and seeds, and the pool's shared
-    memory layout."""
+def _worker_args(source: PythonEnvSource, core: Any, spaces_: bytes, spill_dir: str) -> list[dict]:
+    """What each worker process starts from: its envs' factories and seeds (the pool's, as the
+    core resolved them), and the pool's shared memory layout."""
     args = []
+    seeds = core.options.env_seeds
+    layout = core.process_layout
     for w, (s, e) in enumerate(zip(source.worker_start, source.worker_start[1:])):
-        seed = source.seed
         args.append(
             {
                 "sys_path": list(sys.path),  # so that envs defined in the user's modules unpickle
                 "main_pid": os.getpid(),
-                "shm_fd": shm_fd,
+                "shm_fd": core.shm_fd,
                 "layout": layout,
                 "worker": w,
                 "env_fns": cloudpickle.dumps(source.factories[s:e]),
-                "seeds": [None if seed is None else seed + i for i in range(s, e)],
-                "autoreset_mode": CORE_AUTORESET[source.autoreset_mode],
+                "seeds": [None] * (e - s) if seeds is None else seeds[s:e],
+                "autoreset_mode": core.options.autoreset_mode,
                 "spaces": spaces_,
                 "spill_dir": spill_dir,
                 "max_restarts": source.max_restarts,

@@ -25,7 +25,7 @@ tictactoe = pytest.importorskip("pettingzoo.classic.tictactoe.tictactoe")
 connect_four = pytest.importorskip("pettingzoo.classic.connect_four.connect_four")
 
 from envpool.errors import EnvError  # noqa: E402
-from envpool.frontends.sources import NativeSource  # noqa: E402
+from envpool.frontends.sources import NativeSource, PoolOptions  # noqa: E402
 
 # --------------------------------------------------------------------------------------------
 # Adapter: the pool under test.
@@ -53,7 +53,7 @@ class Games:
     def __init__(self, task_id: str, num_envs: int) -> None:
         self.task_id = task_id
         self.num_envs = num_envs
-        self.pool = NativeSource(task_id, num_envs=num_envs, seed=0).open_pool().pool
+        self.pool = NativeSource(task_id, PoolOptions(num_envs=num_envs, seed=0)).open_pool().pool
 
     @staticmethod
     def _rows(result: tuple[Any, ...]) -> Rows:

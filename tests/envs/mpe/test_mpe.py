@@ -19,7 +19,7 @@ mpe2 = pytest.importorskip("mpe2")
 from mpe2 import simple_adversary_v3, simple_spread_v3, simple_tag_v3  # noqa: E402
 from pettingzoo.utils.env_logger import EnvLogger  # noqa: E402
 
-from envpool.frontends.sources import NativeSource  # noqa: E402
+from envpool.frontends.sources import NativeSource, PoolOptions  # noqa: E402
 
 EnvLogger.suppress_output()  # mpe2 warns on every clipped continuous action
 
@@ -46,7 +46,8 @@ AGENT_INFO = ("agent_reward", "agent_terminated", "agent_truncated", "active", "
 
 class OurEnvs:
     def __init__(self, task_id: str, num_envs: int, seed: int, **kwargs: Any) -> None:
-        opened = NativeSource(task_id, num_envs=num_envs, seed=seed, num_threads=1, **kwargs).open_pool()
+        options = PoolOptions(num_envs=num_envs, seed=seed, num_threads=1)
+        opened = NativeSource(task_id, options, **kwargs).open_pool()
         self.pool = opened.pool
         self.spec = self.pool.spec
         self.num_envs = num_envs

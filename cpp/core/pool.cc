@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
+#include <string>
 
 #include "core/agents.h"
 
@@ -50,7 +51,7 @@ void EnvPool::SendReset(const int* env_ids, int n, const uint64_t* seeds, const 
   if (keep && autoreset() != AutoresetMode::kDisabled) {
     throw std::invalid_argument("resetting a subset of a full batch needs autoreset_mode DISABLED");
   }
-  protocol_.CheckSendable(env_ids, n, /*for_step=*/false);
+  CheckSendable(env_ids, n, /*for_step=*/false);
   orders_->range_op = Op::kPerEnv;
   for (int i = 0; i < n; ++i) {
     Order& order = (*orders_)[env_ids ? env_ids[i] : i];
@@ -67,7 +68,7 @@ void EnvPool::SendStep(const int* env_ids, int n, const std::vector<const void*>
   // Envs sent by id (the async loop) are checked and marked in flight in one pass, undone if
   // a check below fails; a failing id is named by CheckSendable, which throws.
   const bool marked = env_ids != nullptr && protocol_.TryMarkStepInFlight(env_ids, n);
-  if (!marked) protocol_.CheckSendable(env_ids, n, /*for_step=*/true);
+  if (!marked) CheckSendable(env_ids, n, /*for_step=*/true);
   // Validate every value before changing anything else. Only a failing check asks which rows
   // autoreset. (Two pointers captured by value: std::function stores them inline, no
   // allocation per step.)
@@ -87,6 +88,22 @@ void EnvPool::SendStep(const int* env_ids, int n, const std::vector<const void*>
                         /*step=*/true);
   if (env_ids == nullptr) orders_->range_op = Op::kStep;
   Dispatch(env_ids, n, wait_follows, marked);
+}
+
+void EnvPool::CheckSendable(const int* env_ids, int n, bool for_step) {
+  try {
+    protocol_.CheckSendable(env_ids, n, for_step);
+  } catch (const ProtocolError& e) {
+    if (env_ids != nullptr || full_batch()) throw;
+    // A call on every env of an asynchronous pool (gymnasium's step() or reset()): say which
+    // loop such a pool runs, the usual cause.
+    throw ProtocolError(std::string(e.what()) + ". This pool is asynchronous (batch_size=" +
+                        std::to_string(batch_size_) + " < num_envs=" + std::to_string(num_envs_) +
+                        "): reset() returns the first batch_size envs to finish and leaves the others in flight, so "
+                        "step() and reset() of every env fail after it. Use the async loop, async_reset() once, then "
+                        "recv() and send(actions, info['env_id']) (docs/api.md), or make the pool without batch_size "
+                        "for full-batch step()");
+  }
 }
 
 void EnvPool::Dispatch(const int* env_ids, int n, bool wait_follows, bool marked) {

@@ -116,8 +116,9 @@ def test_send_to_env_still_stepping(async_cartpole):
     envs = async_cartpole
     obs, rew, term, trunc, info = envs.recv()
     busy = sorted(set(range(4)) - set(info["env_id"].tolist()))[0]
-    with pytest.raises(RuntimeError, match=f"env {busy} is still stepping"):
+    with pytest.raises(RuntimeError, match=f"env {busy} is still stepping") as caught:
         envs.send(np.zeros(1, dtype=np.int64), np.array([busy]))
+    assert "asynchronous" not in str(caught.value)  # a send by id: the async loop is already in use
     envs.send(np.zeros(2, dtype=np.int64), info["env_id"])
     envs.recv()
 
@@ -230,6 +231,53 @@ def test_reset_while_envs_in_flight_raises(async_cartpole):
     with pytest.raises(RuntimeError, match="still stepping"):
         async_cartpole.reset()
     async_cartpole.recv()
+
+
+ASYNC_HINT = r"This pool is asynchronous \(batch_size=2 < num_envs=4\).*async_reset\(\) once, then recv\(\) and send"
+
+
+@pytest.mark.parametrize("env_type", ["gymnasium", "gym", "dm"])
+def test_full_batch_calls_on_an_async_pool_say_which_loop_it_runs(env_type):
+    """step() or reset() of every env of an asynchronous pool names the cause (issue 55 item 6):
+    the pool is asynchronous and runs the async_reset/recv/send loop; the pool stays usable."""
+    envs = envpool.make("CartPole-v1", env_type=env_type, num_envs=4, batch_size=2, num_threads=1)
+    try:
+        if env_type != "gym":  # the gym front end starts episodes on the first step (the reference's)
+            with pytest.raises(RuntimeError, match="env 0 has not been reset.*" + ASYNC_HINT):
+                envs.step(np.zeros(4, dtype=np.int64))
+        envs.reset()
+        with pytest.raises(RuntimeError, match="still stepping.*" + ASYNC_HINT):
+            envs.step(np.zeros(4, dtype=np.int64))
+        with pytest.raises(RuntimeError, match="still stepping.*" + ASYNC_HINT):
+            envs.reset()
+        result = envs.recv()  # the envs reset() left in flight
+        ids = result.observation.env_id if env_type == "dm" else result[4]["env_id"]
+        envs.send(np.zeros(2, dtype=np.int64), ids)
+        envs.recv()
+    finally:
+        envs.close()
+
+
+def test_the_async_loop_samples_batch_sized_actions():
+    """action_space covers num_envs rows; batch_action_space one recv() batch's."""
+    envs = envpool.make("CartPole-v1", num_envs=4, batch_size=2, num_threads=1)
+    try:
+        assert envs.action_space.shape == (4,) and envs.batch_action_space.shape == (2,)
+        envs.async_reset()
+        for _ in range(5):
+            info = envs.recv()[4]
+            envs.send(envs.batch_action_space.sample(), info["env_id"])
+    finally:
+        envs.close()
+    rows = envpool.make("SimpleSpread-v3", num_envs=4, batch_size=2, num_threads=1)  # agents as rows
+    try:
+        assert rows.batch_action_space.shape == (2 * rows.agents_per_env,)
+        rows.async_reset()
+        info = rows.recv()[4]
+        rows.send(rows.batch_action_space.sample(), info["env_id"])
+        rows.recv()
+    finally:
+        rows.close()
 
 
 def test_per_env_kwargs_that_change_the_spaces_are_rejected():

@@ -70,7 +70,7 @@ def test_pool_options_read_back_as_given_and_a_non_int_is_named():
             _core.PoolOptions(**{name: value})
     with pytest.raises(ValueError, match="does not fit in 64 bits"):
         _core.PoolOptions(seed=2**64)
-    with pytest.raises(ValueError, match="env 1's seed does not fit"):
+    with pytest.raises(ValueError, match="env 1's seed 18446744073709551616 does not fit"):
         _core.PoolOptions(num_envs=2, seed=2**64 - 1)
 
 

@@ -21,7 +21,9 @@ class EnvPoolVectorEnv(SplitCalls, PoolFrontEnd, gymnasium.vector.VectorEnv):
     ``SyncVectorEnv`` in the chosen autoreset mode (``autoreset_mode``: next-step by default,
     same-step or disabled), its ``info`` included. With ``batch_size < num_envs`` use the
     asynchronous loop: ``async_reset()``, then ``recv()`` the first ``batch_size`` envs to
-    finish and ``send(actions, info["env_id"])`` them back. ``recv()``'s info (and that of any
+    finish and ``send(actions, info["env_id"])`` them back (``batch_action_space``, of
+    ``batch_size`` rows, is what such a batch's actions are sampled from; ``action_space`` has
+    ``num_envs``). ``recv()``'s info (and that of any
     batch whose rows are not all envs in order) also holds ``env_id`` and ``elapsed_step``.
 
     Differences from the reference EnvPool: ``observation_space`` / ``action_space`` are
@@ -65,6 +67,9 @@ class EnvPoolVectorEnv(SplitCalls, PoolFrontEnd, gymnasium.vector.VectorEnv):
         self.single_action_space = self.task_spec.action_space
         self.observation_space = opened.observation_space or batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
+        # One recv() batch's actions (batch_size rows; action_space has num_envs): what the async
+        # loop samples, envs.send(envs.batch_action_space.sample(), info["env_id"]).
+        self.batch_action_space = batch_space(self.single_action_space, self.batch_size)
         # Whether step() and *_wait() results carry env_id and elapsed_step. Async batches: yes.
         # Full batches of Python envs (make_python, standing in for AsyncVectorEnv): no, their
         # info is SyncVectorEnv's exactly. Full batches of native envs (standing in for the

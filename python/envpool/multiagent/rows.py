@@ -69,6 +69,7 @@ class AgentRowsVectorEnv(EnvPoolVectorEnv):
         self.single_action_space = layout.row_action_space
         self.observation_space = batch_space(self.single_observation_space, self.num_agents)
         self.action_space = batch_space(self.single_action_space, self.num_agents)
+        self.batch_action_space = batch_space(self.single_action_space, self.batch_size * self.agents_per_env)
         self._agent_id_rows = {}
 
     # -- actions in, rows out ------------------------------------------------------------------------

@@ -169,7 +169,7 @@ def versions(modules):
 '''
 
 # One pool, one mode, a timed loop, executed by ``python -c POOL_WORKER json(payload)`` in a fresh
-# child (async_gain.py, thread_scaling.py). payload: kind ("native", "python" for make_python,
+# child (the core benches, tools/ab_throughput.py). payload: kind ("native", "python" for make_python,
 # "ref" for the reference EnvPool under its own interpreter), task, num_envs, batch_size (full
 # batch when equal to num_envs, else the recv/send loop), make_kwargs, seconds, warmup. Prints
 # {"sps": env steps per second}.

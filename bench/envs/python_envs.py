@@ -12,7 +12,7 @@ own venv, ``--puffer-python``; its rows are skipped without it) and ``make_pytho
 and async; each sample a fresh process running ``WORKER_SOURCE``, peers interleaved in rounds,
 medians, and each env's own in-process cost per step (``own``) so that a row's per-step overhead
 is ``1e6 / (steps/s) - own µs``. The peers, their settings and what they measured:
-bench/README.md, "Python envs". Writes ``python_envs.{json,md,png}`` to ``--out``
+bench/history.md, "Python envs". Writes ``python_envs.{json,md,png}`` to ``--out``
 (default ``bench/results``).
 """
 

@@ -24,7 +24,7 @@ Policies: ``random`` and ``mlp`` (a 2x64 tanh MLP, torch with 1 thread; RLlib: i
 module with ``fcnet_hiddens=[64, 64]``). Each row's sampler is built once, warmed up, then run
 in chunks of ``--chunk`` env steps for ``--seconds``; rows interleaved in rounds, medians with
 min-max, and each sample's CPU use of this process and of the machine (``/proc/stat``). Why and
-what they measured: bench/README.md, "Env runner sampling".
+what they measured: bench/history.md, "Env runner sampling".
 Results: ``bench/results/runner.json`` and ``runner.md`` (``--out``).
 """
 

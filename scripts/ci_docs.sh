@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI step `docs`: builds the docs site (mkdocs.yml: README.md, docs/*.md, bench/README.md and an
+# CI step `docs`: builds the docs site (mkdocs.yml: README.md, docs/*.md, bench's pages and an
 # API reference from the docstrings) with warnings as errors: a broken link or anchor, a page
 # missing from the nav, a docstring that cannot be rendered all fail it. The tools are the pinned
 # `docs` extra of pyproject.toml, installed alone into a fresh venv (mkdocstrings reads

@@ -1,4 +1,4 @@
-// envpool_classic_raw: the C++ loop limit of CartPole-v1 for bench/classic_limit.py, env steps
+// envpool_classic_raw: the C++ loop limit of CartPole-v1 for bench/core/classic_limit.py, env steps
 // per second of a plain C++ loop over the package's own CartPole class, without the pool,
 // its batches or Python per step. A separate extension, not part of envpool: the bench builds it
 // on demand (cmake -DENVPOOL_CLASSIC_BENCH=ON, target envpool_classic_raw).
@@ -93,5 +93,5 @@ PYBIND11_MODULE(envpool_classic_raw, m) {
         return envpool::RawStepsPerSecond(num_envs, num_threads, seconds);
       },
       py::arg("num_envs"), py::arg("num_threads"), py::arg("seconds"),
-      "Env steps per second of a plain C++ loop over CartPole-v1 envs (see bench/classic_limit.py).");
+      "Env steps per second of a plain C++ loop over CartPole-v1 envs (see bench/core/classic_limit.py).");
 }

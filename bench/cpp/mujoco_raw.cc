@@ -1,4 +1,4 @@
-// envpool_mujoco_raw: the raw physics limit of a MuJoCo task for bench/mujoco_throughput.py, env
+// envpool_mujoco_raw: the raw physics limit of a MuJoCo task for bench/envs/mujoco.py, env
 // steps per second of a plain C++ loop of mj_step, without the pool, observations, rewards or
 // Python per step. A separate extension, not part of envpool: the bench builds it on demand
 // (cmake -DENVPOOL_MUJOCO_BENCH=ON, target envpool_mujoco_raw) with the same loader as envpool,

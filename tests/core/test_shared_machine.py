@@ -5,7 +5,7 @@ the caller wait, and the caller of quick envs then steps batches alone (cpp/core
 decides by timed cycles; tests/cpp/test_solo_switch.cc and test_thread_pool.cc test the
 decision and the hand-over). Whichever way each batch goes, and however often the way
 changes, each env's trajectory is the one a single thread gives, in full batches and in the
-async loop, and the pool stays usable. How fast it goes is measured in bench/contention.py.
+async loop, and the pool stays usable. How fast it goes is measured in bench/core/contention.py.
 """
 
 from __future__ import annotations

@@ -135,7 +135,7 @@ class VecEnvAdapter(VecEnv):
         # Kept for step_wait: SB3 calls the two back to back (VecEnv.step, its wrappers), so
         # sending here would overlap nothing, and the pool's step() lets the calling thread step
         # quick envs itself instead of handing them to a worker thread and waiting (with one
-        # env, that hand-off was most of a step: bench/sb3_adapter.py).
+        # env, that hand-off was most of a step: bench/history.md, "SB3 adapter").
         self._actions = actions
 
     def step_wait(self):

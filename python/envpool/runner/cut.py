@@ -6,7 +6,7 @@ small object (:class:`LoggedEpisode`), whose arrays are views made when first re
 Why: CartPole under random actions ends an episode every ~22 steps, and every ``sample()`` call
 returns a chunk of each env's ongoing episode, so a call makes ~0.05-0.3 episodes per env step.
 An episode's Python loop body and its three or four array views cost more than the bare pool's
-step of the 22 env steps it holds (bench/README.md, issue 43 item 5)."""
+step of the 22 env steps it holds (bench/history.md, issue 43 item 5)."""
 
 from __future__ import annotations
 

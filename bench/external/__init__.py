@@ -1,0 +1,1 @@
+"""External episodes: ``envpool.serve`` round trips on loopback (bench/external/README.md)."""

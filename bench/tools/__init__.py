@@ -1,0 +1,1 @@
+"""A/B of two builds (wall clock, instruction counts) and the peers' venvs (bench/tools/README.md)."""

@@ -346,7 +346,12 @@ class ProcessPool(CorePoolAdapter):
         self._action = SpaceLeaves(action_space, "action", source.info_bytes, self._spill_dir.name)
         spec = {"obs": obs.array_specs(), "action": self._action.array_specs(), "info": [], "obs_is_tuple": False}
         self.core = _core.ProcessPool(
-            source.name, spec, source.options, source.worker_start, source.info_bytes, ERROR_BYTES
+            source.name,
+            spec,
+            options=source.options,
+            worker_start=source.worker_start,
+            info_capacity=source.info_bytes,
+            error_capacity=ERROR_BYTES,
         )
         layout = self.core.process_layout
         shm = np.frombuffer(self.core.shm_buffer(), dtype=np.uint8)

@@ -90,20 +90,16 @@ void EnvPool::SendStep(const int* env_ids, int n, const std::vector<const void*>
   Dispatch(env_ids, n, wait_follows, marked);
 }
 
-void EnvPool::CheckSendable(const int* env_ids, int n, bool for_step) {
-  try {
-    protocol_.CheckSendable(env_ids, n, for_step);
-  } catch (const ProtocolError& e) {
-    if (env_ids != nullptr || full_batch()) throw;
-    // A call on every env of an asynchronous pool (gymnasium's step() or reset()): say which
-    // loop such a pool runs, the usual cause.
-    throw ProtocolError(std::string(e.what()) + ". This pool is asynchronous (batch_size=" +
-                        std::to_string(batch_size_) + " < num_envs=" + std::to_string(num_envs_) +
-                        "): reset() returns the first batch_size envs to finish and leaves the others in flight, so "
-                        "step() and reset() of every env fail after it. Use the async loop, async_reset() once, then "
-                        "recv() and send(actions, info['env_id']) (docs/api.md), or make the pool without batch_size "
-                        "for full-batch step()");
-  }
+void EnvPool::RethrowWithAsyncHint(const ProtocolError& e, const int* env_ids) const {
+  if (env_ids != nullptr || full_batch()) throw e;
+  // A call on every env of an asynchronous pool (gymnasium's step() or reset()): say which loop
+  // such a pool runs, the usual cause.
+  throw ProtocolError(std::string(e.what()) + ". This pool is asynchronous (batch_size=" + std::to_string(batch_size_) +
+                      " < num_envs=" + std::to_string(num_envs_) +
+                      "): reset() returns the first batch_size envs to finish and leaves the others in flight, so "
+                      "step() and reset() of every env fail after it. Use the async loop, async_reset() once, then "
+                      "recv() and send(actions, info['env_id']) (docs/api.md), or make the pool without batch_size "
+                      "for full-batch step()");
 }
 
 void EnvPool::Dispatch(const int* env_ids, int n, bool wait_follows, bool marked) {

@@ -122,7 +122,14 @@ class EnvPool {
  private:
   void CheckUsable() const;
   // protocol_.CheckSendable; a refused call on every env of an asynchronous pool says so.
-  void CheckSendable(const int* env_ids, int n, bool for_step);
+  void CheckSendable(const int* env_ids, int n, bool for_step) {
+    try {
+      protocol_.CheckSendable(env_ids, n, for_step);
+    } catch (const ProtocolError& e) {
+      RethrowWithAsyncHint(e, env_ids);
+    }
+  }
+  [[noreturn]] void RethrowWithAsyncHint(const ProtocolError& e, const int* env_ids) const;
   // Hands the orders to the executor. `marked`: the protocol already counts envs `env_ids` in
   // flight (SendStep's one-pass check), otherwise they are marked here.
   void Dispatch(const int* env_ids, int n, bool wait_follows, bool marked = false);

@@ -28,7 +28,7 @@ from gymnasium.vector import AutoresetMode
 from envpool import _core
 from envpool.errors import EnvError
 from envpool.frontends.seeding import check_env_seeds, check_int, is_int
-from envpool.tasks import TaskSpec, make_spec, pack_env_kwargs, registered_tasks
+from envpool.tasks import TaskSpec, make_spec, no_rendering_message, pack_env_kwargs, registered_tasks
 
 # The core's names of the autoreset modes.
 CORE_AUTORESET = {
@@ -184,7 +184,7 @@ class NativeSource(PoolSource):
         # Spaces are those of env 0 (all envs share them); config lists per-env kwargs whole.
         self.task_spec = make_spec(task_id, **{key: values[0] for key, values in self._packed.items()})
         if render_mode == "rgb_array" and self.task_spec.render_shape is None:
-            raise ValueError(f"{task_id} does not render")
+            raise ValueError(no_rendering_message(task_id))
 
     def open_pool(self) -> OpenedPool:
         """Starts the ``_core.Pool`` (its worker threads) and reports its resolved options."""

@@ -171,3 +171,99 @@ def test_pettingzoo_view_and_cli(tmp_path) -> None:
         cli.main(["run", "ConnectFour-v3", "--num-envs", "1", "-q", "--record", str(out), "--record-steps", "3"]) == 0
     )
     assert iio.imread(out).shape[1:3] == (774, 891)
+
+
+# --------------------------------------------------------------------------------------------
+# The PNG reader (render/png.h) on other encodings of the same pictures: PettingZoo's files are
+# re-encoded with each row filter, stored / fixed-Huffman / dynamic-Huffman deflate blocks,
+# 8-bit palettes and IDAT split in chunks, into a stand-in pettingzoo package; frames drawn
+# from them must equal the frames drawn from the originals.
+
+
+def _png(width: int, height: int, color_type: int, depth: int, rows: list[bytes], variant: int, **chunks) -> bytes:
+    import struct
+    import zlib
+
+    def chunk(tag: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body))
+
+    bpp = max(1, {3: 1, 6: 4}[color_type] * depth // 8)
+    raw, prev = b"", bytes(len(rows[0]))
+    for y, row in enumerate(rows):
+        kind = (y + variant) % 5
+        out = bytearray()
+        for x, value in enumerate(row):
+            a = row[x - bpp] if x >= bpp else 0
+            b = prev[x]
+            c = prev[x - bpp] if x >= bpp else 0
+            if kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pred = a if pa <= pb and pa <= pc else b if pb <= pc else c
+            else:
+                pred = (0, a, b, (a + b) // 2)[kind]
+            out.append((value - pred) & 255)
+        raw += bytes([kind]) + bytes(out)
+        prev = row
+    level, strategy = ((0, zlib.Z_DEFAULT_STRATEGY), (9, zlib.Z_FIXED), (9, zlib.Z_DEFAULT_STRATEGY))[variant % 3]
+    packer = zlib.compressobj(level, zlib.DEFLATED, 15, 9, strategy)
+    data = packer.compress(raw) + packer.flush()
+    idat = b"".join(chunk(b"IDAT", data[k : k + 97]) for k in range(0, len(data), 97))
+    header = struct.pack(">IIBBBBB", width, height, depth, color_type, 0, 0, 0)
+    extra = b"".join(chunk(tag.encode(), body) for tag, body in chunks.items())
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + extra + idat + chunk(b"IEND", b"")
+
+
+def _reencode(path, variant: int) -> bytes:
+    import pygame
+
+    image = pygame.image.load(str(path))
+    width, height = image.get_size()
+    if image.get_bitsize() == 8:  # the palette board: indices, its palette, index 0 transparent
+        indices = pygame.surfarray.array2d(image).T.astype(np.uint8)
+        palette = b"".join(bytes(tuple(c)[:3]) for c in image.get_palette())
+        depth = 8 if variant % 2 else 4
+        if depth == 4:
+            padded = np.pad(indices, ((0, 0), (0, width % 2)))
+            rows = [bytes((padded[y, 0::2] << 4) | padded[y, 1::2]) for y in range(height)]
+        else:
+            rows = [bytes(indices[y]) for y in range(height)]
+        return _png(width, height, 3, depth, rows, variant, PLTE=palette, tRNS=b"\x00")
+    rgba = np.dstack([pygame.surfarray.array3d(image).transpose(1, 0, 2), pygame.surfarray.array_alpha(image).T])
+    return _png(width, height, 6, 8, [bytes(rgba[y].astype(np.uint8).ravel()) for y in range(height)], variant)
+
+
+def test_png_variants_decode_alike(tmp_path) -> None:
+    import pathlib
+
+    import pettingzoo
+
+    source = pathlib.Path(pettingzoo.__file__).parent
+    script = """
+import sys, numpy as np, envpool
+from envpool.frontends.sources import NativeSource
+for task, board in (("TicTacToe-v3", [1, 2, 0, 2, 1, 1, 0, 2, 2]), ("ConnectFour-v3", [0] * 28 + [2, 1] * 7)):
+    pool = NativeSource(task, num_envs=1, seed=0, render_mode="rgb_array").open_pool().pool
+    pool.send_reset(None, None, None, True)
+    pool.recv(-1.0)
+    pool.set_state(0, [float(v) for v in board] + [0.0, 0.0])
+    sys.stdout.write(pool.render(None)[0].tobytes().hex() + "\\n")
+"""
+
+    def frames(pythonpath: str) -> list[str]:
+        env = {**__import__("os").environ, "PYTHONPATH": pythonpath}
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout.split()
+
+    want = frames(str(source.parent))
+    for variant in range(3):
+        fake = tmp_path / f"variant{variant}"
+        (fake / "pettingzoo").mkdir(parents=True)
+        (fake / "pettingzoo" / "__init__.py").write_text("")
+        for game in ("tictactoe", "connect_four"):
+            folder = fake / "pettingzoo" / "classic" / game / "img"
+            folder.mkdir(parents=True)
+            for png in (source / "classic" / game / "img").glob("*.png"):
+                (folder / png.name).write_bytes(_reencode(png, variant))
+        assert frames(str(fake)) == want, f"variant {variant}"

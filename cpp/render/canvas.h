@@ -13,6 +13,8 @@
 //    AALineF the same between float points (pygame.draw.aalines); AACircle an anti-aliased
 //    ring (gfxdraw.aacircle, approximated);
 //  * Line is Bresenham with both end points (pygame.draw.line, width 1);
+//  * PygameCircle / PygameCircleOutline are pygame.draw.circle filled / with width 1, pixel for
+//    pixel as pygame-ce 2.5 draws them (PygameInt: how it takes a float radius);
 //  * FillCoverage blends a colour by the supersampled coverage of an arbitrary shape (for
 //    smooth-scaled sprites such as Pendulum's arrow).
 //
@@ -26,6 +28,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -65,6 +68,13 @@ inline int Trunc(double v) {
   return static_cast<int>(std::clamp(v, static_cast<double>(-kMaxCoord), static_cast<double>(kMaxCoord)));
 }
 inline Pixel Trunc(Vec2 p) { return {Trunc(p.x), Trunc(p.y)}; }
+
+// pygame's (int) of a float argument outside Trunc's range: C's conversion, which on x86-64
+// gives INT_MIN for NaN and values beyond int (so such a circle's radius draws nothing).
+inline int PygameInt(double v) {
+  if (!(v > -2147483649.0 && v < 2147483648.0)) return std::numeric_limits<int>::min();
+  return static_cast<int>(v);
+}
 
 class Canvas {
  public:
@@ -332,6 +342,47 @@ class Canvas {
     }
   }
 
+  // pygame.draw.circle(surface, c, (cx, cy), r), filled (width 0, or width >= r), as pygame-ce
+  // 2.5 draws it: the midpoint circle around the corner shared by pixels (cx - 1, cy - 1) and
+  // (cx, cy), its rows joined by spans [cx - h, cx + h - 1]. Nothing for r < 1.
+  void PygameCircle(int cx, int cy, int r, Color c) {
+    if (!CircleMayShow(cx, cy, r)) return;
+    if (CircleCovers(cx, cy, r)) return Fill(c);  // a huge disc: every pixel is inside
+    const auto span = [&](int64_t x1, int64_t x2, int64_t y) {
+      if (y < 0 || y >= height_) return;
+      HLine(static_cast<int>(std::clamp<int64_t>(x1, -1, width_)),
+            static_cast<int>(std::clamp<int64_t>(x2, -1, width_)), static_cast<int>(y), c);
+    };
+    PygameCircleSteps(r, [&](int64_t x, int64_t y, bool rows_at_y) {
+      if (rows_at_y) {  // pygame draws the rows +-y once per y: when y is about to step down
+        span(cx - x, cx + x - 1, cy + y - 1);
+        span(cx - x, cx + x - 1, cy - y);
+      }
+      span(cx - y, cx + y - 1, cy + x - 1);
+      span(cx - y, cx + y - 1, cy - x);
+    });
+  }
+
+  // pygame.draw.circle(surface, c, (cx, cy), r, 1): the one-pixel ring of the same circle, eight
+  // symmetric points per step (r == 1: the filled circle, as pygame clamps width to r).
+  void PygameCircleOutline(int cx, int cy, int r, Color c) {
+    if (r == 1) return PygameCircle(cx, cy, r, c);
+    if (!CircleMayShow(cx, cy, r) || CircleCovers(cx, cy, r)) return;  // covering: the ring is off the canvas
+    const auto dot = [&](int64_t x, int64_t y) {
+      if (x >= 0 && y >= 0 && x < width_ && y < height_) Put(static_cast<int>(y) * width_ + static_cast<int>(x), c);
+    };
+    PygameCircleSteps(r, [&](int64_t x, int64_t y, bool) {
+      dot(cx + x - 1, cy + y - 1);
+      dot(cx - x, cy + y - 1);
+      dot(cx + x - 1, cy - y);
+      dot(cx - x, cy - y);
+      dot(cx + y - 1, cy + x - 1);
+      dot(cx + y - 1, cy - x);
+      dot(cx - y, cy + x - 1);
+      dot(cx - y, cy - x);
+    });
+  }
+
   // Mirrors the image top to bottom (pygame.transform.flip(surf, False, True)).
   void FlipVertical() {
     const std::size_t row = 3 * static_cast<std::size_t>(width_);
@@ -383,6 +434,35 @@ class Canvas {
       }
     }
     return false;  // rounding kept an end outside: nothing worth drawing
+  }
+  // The steps of pygame-ce's midpoint circle of radius r (draw_circle_filled and
+  // draw_circle_bresenham_thin share them): while x < y, y steps down when the decision value f
+  // is >= 0, then x steps up; visit(x, y, f >= 0) sees the values after the step.
+  template <typename Visit>
+  static void PygameCircleSteps(int r, Visit visit) {
+    int64_t f = 1 - int64_t{r}, ddf_y = -2 * int64_t{r};
+    int64_t x = 0, y = r;
+    while (x < y) {
+      if (f >= 0) {
+        --y;
+        ddf_y += 2;
+        f += ddf_y;
+      }
+      ++x;
+      f += 2 * x + 1;
+      visit(x, y, f >= 0);
+    }
+  }
+  // pygame's early return: a circle of radius r >= 1 whose centre lies within r of the canvas.
+  bool CircleMayShow(int cx, int cy, int r) const {
+    return r >= 1 && cx <= int64_t{width_} + r && cx >= -int64_t{r} && cy <= int64_t{height_} + r && cy >= -int64_t{r};
+  }
+  // Whether every pixel of the canvas lies well inside the circle (2 pixels from its edge, more
+  // than the midpoint circle ever strays), so the disc covers the canvas and the ring misses it.
+  bool CircleCovers(int cx, int cy, int r) const {
+    const double far_x = std::max(std::abs(static_cast<double>(cx)), std::abs(static_cast<double>(cx) - width_));
+    const double far_y = std::max(std::abs(static_cast<double>(cy)), std::abs(static_cast<double>(cy) - height_));
+    return std::hypot(far_x, far_y) <= static_cast<double>(r) - 2.0;
   }
   // A 16.16 fixed-point value rounded to the nearest integer (halves up).
   static int RoundFixed(int64_t v) { return static_cast<int>((v >> 16) + ((v & 32768) >> 15)); }

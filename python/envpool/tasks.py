@@ -32,6 +32,26 @@ def registered_tasks() -> dict[str, dict[str, Any]]:
     return {t["id"]: t for t in _core.tasks()}
 
 
+# The families whose tasks draw render_mode="rgb_array" frames: every built-in family
+# (tests/frontends/test_render.py checks that each built-in task renders) and the Atari plugin.
+RENDERING_FAMILIES = (
+    "classic control",
+    "toy text",
+    "Box2D",
+    "MuJoCo (gymnasium's tasks and dm_control's suite)",
+    "MPE",
+    "classic board games (TicTacToe, ConnectFour)",
+    "MiniGrid / BabyAI",
+    "Procgen",
+    "Atari (the envpool-atari plugin)",
+)
+
+
+def no_rendering_message(task_id: str) -> str:
+    """What ``make(task_id, render_mode="rgb_array")`` says for a task that draws no frames."""
+    return f"{task_id} does not render; the tasks of these families do: {', '.join(RENDERING_FAMILIES)}"
+
+
 def refresh_tasks() -> None:
     """Read the registry again on the next call (a plugin added tasks to it)."""
     registered_tasks.cache_clear()

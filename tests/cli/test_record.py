@@ -45,3 +45,29 @@ def test_cli_record_task_without_rendering(tmp_path, capsys):
     rc = cli.main(["run", silent[0], "--steps", "10", "-q", "--record", str(tmp_path / "x.gif")])
     assert rc == 2
     assert "does not render" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("task", "kwargs", "shape"),
+    [
+        ("CheetahRun-v1", [], (240, 320)),  # dm_control's physics.render() size
+        ("CheetahRun-v1", ["-k", "from_pixels=True"], (84, 84)),  # the observation's frame
+        ("SimpleSpread-v3", [], (700, 700)),  # mpe2's
+    ],
+)
+def test_cli_records_the_families_that_render(tmp_path, capsys, task, kwargs, shape):
+    """`envpool run CheetahRun-v1 --record x.gif` (issue 55): dm_control's and MPE's tasks record."""
+    iio = pytest.importorskip("imageio.v3")
+    if renders(task) is None:
+        pytest.skip(f"{task}'s package is not installed here")
+    from envpool import cli
+
+    out = tmp_path / "x.gif"
+    rc = cli.main(["run", task, "--num-envs", "1", "-q", *kwargs, "--record", str(out), "--record-steps", "3"])
+    assert rc == 0, capsys.readouterr().err
+    assert "recorded 4 frames of env 0" in capsys.readouterr().out
+    frames = iio.imread(out)
+    # Pillow merges identical consecutive GIF frames (MPE's first step moves nothing: its
+    # velocities start at zero), so a GIF may hold fewer than were recorded.
+    assert 2 <= frames.shape[0] <= 4 and frames.shape[1:3] == shape
+    assert frames.std() > 0

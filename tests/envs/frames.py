@@ -21,3 +21,15 @@ def pair(task):
     ref = gym.make(task, render_mode="rgb_array")
     ref.reset(seed=0)
     return ours, ref
+
+
+def assert_same_frame(got, want, where: str = "") -> None:
+    """Two rgb_array frames are the same bytes; else say how many pixels differ and where."""
+    import numpy as np
+
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.shape == want.shape and got.dtype == want.dtype, (
+        f"{where}: {got.shape} {got.dtype} != {want.shape} {want.dtype}"
+    )
+    differ = np.argwhere((got != want).any(axis=-1))
+    assert not len(differ), f"{where}: {len(differ)} pixels differ, the first at (row, col) {differ[:5].tolist()}"

@@ -58,6 +58,26 @@ def test_render_needs_render_mode():
         envpool.make("CartPole-v1", render_mode="human")
 
 
+def test_task_without_rendering_names_the_families_that_render():
+    """StepCounter-v0 (the test plugin, tests/conftest.py) draws no frames: the error says so and
+    which families do."""
+    with pytest.raises(ValueError, match="StepCounter-v0 does not render") as err:
+        envpool.make("StepCounter-v0", render_mode="rgb_array")
+    for family in ("classic control", "MuJoCo", "dm_control", "MPE", "classic board games", "Procgen"):
+        assert family in str(err.value)
+
+
+def test_every_built_in_task_renders():
+    """What that error claims: every built-in family's tasks render (a family added without
+    frames must be left out of envpool.tasks.RENDERING_FAMILIES)."""
+    from envpool.tasks import registered_tasks
+
+    built_in = [task for task, record in registered_tasks().items() if record["origin"] == "built-in"]
+    assert len(built_in) > 200
+    silent = [task for task in built_in if renders(task) is False]
+    assert not silent, f"built-in tasks that do not render: {silent}"
+
+
 def test_task_without_rendering_raises():
     silent = [t for t in envpool.list_all_envs() if renders(t) is False]
     if not silent:

@@ -27,6 +27,9 @@
 // first agent (_deads_step_first), so slot 0 shows the legal moves of the unchanged board in
 // its action_mask and slot 1 zeros, whoever moved.
 // Reset: an empty board, slot 0 to move. Nothing is random (the Rng is not drawn from).
+// Frames (render_mode="rgb_array"): PettingZoo's render() from its own pictures, read from the
+// installed pettingzoo package at make (render/boards.h); kwargs as PettingZoo's, screen_height
+// (TicTacToe) and screen_scaling (ConnectFour).
 //
 // State (get_state / set_state): [cell_0 .. cell_{rows*cols-1}, to_move, over]: the board in
 // row-major order (0 empty, 1 slot 0's piece, 2 slot 1's), to_move the slot PettingZoo's
@@ -39,8 +42,11 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "core/agents.h"
@@ -59,6 +65,9 @@ struct MoveOutcome {
 //   static constexpr const char* kName;                  // for error messages
 //   static std::vector<std::string> AgentNames();
 //   static MoveOutcome Play(std::array<int8_t, kRows * kCols>& board, int mover, int action);
+// and its frames (render/): its PettingZoo render kwargs (AddRenderConfig), the frame's
+// (height, width) for a config (FrameSize), PettingZoo's pictures (Pictures, LoadPictures) and
+// Draw(board, size, pictures, rgb).
 // Play is called with a legal action (board[action] == 0: the top row of connect four and the
 // cell of tictactoe, so the action mask of both games is board[a] == 0 for a < kNumActions).
 template <class Game>
@@ -70,19 +79,37 @@ class BoardGame : public Env {
   static constexpr int kNumActions = Game::kNumActions;
   using Board = std::array<int8_t, kCells>;
 
-  static Config DefaultConfig() { return {}; }
+  // render_mode (set by make(render_mode=...)): "rgb_array" reads PettingZoo's pictures at make.
+  static Config DefaultConfig() {
+    Config config{{"render_mode", std::string()}};
+    Game::AddRenderConfig(config);
+    return config;
+  }
 
-  static EnvSpec Spec(const Config& /*config*/) {
+  static EnvSpec Spec(const Config& config) {
     EnvSpec spec;
     spec.obs = {ArraySpec::Box("observation", DType::kInt8, {2, kRows, kCols, 2}, {0.0}, {1.0}),
                 ArraySpec::Box("action_mask", DType::kInt8, {2, kNumActions}, {0.0}, {1.0})};
     spec.action = {ArraySpec{"action", DType::kInt64, {2}, {0.0}, {static_cast<double>(kNumActions - 1)}, true}};
     spec.obs_is_tuple = false;
     MultiAgentSpec(spec, Game::AgentNames(), {}, /*turn_based=*/true);
+    std::tie(spec.render_height, spec.render_width) = Game::FrameSize(config);
     return spec;
   }
 
-  explicit BoardGame(const Config& /*config*/) {}
+  explicit BoardGame(const Config& config) : frame_(Game::FrameSize(config)) {
+    const std::string mode = config.Get<std::string>("render_mode");
+    if (mode != "" && mode != "rgb_array") {
+      throw std::invalid_argument("render_mode must be None or 'rgb_array', got '" + mode + "'");
+    }
+    if (mode == "rgb_array") pictures_ = Game::LoadPictures();  // no pettingzoo: the error comes at make
+  }
+
+  // PettingZoo's render() with render_mode="rgb_array" (render/boards.h).
+  void Render(uint8_t* rgb) const override {
+    if (!pictures_) throw std::logic_error("this env was made without render_mode='rgb_array'");
+    Game::Draw(board_.data(), frame_, *pictures_, rgb);
+  }
 
   void Reset(Rng& /*rng*/, Output& out) override {
     board_.fill(0);
@@ -175,6 +202,8 @@ class BoardGame : public Env {
   Board board_{};
   int to_move_ = 0;
   bool over_ = false;
+  std::pair<int, int> frame_;                        // (height, width)
+  std::optional<typename Game::Pictures> pictures_;  // with render_mode="rgb_array"
 };
 
 }  // namespace envpool::classic_games

@@ -15,9 +15,11 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "envs/classic_games/board_game.h"
+#include "envs/classic_games/render/boards.h"
 
 namespace envpool::classic_games {
 
@@ -28,6 +30,17 @@ struct ConnectFourRules {
   static constexpr const char* kName = "ConnectFour";
 
   static std::vector<std::string> AgentNames() { return {"player_0", "player_1"}; }
+
+  // Frames (render/boards.h): PettingZoo's kwarg screen_scaling, the frame's (height, width).
+  static void AddRenderConfig(Config& config) { config.Set("screen_scaling", int64_t{9}); }
+  static std::pair<int, int> FrameSize(const Config& config) {
+    return render::ConnectFourSize(config.Get<int64_t>("screen_scaling"));
+  }
+  using Pictures = render::ConnectFourPictures;
+  static Pictures LoadPictures() { return render::LoadConnectFourPictures(); }
+  static void Draw(const int8_t* board, std::pair<int, int> size, const Pictures& pictures, uint8_t* rgb) {
+    render::DrawConnectFour(board, size.first, size.second, pictures, rgb);
+  }
 
   static MoveOutcome Play(std::array<int8_t, 42>& board, int mover, int action) {
     const int8_t piece = static_cast<int8_t>(mover + 1);

@@ -16,9 +16,11 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "envs/classic_games/board_game.h"
+#include "envs/classic_games/render/boards.h"
 
 namespace envpool::classic_games {
 
@@ -29,6 +31,18 @@ struct TicTacToeRules {
   static constexpr const char* kName = "TicTacToe";
 
   static std::vector<std::string> AgentNames() { return {"player_1", "player_2"}; }
+
+  // Frames (render/boards.h): PettingZoo's kwarg screen_height, the frame's side.
+  static void AddRenderConfig(Config& config) { config.Set("screen_height", int64_t{1000}); }
+  static std::pair<int, int> FrameSize(const Config& config) {
+    const int side = render::TicTacToeSide(config.Get<int64_t>("screen_height"));
+    return {side, side};
+  }
+  using Pictures = render::TicTacToePictures;
+  static Pictures LoadPictures() { return render::LoadTicTacToePictures(); }
+  static void Draw(const int8_t* board, std::pair<int, int> size, const Pictures& pictures, uint8_t* rgb) {
+    render::DrawTicTacToe(board, size.first, pictures, rgb);
+  }
 
   static MoveOutcome Play(std::array<int8_t, 9>& board, int mover, int action) {
     static constexpr int kLines[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6},

@@ -42,7 +42,7 @@ class SimpleAdversary : public MpeEnv {
  protected:
   void ResetWorld(Rng& rng) override {
     // np_random.integers(N) for the goal, then uniform(-1, +1, dim_p) per agent and landmark.
-    goal_ = static_cast<int>(rng.Below(world_.num_landmarks()));
+    SetGoal(static_cast<int>(rng.Below(world_.num_landmarks())));
     for (Entity& e : world_.entities) {
       e.pos[0] = rng.Uniform(-1.0, 1.0);
       e.pos[1] = rng.Uniform(-1.0, 1.0);
@@ -82,10 +82,25 @@ class SimpleAdversary : public MpeEnv {
       throw std::invalid_argument("the goal landmark index (the state's last value) must be an integer in [0, " +
                                   std::to_string(world_.num_landmarks()) + ")");
     }
-    goal_ = static_cast<int>(g);
+    SetGoal(static_cast<int>(g));
   }
 
  private:
+  // The goal landmark and the colours reset_world gives: the adversary red, good agents blue,
+  // landmarks dark grey and the goal green.
+  void SetGoal(int goal) {
+    goal_ = goal;
+    SetColor(world_.agent(0), 0.85, 0.35, 0.35);
+    for (int i = 1; i < world_.num_agents; ++i) SetColor(world_.agent(i), 0.35, 0.35, 0.85);
+    for (int l = 0; l < world_.num_landmarks(); ++l) {
+      if (l == goal) {
+        SetColor(world_.landmark(l), 0.15, 0.65, 0.15);
+      } else {
+        SetColor(world_.landmark(l), 0.15, 0.15, 0.15);
+      }
+    }
+  }
+
   static int NumGood(const Config& config) {
     const int64_t n = config.Get<int64_t>("N");
     if (n < 1 || n > 1000) {

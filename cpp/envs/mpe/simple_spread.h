@@ -96,12 +96,14 @@ class SimpleSpread : public MpeEnv {
       a.movable = true;
       a.collide = true;
       a.size = 0.15;
+      SetColor(a, 0.35, 0.35, 0.85);
       w.entities.push_back(a);
     }
     for (int i = 0; i < n; ++i) {
       Entity l;
       l.movable = false;
       l.collide = false;
+      SetColor(l, 0.25, 0.25, 0.25);
       w.entities.push_back(l);
     }
     return w;

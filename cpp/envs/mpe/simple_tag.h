@@ -133,6 +133,11 @@ class SimpleTag : public MpeEnv {
       a.size = adv ? 0.075 : 0.05;
       a.accel = adv ? 3.0 : 4.0;
       a.max_speed = adv ? 1.0 : 1.3;
+      if (adv) {
+        SetColor(a, 0.85, 0.35, 0.35);
+      } else {
+        SetColor(a, 0.35, 0.85, 0.35);
+      }
       w.entities.push_back(a);
     }
     for (int l = 0; l < s.obstacles; ++l) {
@@ -140,6 +145,7 @@ class SimpleTag : public MpeEnv {
       e.movable = false;
       e.collide = true;
       e.size = 0.2;
+      SetColor(e, 0.25, 0.25, 0.25);
       w.entities.push_back(e);
     }
     return w;

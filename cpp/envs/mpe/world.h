@@ -5,7 +5,8 @@
 //
 // All three scenarios built here have silent agents (their communication state is always
 // zero and they send nothing), no motor noise and unit masses; the world keeps only what
-// these need: per entity a position, a velocity and its constant properties.
+// these need: per entity a position, a velocity and its constant properties (and its colour,
+// for the frames drawn in render/frame.h).
 #pragma once
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include "core/agents.h"
 #include "core/env.h"
 #include "core/spec.h"
+#include "envs/mpe/render/frame.h"
 
 namespace envpool::mpe {
 
@@ -31,7 +33,15 @@ struct Entity {
   double max_speed = -1;  // < 0: none (mpe2's max_speed = None)
   double accel = -1;      // < 0: none (the action's sensitivity is then 5.0)
   double mass = 1.0;
+  double color[3] = {0, 0, 0};  // mpe2's entity.color (drawn x 200)
 };
+
+// entity.color = np.array([r, g, b]), as a scenario sets it.
+inline void SetColor(Entity& e, double r, double g, double b) {
+  e.color[0] = r;
+  e.color[1] = g;
+  e.color[2] = b;
+}
 
 // numpy's logaddexp(x, y) (npy_logaddexp): the C library's exp and log1p, in its branch order.
 inline double LogAddExp(double x, double y) {
@@ -167,10 +177,14 @@ class World {
 //                            pos x, pos y, vel x, vel y
 //   then the scenario's extra values (ExtraState), e.g. simple_adversary's goal landmark index.
 // Landmarks never move in these scenarios, but their velocities are kept for a uniform layout.
+// Frames (render_mode="rgb_array") are mpe2's, drawn by render/frame.h; their zoom is taken at
+// the last reset (not part of the state vector: set_state keeps it, as mpe2 does when positions
+// are written into its world).
 class MpeEnv : public Env {
  public:
   void Reset(Rng& rng, Output& out) override {
     ResetWorld(rng);
+    original_cam_range_ = render::CamRange(world_.entities);  // mpe2's reset() takes the zoom here
     steps_ = 0;
     WriteObs(out);
     AgentRows rows(out);
@@ -203,6 +217,11 @@ class MpeEnv : public Env {
     out.reward() = total;
     out.terminated() = false;
     out.truncated() = truncated;
+  }
+
+  // mpe2's render() with render_mode="rgb_array" (render/frame.h): 700 x 700.
+  void Render(uint8_t* rgb) const override {
+    render::DrawEntities(world_.entities, original_cam_range_, dynamic_rescaling_, rgb);
   }
 
   std::vector<double> GetState() const override {
@@ -259,11 +278,12 @@ class MpeEnv : public Env {
       }
     }
     MultiAgentSpec(spec, names, std::move(groups));
+    spec.render_height = spec.render_width = render::kFrameSide;
     return spec;
   }
 
-  // kwargs every scenario takes. dynamic_rescaling only changes mpe2's rendering (the zoom of
-  // its pygame frames); these envs do not render, so it is accepted and has no effect.
+  // kwargs every scenario takes. dynamic_rescaling only changes the frames: whether the circles'
+  // radii follow the zoom (render/frame.h).
   static void AddCommonConfig(Config& config) {
     config.Set("max_cycles", int64_t{25});
     config.Set("continuous_actions", false);
@@ -275,6 +295,7 @@ class MpeEnv : public Env {
         num_agents_(world_.num_agents),
         max_cycles_(static_cast<int>(std::clamp<int64_t>(config.Get<int64_t>("max_cycles"), -1, 1 << 30))),
         continuous_(config.Get<bool>("continuous_actions")),
+        dynamic_rescaling_(config.Get<bool>("dynamic_rescaling")),
         u_(2 * world_.num_agents, 0.0),
         rewards_(world_.num_agents, 0.0) {}
 
@@ -363,6 +384,10 @@ class MpeEnv : public Env {
   int num_agents_;
   int max_cycles_;
   bool continuous_;
+  bool dynamic_rescaling_;
+  // The frames' zoom at the last reset (mpe2's original_cam_range); set_state keeps it, as
+  // writing positions into mpe2's world does.
+  double original_cam_range_ = 1.0;
   int steps_ = 0;
   int obs_width_ = 0;
   std::vector<int> obs_dims_;  // each agent's observation size (its spec's)

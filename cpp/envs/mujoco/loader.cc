@@ -139,6 +139,7 @@ MjApi LoadApi() {
   Resolve(handle, "mjr_setBuffer", api.r_setBuffer, path);
   Resolve(handle, "mjr_render", api.r_render, path);
   Resolve(handle, "mjr_readPixels", api.r_readPixels, path);
+  Resolve(handle, "mjr_uploadHField", api.r_uploadHField, path);
   // Route warnings to stderr unless someone (e.g. another user of the library) already did.
   using Handler = void (*)(const char*);
   if (auto* warning = static_cast<Handler*>(dlsym(handle, "mju_user_warning")); warning && !*warning) {

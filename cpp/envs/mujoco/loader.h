@@ -55,6 +55,7 @@ struct MjApi {
   decltype(&::mjr_setBuffer) r_setBuffer;
   decltype(&::mjr_render) r_render;
   decltype(&::mjr_readPixels) r_readPixels;
+  decltype(&::mjr_uploadHField) r_uploadHField;
   std::string library_path;
 };
 

@@ -29,7 +29,7 @@ from gymnasium.vector import AutoresetMode
 
 from envpool import _core
 from envpool.errors import EnvError
-from envpool.tasks import TaskSpec, make_spec, pack_env_kwargs, registered_tasks
+from envpool.tasks import TaskSpec, make_spec, no_rendering_message, pack_env_kwargs, registered_tasks
 
 # A pool's options with nothing given: each default lives in the core (cpp/core/pool_options.h)
 # and is read from here (make()'s signature shows them).
@@ -194,7 +194,7 @@ class NativeSource(PoolSource):
         # Spaces are those of env 0 (all envs share them); config lists per-env kwargs whole.
         self.task_spec = make_spec(task_id, **{key: values[0] for key, values in self._packed.items()})
         if render_mode == "rgb_array" and self.task_spec.render_shape is None:
-            raise ValueError(f"{task_id} does not render")
+            raise ValueError(no_rendering_message(task_id))
 
     def open_pool(self) -> OpenedPool:
         """Starts the ``_core.Pool`` (its worker threads)."""

@@ -192,7 +192,7 @@ class ParallelEnvView(_Base):
     """
 
     metadata = {"render_modes": [], "is_parallelizable": True}
-    render_mode = None
+    render_mode: str | None = None
 
     def __init__(self, pool: ParallelEnvs, index: int):
         self._owner = pool
@@ -201,7 +201,9 @@ class ParallelEnvView(_Base):
         self.possible_agents = list(self._layout.names)
         self.agents: list[str] = []
         self._needs = np.zeros(self._layout.num_slots, dtype=bool)
-        self.metadata = {**type(self).metadata, "name": pool.task_id}
+        self.render_mode = pool.render_mode
+        renders = pool.task_spec.render_shape is not None
+        self.metadata = {**type(self).metadata, "name": pool.task_id, "render_modes": ["rgb_array"] if renders else []}
 
     @property
     def unwrapped(self) -> ParallelEnvView:
@@ -251,8 +253,12 @@ class ParallelEnvView(_Base):
         if len(self._owner) == 1:
             self._owner.close()
 
-    def render(self) -> None:
-        raise NotImplementedError(f"{self._owner.task_id} does not render")
+    def render(self) -> np.ndarray | None:
+        """The env's frame, ``(H, W, 3)`` uint8, with ``render_mode="rgb_array"`` at make (as a
+        PettingZoo env's ``render()``); ``None`` without a render mode."""
+        if self.render_mode is None:
+            return None
+        return self._owner.render([self._index])[0]
 
     def state(self) -> np.ndarray:
         """The env's full internal state (``get_state``; tasks that expose one)."""

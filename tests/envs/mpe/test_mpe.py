@@ -353,7 +353,7 @@ def test_spec(task_id: str, kwargs: dict) -> None:
             assert ref.action_space(name).n == 5
         assert action["dtype"] == "int64" and action["shape"] == (n,) and action["discrete"]
         assert action["low"] == [0.0] and action["high"] == [4.0]
-    assert spec["render_shape"][:2] == (0, 0)
+    assert spec["render_shape"][:2] == (700, 700)  # mpe2's frames (test_render.py)
     assert [i["name"] for i in spec["info"]][:5] == [
         "agent_reward",
         "agent_terminated",

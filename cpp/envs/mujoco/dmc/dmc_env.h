@@ -261,6 +261,14 @@ class DmcEnv : public Env {
 
   std::vector<double> GetState() const override { return ReadState(m_, data_); }
 
+  // render() with render_mode="rgb_array": physics.render(render_height, render_width,
+  // camera_id), MuJoCo's own renderer as for from_pixels (with from_pixels and no render size,
+  // the frame the observation holds).
+  void Render(uint8_t* rgb) const override {
+    if (!render_enabled_) throw std::logic_error("this env was made without render_mode='rgb_array'");
+    render::RenderPhysics(m_, data_, camera_id_, render_width_, render_height_, rgb, model_.get(), upload_hfields_);
+  }
+
   void SetState(const std::vector<double>& state) override {
     const std::size_t nq = m_->nq, nv = m_->nv, na = m_->na;
     const std::size_t n = state.size();
@@ -282,11 +290,15 @@ class DmcEnv : public Env {
   // from_pixels, pixels_only, height, width, camera_id: dm_control's pixels.Wrapper with
   // render_kwargs {height, width, camera_id} (84 x 84 and the free camera by default, as the
   // reference EnvPool's from_pixels).
+  // render_mode ("rgb_array" from make(render_mode=...)), render_height, render_width: render()
+  // frames, physics.render(render_height, render_width, camera_id); a size of 0 is the
+  // from_pixels frame's with from_pixels, else physics.render's default 240 x 320.
   static Config BaseConfig(const std::string& task_name, int64_t frame_skip, double time_limit) {
-    return {{"task_name", task_name},  {"frame_skip", frame_skip},  {"time_limit", time_limit},
-            {"control_timestep", 0.0}, {"n_sub_steps", int64_t{0}}, {"flat_observation", false},
-            {"from_pixels", false},    {"pixels_only", true},       {"height", int64_t{84}},
-            {"width", int64_t{84}},    {"camera_id", int64_t{-1}},  {"frame_stack", int64_t{1}}};
+    return {{"task_name", task_name},       {"frame_skip", frame_skip},    {"time_limit", time_limit},
+            {"control_timestep", 0.0},      {"n_sub_steps", int64_t{0}},   {"flat_observation", false},
+            {"from_pixels", false},         {"pixels_only", true},         {"height", int64_t{84}},
+            {"width", int64_t{84}},         {"camera_id", int64_t{-1}},    {"frame_stack", int64_t{1}},
+            {"render_mode", std::string()}, {"render_height", int64_t{0}}, {"render_width", int64_t{0}}};
   }
 
   static EnvSpec MakeSpec(const mjModel* m, const Config& config, const std::vector<ObsField>& fields) {
@@ -318,6 +330,7 @@ class DmcEnv : public Env {
       (void)camera_id;
       spec.obs.push_back(ArraySpec::Box("pixels", DType::kUInt8, {height, width, 3 * k}, {0}, {255}));
     }
+    std::tie(spec.render_height, spec.render_width) = RenderSize(config);
     std::vector<double> lo, hi;
     for (int i = 0; i < m->nu; ++i) {
       const bool limited = m->actuator_ctrllimited[i] != 0;
@@ -341,20 +354,27 @@ class DmcEnv : public Env {
     if (!(time_limit > 0))
       throw std::invalid_argument("time_limit must be > 0 (seconds), got " + std::to_string(time_limit));
     step_limit_ = std::isinf(time_limit) ? INFINITY : time_limit / (timestep * n_sub_steps_);
-    if (from_pixels_) {
-      std::tie(height_, width_, camera_id_) = PixelKwargs(config);
-      if (camera_id_ < -1 || camera_id_ >= model->ncam) {
+    const std::string render_mode = config.Get<std::string>("render_mode");
+    if (render_mode != "" && render_mode != "rgb_array") {
+      throw std::invalid_argument("render_mode must be None or 'rgb_array', got '" + render_mode + "'");
+    }
+    render_enabled_ = render_mode == "rgb_array";
+    if (from_pixels_) std::tie(height_, width_, std::ignore) = PixelKwargs(config);
+    std::tie(render_height_, render_width_) = RenderSize(config);
+    if (from_pixels_ || render_enabled_) {
+      const int64_t camera_id = config.Get<int64_t>("camera_id");
+      if (camera_id < -1 || camera_id >= model->ncam) {
         throw std::invalid_argument("camera_id must be -1 (the free camera) or a camera of the model (0.." +
-                                    std::to_string(model->ncam - 1) + "), got " + std::to_string(camera_id_));
+                                    std::to_string(model->ncam - 1) + "), got " + std::to_string(camera_id));
       }
-      if (width_ > model->vis.global.offwidth || height_ > model->vis.global.offheight) {
-        throw std::invalid_argument("height x width " + std::to_string(height_) + " x " + std::to_string(width_) +
-                                    " is larger than the model's offscreen buffer " +
-                                    std::to_string(model->vis.global.offheight) + " x " +
-                                    std::to_string(model->vis.global.offwidth) + " (dm_control refuses it too)");
-      }
+      camera_id_ = static_cast<int>(camera_id);
+      if (from_pixels_) CheckFitsOffscreen(model.get(), height_, width_, "height x width");
+      if (render_enabled_)
+        CheckFitsOffscreen(model.get(), render_height_, render_width_, "render_height x render_width");
       render::CheckGlAvailable();  // no GL: the error comes at make, naming what to install
-      if (frame_stack_ > 1) pixel_history_.assign(static_cast<std::size_t>(height_) * width_ * 3 * frame_stack_, 0);
+      if (from_pixels_ && frame_stack_ > 1) {
+        pixel_history_.assign(static_cast<std::size_t>(height_) * width_ * 3 * frame_stack_, 0);
+      }
     }
     const MjApi& mj = Mj();
     m_ = mj.copyModel(nullptr, model.get());
@@ -371,6 +391,34 @@ class DmcEnv : public Env {
     const int64_t k = config.Get<int64_t>("frame_stack");
     if (k < 1 || k > 64) throw std::invalid_argument("frame_stack must be in 1..64, got " + std::to_string(k));
     return static_cast<int>(k);
+  }
+
+  // The render() frame's (height, width): render_height / render_width, 0 meaning the from_pixels
+  // frame's side with from_pixels and physics.render's default (240 x 320) without.
+  static std::pair<int, int> RenderSize(const Config& config) {
+    const bool pixels = config.Get<bool>("from_pixels");
+    const auto side = [&](const char* key, const char* pixel_key, int fallback) {
+      const int64_t v = config.Get<int64_t>(key);
+      if (v < 0 || v > 8192) {
+        throw std::invalid_argument(std::string(key) + " must be in [0, 8192] (0: the from_pixels " + pixel_key +
+                                    ", else " + std::to_string(fallback) + "), got " + std::to_string(v));
+      }
+      if (v > 0) return static_cast<int>(v);
+      if (!pixels) return fallback;
+      // PixelKwargs refuses a from_pixels side out of [1, 8192]; until then keep it in range
+      return static_cast<int>(std::clamp<int64_t>(config.Get<int64_t>(pixel_key), 1, 8192));
+    };
+    return {side("render_height", "height", 240), side("render_width", "width", 320)};
+  }
+
+  // dm_control's physics.render refuses frames larger than the model's offscreen buffer.
+  static void CheckFitsOffscreen(const mjModel* m, int height, int width, const char* what) {
+    if (width > m->vis.global.offwidth || height > m->vis.global.offheight) {
+      throw std::invalid_argument(std::string(what) + " " + std::to_string(height) + " x " + std::to_string(width) +
+                                  " is larger than the model's offscreen buffer " +
+                                  std::to_string(m->vis.global.offheight) + " x " +
+                                  std::to_string(m->vis.global.offwidth) + " (dm_control refuses it too)");
+    }
   }
 
   static std::tuple<int, int, int> PixelKwargs(const Config& config) {
@@ -414,19 +462,20 @@ class DmcEnv : public Env {
       // what is not uploaded: positions, sizes, colours).
       uint8_t* rgb = out.Obs<uint8_t>(pixels_at);
       if (frame_stack_ == 1) {
-        render::RenderPhysics(m_, data_, camera_id_, width_, height_, rgb, model_.get());
+        render::RenderPhysics(m_, data_, camera_id_, width_, height_, rgb, model_.get(), upload_hfields_);
         return;
       }
       const std::size_t frame = static_cast<std::size_t>(height_) * width_ * 3;
       if (reset) {
-        render::RenderPhysics(m_, data_, camera_id_, width_, height_, pixel_history_.data(), model_.get());
+        render::RenderPhysics(m_, data_, camera_id_, width_, height_, pixel_history_.data(), model_.get(),
+                              upload_hfields_);
         for (int f = 1; f < frame_stack_; ++f) {
           std::copy(pixel_history_.begin(), pixel_history_.begin() + frame, pixel_history_.begin() + f * frame);
         }
       } else {
         std::copy(pixel_history_.begin() + frame, pixel_history_.end(), pixel_history_.begin());
         render::RenderPhysics(m_, data_, camera_id_, width_, height_,
-                              pixel_history_.data() + (frame_stack_ - 1) * frame, model_.get());
+                              pixel_history_.data() + (frame_stack_ - 1) * frame, model_.get(), upload_hfields_);
       }
       // (H, W, 3k): each pixel's 3 channels of every frame, oldest first.
       const std::size_t pixels = static_cast<std::size_t>(height_) * width_;
@@ -565,6 +614,9 @@ class DmcEnv : public Env {
   std::vector<std::vector<double>> state_history_;  // frame_stack > 1: per state array, k x size
   std::vector<uint8_t> pixel_history_;              // frame_stack > 1: k frames, oldest first
   int height_ = 0, width_ = 0, camera_id_ = -1;
+  bool render_enabled_ = false;
+  bool upload_hfields_ = false;  // a task that rewrites its height fields each episode (escape)
+  int render_height_ = 0, render_width_ = 0;
   int n_sub_steps_ = 1;
   double step_limit_ = INFINITY;
   int64_t step_count_ = 0;

@@ -155,11 +155,9 @@ class Quadruped : public DmcEnv {
     fetch_ = t == "fetch";
     escape_ = t == "escape";
     speed_ = t == "walk" ? 0.5 : 5.0;
-    if (escape_ && config.Get<bool>("from_pixels")) {
-      // The terrain changes at every episode; the shared GL resources would keep the first one.
-      throw std::invalid_argument(
-          "QuadrupedEscape-v1 does not support from_pixels yet (its terrain is redrawn each episode)");
-    }
+    // The terrain changes at every episode: frames upload it again (dm_control's
+    // initialize_episode uploads it to its GL context).
+    upload_hfields_ = escape_;
     if (escape_) {
       for (int id : Sensors(m_, {mjSENS_RANGEFINDER})) rangefinders_.push_back(m_->sensor_adr[id]);
     }

@@ -181,6 +181,9 @@ void DrawFrame(const mjModel* m, mjData* d, const mjvOption& opt, mjvCamera& cam
     std::lock_guard<std::mutex> draw(gl.DrawMutex());
     // Several targets share the thread's context: bind this one's offscreen buffer each frame.
     mj.r_setBuffer(mjFB_OFFSCREEN, &t.con);
+    if (frame.upload_hfields) {
+      for (int h = 0; h < m->nhfield; ++h) mj.r_uploadHField(m, &t.con, h);
+    }
     mj.r_render(viewport, &t.scene, &t.con);
     mj.r_readPixels(rgb, nullptr, viewport, &t.con);
   }
@@ -196,7 +199,7 @@ int DmControlMaxGeom(const mjModel* m) {
 }
 
 void RenderPhysics(const mjModel* m, mjData* d, int camera_id, int width, int height, uint8_t* rgb,
-                   const void* resources_key) {
+                   const void* resources_key, bool upload_hfields) {
   // dm_control's Camera.__init__ checks, in its order and words.
   if (width > m->vis.global.offwidth) {
     throw std::invalid_argument("Image width " + std::to_string(width) + " > framebuffer width " +
@@ -227,6 +230,7 @@ void RenderPhysics(const mjModel* m, mjData* d, int camera_id, int width, int he
   }
   mjvOption opt;
   mj.v_defaultOption(&opt);
+  opt.flags[mjVIS_RANGEFINDER] = 0;  // dm_control's MjvOption hides rangefinder rays by default
   FrameSpec frame;
   frame.width = width;
   frame.height = height;
@@ -234,6 +238,7 @@ void RenderPhysics(const mjModel* m, mjData* d, int camera_id, int width, int he
   frame.offheight = m->vis.global.offheight;
   frame.maxgeom = DmControlMaxGeom(m);
   frame.resources_key = resources_key;
+  frame.upload_hfields = upload_hfields;
   DrawFrame(m, d, opt, cam, frame, rgb);
 }
 

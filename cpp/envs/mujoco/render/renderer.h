@@ -35,6 +35,10 @@ struct FrameSpec {
   // in a model of its own per env) may pass the original here to share one mjrContext per
   // thread instead of one per env. It must stay alive as long as the model would have to.
   const void* resources_key = nullptr;
+  // Upload the model's height fields again before drawing (mjr_uploadHField), for a task that
+  // rewrites them each episode (dm_control's quadruped escape, whose initialize_episode does the
+  // same); the upload is the thread's, so envs sharing resources_key still draw their own.
+  bool upload_hfields = false;
 };
 
 // Draws model `m` in state `d` as `cam` and `opt` say into `rgb` (height x width x 3 bytes,
@@ -44,17 +48,18 @@ struct FrameSpec {
 // to install) and std::invalid_argument for a frame larger than the offscreen buffer.
 void DrawFrame(const mjModel* m, mjData* d, const mjvOption& opt, mjvCamera& cam, const FrameSpec& frame, uint8_t* rgb);
 
-// dm_control's physics.render(height, width, camera_id) (RGB, no overlays, default scene
-// options): camera_id -1 is the free camera (mjv_defaultFreeCamera), 0..ncam-1 a fixed camera
-// of the model; a fresh camera per call, as dm_control makes one per render(); the offscreen
-// buffer is the model's own and maxgeom dm_control's max(1000, its estimate of the model's
-// renderable geoms). For dm_control's pixels.Wrapper / from_pixels observations: call it from
-// the env's Step/Reset (on the pool's worker thread) with the obs array as `rgb`.
+// dm_control's physics.render(height, width, camera_id) (RGB, no overlays, dm_control's default
+// scene options: MuJoCo's without rangefinder rays): camera_id -1 is the free camera
+// (mjv_defaultFreeCamera), 0..ncam-1 a fixed camera of the model; a fresh camera per call, as
+// dm_control makes one per render(); the offscreen buffer is the model's own and maxgeom
+// dm_control's max(1000, its estimate of the model's renderable geoms). For dm_control's
+// pixels.Wrapper / from_pixels observations: call it from the env's Step/Reset (on the pool's
+// worker thread) with the obs array as `rgb`; for render(), from Env::Render (also on a worker).
 // Throws std::invalid_argument (with dm_control's wording) for camera_id < -1 or >= ncam and for
 // width/height larger than the model's offwidth/offheight; std::runtime_error without GL.
-// `resources_key`: as FrameSpec's.
+// `resources_key`, `upload_hfields`: as FrameSpec's.
 void RenderPhysics(const mjModel* m, mjData* d, int camera_id, int width, int height, uint8_t* rgb,
-                   const void* resources_key = nullptr);
+                   const void* resources_key = nullptr, bool upload_hfields = false);
 
 // dm_control's _estimate_max_renderable_geoms floored at 1000 (what RenderPhysics uses).
 int DmControlMaxGeom(const mjModel* m);

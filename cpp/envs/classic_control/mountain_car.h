@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "core/env.h"
-#include "envs/classic_control/mountain_car_render.h"
+#include "envs/classic_control/render/mountain_car.h"
 
 namespace envpool::classic_control {
 
@@ -52,7 +52,7 @@ class MountainCar : public Env {
     WriteObs(out);
   }
 
-  // gymnasium's MountainCarEnv.render(): see envs/classic_control/mountain_car_render.h.
+  // gymnasium's MountainCarEnv.render(): render/mountain_car.h.
   void Render(uint8_t* rgb) const override { DrawMountainCar(rgb, state_[0], kGoalPosition); }
 
   // The state is gymnasium's env.unwrapped.state: [position, velocity] (float64).

@@ -25,7 +25,7 @@
 
 #include "core/env.h"
 #include "envs/toy_text/categorical_sample.h"
-#include "envs/toy_text/render.h"
+#include "envs/toy_text/render/cliff_walking.h"
 
 namespace envpool::toy_text {
 
@@ -83,7 +83,7 @@ class CliffWalking : public Env {
     *out.Info<double>(0) = prob;
   }
 
-  // gymnasium's CliffWalkingEnv.render() (rgb_array): see envs/toy_text/render.h.
+  // gymnasium's CliffWalkingEnv.render() (rgb_array): see render/cliff_walking.h.
   void Render(uint8_t* rgb) const override { render::DrawCliffWalking(rgb, s_); }
 
   std::vector<double> GetState() const override { return {static_cast<double>(s_)}; }

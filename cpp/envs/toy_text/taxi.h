@@ -39,7 +39,7 @@
 
 #include "core/env.h"
 #include "envs/toy_text/categorical_sample.h"
-#include "envs/toy_text/render.h"
+#include "envs/toy_text/render/taxi.h"
 
 namespace envpool::toy_text {
 
@@ -152,7 +152,7 @@ class Taxi : public Env {
     Write(out, e.p);
   }
 
-  // gymnasium's TaxiEnv.render() (rgb_array): see envs/toy_text/render.h. gymnasium turns the taxi
+  // gymnasium's TaxiEnv.render() (rgb_array): see render/taxi.h. gymnasium turns the taxi
   // to the last move action when it renders; here it turns at every move (the same frames when
   // every step is rendered).
   void Render(uint8_t* rgb) const override {

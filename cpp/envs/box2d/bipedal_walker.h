@@ -73,6 +73,7 @@ class BipedalWalker : public Env {
                  {}};
     spec.render_height = kViewportH;
     spec.render_width = kViewportW;
+    spec.render_fps = static_cast<int>(kFps);  // BipedalWalker.metadata: FPS
     return spec;
   }
 

@@ -40,6 +40,7 @@ class CarRacing : public Env {
                  {ArraySpec::Box("lap_finished", DType::kBool, {}, {0}, {1})}};
     spec.render_height = car::kVideoH;
     spec.render_width = car::kVideoW;
+    spec.render_fps = static_cast<int>(car::kFps);  // CarRacing.metadata: FPS
     return spec;
   }
 

@@ -53,6 +53,7 @@ class LunarLander : public Env {
     EnvSpec spec{{ArraySpec::Box("obs", DType::kFloat32, {8}, lo, hi)}, {action}, {}};
     spec.render_height = kViewportH;
     spec.render_width = kViewportW;
+    spec.render_fps = static_cast<int>(kFps);  // LunarLander.metadata: FPS
     return spec;
   }
 

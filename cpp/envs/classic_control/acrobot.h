@@ -29,6 +29,7 @@ class Acrobot : public Env {
     EnvSpec spec{{ArraySpec::Box("obs", DType::kFloat32, {6}, lo, hi)}, {ArraySpec::Discrete("action", 3)}, {}};
     spec.render_height = kAcrobotSize;
     spec.render_width = kAcrobotSize;
+    spec.render_fps = 15;  // AcrobotEnv.metadata
     return spec;
   }
 

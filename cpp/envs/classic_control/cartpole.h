@@ -24,6 +24,7 @@ class CartPole : public Env {
     EnvSpec spec{{ArraySpec::Box("obs", DType::kFloat32, {4}, lo, hi)}, {ArraySpec::Discrete("action", 2)}, {}};
     spec.render_height = kCartPoleHeight;
     spec.render_width = kCartPoleWidth;
+    spec.render_fps = 50;  // CartPoleEnv.metadata
     return spec;
   }
 

@@ -23,6 +23,7 @@ class MountainCar : public Env {
     EnvSpec spec{{ArraySpec::Box("obs", DType::kFloat32, {2}, lo, hi)}, {ArraySpec::Discrete("action", 3)}, {}};
     spec.render_height = kMountainCarHeight;
     spec.render_width = kMountainCarWidth;
+    spec.render_fps = 30;  // MountainCarEnv.metadata
     return spec;
   }
 

@@ -37,6 +37,7 @@ class MountainCarContinuous : public Env {
                  {}};
     spec.render_height = kMountainCarHeight;
     spec.render_width = kMountainCarWidth;
+    spec.render_fps = 30;  // Continuous_MountainCarEnv.metadata
     return spec;
   }
 

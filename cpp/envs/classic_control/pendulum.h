@@ -32,6 +32,7 @@ class Pendulum : public Env {
                  {}};
     spec.render_height = kPendulumSize;
     spec.render_width = kPendulumSize;
+    spec.render_fps = 30;  // PendulumEnv.metadata
     return spec;
   }
 

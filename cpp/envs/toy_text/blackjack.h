@@ -54,6 +54,7 @@ class Blackjack : public Env {
     spec.obs_is_tuple = true;
     spec.render_height = render::kBlackjackHeight;
     spec.render_width = render::kBlackjackWidth;
+    spec.render_fps = 4;  // BlackjackEnv.metadata
     return spec;
   }
 

@@ -39,6 +39,7 @@ class CliffWalking : public Env {
                  {ArraySpec::Box("prob", DType::kFloat64, {}, {0.0}, {1.0})}};
     spec.render_height = render::kCliffWalkingHeight;
     spec.render_width = render::kCliffWalkingWidth;
+    spec.render_fps = 4;  // CliffWalkingEnv.metadata
     return spec;
   }
 

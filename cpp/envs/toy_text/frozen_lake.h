@@ -68,6 +68,7 @@ class FrozenLake : public Env {
                  {ArraySpec::Box("prob", DType::kFloat64, {}, {0.0}, {1.0})}};
     spec.render_height = render::FrozenLakeHeight(map.nrow);
     spec.render_width = render::FrozenLakeWidth(map.ncol);
+    spec.render_fps = 4;  // FrozenLakeEnv.metadata
     return spec;
   }
 

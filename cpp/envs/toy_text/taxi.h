@@ -57,6 +57,7 @@ class Taxi : public Env {
                   ArraySpec::Box("action_mask", DType::kInt8, {6}, {0.0}, {1.0})}};
     spec.render_height = render::kTaxiHeight;
     spec.render_width = render::kTaxiWidth;
+    spec.render_fps = 4;  // TaxiEnv.metadata
     return spec;
   }
 

@@ -3,9 +3,9 @@
 reference env declares itself: gymnasium's ``metadata["render_fps"]`` (MuJoCo's computed when
 the env is made, from the model's timestep and ``frame_skip``), minigrid's (through its gymnasium
 registrations), Procgen's own vector env's ``"video.frames_per_second"``, the ``metadata`` of
-mpe2's and PettingZoo's env classes; dm_control's ``control.Environment`` declares none. A task
-that renders and whose reference this file does not know fails, so that a new family that
-renders says where its rate comes from."""
+mpe2's and PettingZoo's env classes and of ale-py's (the Atari plugin's games); dm_control's
+``control.Environment`` declares none. A task that renders and whose reference this file does
+not know fails, so that a new family that renders says where its rate comes from."""
 
 from __future__ import annotations
 
@@ -50,7 +50,10 @@ def _reference_fps(task_id: str, **kwargs) -> int | None:
     if task_id in PETTINGZOO_REFERENCES:
         module, name = PETTINGZOO_REFERENCES[task_id]
         return getattr(pytest.importorskip(module), name).metadata.get("render_fps")
-    defaults = registered_tasks()[task_id]["defaults"]
+    task = registered_tasks()[task_id]
+    if task["origin"].startswith("plugin atari "):  # the Atari plugin's games: ale-py's AtariEnv
+        return pytest.importorskip("ale_py.env").AtariEnv.metadata.get("render_fps")
+    defaults = task["defaults"]
     if {"env_name", "distribution_mode"} <= defaults.keys():  # Procgen's games
         from .procgen.oracle import procgen_env_module
 

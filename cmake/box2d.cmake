@@ -8,9 +8,16 @@
 # C++ sources of Box2D in pybox2d's tags 2.3.2 and 2.3.10 are identical (`git diff 2.3.2 2.3.10
 # -- Box2D/` changes only the SWIG file Box2D_world.i), and PyPI's `box2d` 2.3.2 sdist carries
 # exactly those files; so the library here is built from that sdist, checked against its sha256.
-# It comes from PyPI (its file URL, else `pip download --no-binary :all: box2d==2.3.2`), or from
-# the file named by ENVPOOL_BOX2D_SDIST for offline builds. Without it the Box2D tasks are left out (a warning,
-# and the tests skip); -DENVPOOL_BOX2D=OFF leaves them out on purpose.
+# It comes through pip (`pip download --no-deps --no-binary :all: box2d==2.3.2`, from pip's
+# configured index, as plugins/atari/cmake/ale.cmake fetches the ALE), or from the file named by
+# ENVPOOL_BOX2D_SDIST for offline builds. Without it the Box2D tasks are left out (a warning, and
+# the tests skip); -DENVPOOL_BOX2D=OFF leaves them out on purpose.
+#
+# pip inside pip's own build: `pip wheel .` / `pip install .` run this build with PYTHONPATH
+# pointing at their isolated environment (which hides the interpreter's site-packages, pip among
+# them) and PYTHONNOUSERSITE set, so pip runs here with both unset: the interpreter's own pip, its
+# configuration and index. `python -m build` builds in a virtual environment without pip; there
+# the first `pip` on PATH (the one that environment was made from) does the download.
 #
 # The one change to the sources: pybox2d's b2Settings.h includes <Python.h> so that a failed
 # b2Assert raises Python's AssertionError before throwing b2AssertException. Here the exception
@@ -33,8 +40,6 @@ set(BOX2D_FOUND FALSE)
 set(BOX2D_VERSION "2.3.2")
 set(BOX2D_SDIST_SHA256 "d1557dffdf9c1d6c796ec5df53e3d93227bb026c14b8411d22c295edaa2fb225")
 set(BOX2D_SDIST_NAME "Box2D-${BOX2D_VERSION}.tar.gz")
-set(BOX2D_SDIST_URL
-    "https://files.pythonhosted.org/packages/cc/7b/ddb96fea1fa5b24f8929714ef483f64c33e9649e7aae066e5f5023ea426a/${BOX2D_SDIST_NAME}")
 set(BOX2D_CXX_FLAGS -O2 -DNDEBUG -fPIC -ffp-contract=off -fno-fast-math -w)
 
 if(ENVPOOL_BOX2D)
@@ -64,22 +69,27 @@ if(ENVPOOL_BOX2D)
         set(_box2d_error "cannot copy $ENV{ENVPOOL_BOX2D_SDIST}: ${_rc}")
       endif()
     else()
-      # From PyPI's file URL first: pip is not importable inside pip's isolated build
-      # environments (`pip wheel .`, `python -m build`); pip's configured index second.
-      message(STATUS "Box2D: downloading ${BOX2D_SDIST_NAME}")
-      file(DOWNLOAD "${BOX2D_SDIST_URL}" "${_sdist}" EXPECTED_HASH SHA256=${BOX2D_SDIST_SHA256}
-           TIMEOUT 120 STATUS _status)
-      list(GET _status 0 _rc)
-      if(NOT _rc EQUAL 0)
-        file(REMOVE "${_sdist}")
-        execute_process(
-          COMMAND "${Python_EXECUTABLE}" -m pip download --no-deps --no-binary :all: --no-build-isolation
-                  --disable-pip-version-check -q -d "${_tmp}/sdist" "box2d==${BOX2D_VERSION}"
-          RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
-        if(NOT _rc EQUAL 0 OR NOT EXISTS "${_sdist}")
-          set(_box2d_error "downloading ${BOX2D_SDIST_URL} failed (${_status}), and so did "
-                           "`pip download box2d==${BOX2D_VERSION}` (sdist): ${_out}${_err}")
+      # No --no-build-isolation: pip reads the sdist's metadata (setup.py) in an environment of
+      # its own, with the setuptools and wheel that need not be installed here.
+      message(STATUS "Box2D: downloading ${BOX2D_SDIST_NAME} with pip")
+      set(_pip_args download --no-deps --no-binary :all: --disable-pip-version-check -q -d "${_tmp}/sdist"
+                    "box2d==${BOX2D_VERSION}")
+      execute_process(
+        COMMAND "${CMAKE_COMMAND}" -E env --unset=PYTHONPATH --unset=PYTHONNOUSERSITE
+                "${Python_EXECUTABLE}" -m pip ${_pip_args}
+        RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
+      if(NOT _rc EQUAL 0 OR NOT EXISTS "${_sdist}")
+        find_program(_box2d_pip NAMES pip3 pip)
+        if(_box2d_pip)
+          execute_process(
+            COMMAND "${CMAKE_COMMAND}" -E env --unset=PYTHONPATH --unset=PYTHONNOUSERSITE "${_box2d_pip}" ${_pip_args}
+            RESULT_VARIABLE _rc OUTPUT_VARIABLE _out2 ERROR_VARIABLE _err2)
+          string(APPEND _err "\n${_box2d_pip}: ${_out2}${_err2}")
         endif()
+        unset(_box2d_pip CACHE)
+      endif()
+      if(NOT _rc EQUAL 0 OR NOT EXISTS "${_sdist}")
+        set(_box2d_error "`pip download box2d==${BOX2D_VERSION}` (sdist) failed: ${_out}${_err}")
       endif()
     endif()
     if(_box2d_error STREQUAL "")
@@ -146,7 +156,7 @@ if(ENVPOOL_BOX2D)
     else()
       file(REMOVE_RECURSE "${_tmp}")
       message(WARNING "Box2D: ${_box2d_error}\nBuilding without the Box2D tasks. Download ${BOX2D_SDIST_NAME} "
-                      "from PyPI by hand and set ENVPOOL_BOX2D_SDIST to its path to build them.")
+                      "(box2d ${BOX2D_VERSION}'s sdist) by hand and set ENVPOOL_BOX2D_SDIST to its path to build them.")
     endif()
   else()
     message(STATUS "Box2D: using the cached build ${BOX2D_CACHE_DIR}")

@@ -1,9 +1,10 @@
 // The task registry: every task id a pool can be made for, read by the C++ pool and, through
 // the bindings, by Python (envpool.list_all_envs, gymnasium registration, the CLI).
 //
-// The registry is open: built-in envs register at module load (cpp/envs/builtin_tasks.cc),
-// and anything else (a plugin, a test) can add tasks at run time with RegisterTask. Entries
-// are never removed, so a `const TaskSpec&` stays valid for the life of the process.
+// The registry is open: built-in envs register at module load (RegisterBuiltinTasks, which
+// cpp/envs/CMakeLists.txt generates), and anything else (a plugin, a test) can add tasks at run
+// time with RegisterTask. Entries are never removed, so a `const TaskSpec&` stays valid for the
+// life of the process.
 #pragma once
 
 #include <cmath>

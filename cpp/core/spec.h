@@ -182,6 +182,9 @@ struct EnvSpec {
   // Size of the frames Env::Render draws (0: the env does not render).
   int render_height = 0;
   int render_width = 0;
+  // The frame rate the reference env declares for those frames (gymnasium's metadata
+  // ["render_fps"]: 50 for CartPole-v1), which video writers play them at; 0: none declared.
+  int render_fps = 0;
   // Multi-agent envs only (names empty: a single-agent env); see core/agents.h.
   AgentSpec agents{};
 };

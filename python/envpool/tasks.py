@@ -192,6 +192,9 @@ class TaskSpec(EnvSpec):
     info_keys: tuple[str, ...]
     render_shape: tuple[int, int, int] | None  # (height, width, 3) of rgb_array frames; None: no rendering
     origin: str = "built-in"  # where the task came from: "built-in" or "plugin <name> (<path>)"
+    # The frame rate the reference env declares for its frames (gymnasium's metadata["render_fps"]),
+    # from the env's C++ spec; None: the task does not render or declares none.
+    render_fps: int | None = None
     # Multi-agent tasks: their agents and per-agent spaces (observation_space / action_space are
     # then one env's, every agent slot stacked); None for single-agent tasks.
     agents: AgentLayout | None = None
@@ -241,6 +244,7 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
         info_keys=("env_id", "elapsed_step", *(i["name"] for i in raw["info"])),
         render_shape=tuple(raw["render_shape"]) if raw["render_shape"][0] > 0 else None,
         origin=task["origin"],
+        render_fps=raw["render_fps"] if raw["render_shape"][0] > 0 and raw["render_fps"] > 0 else None,
         agents=AgentLayout(raw) if "agents" in raw else None,
         arrays={key: raw[key] for key in ("obs", "info", "action", "obs_is_tuple")},
     )

@@ -8,7 +8,7 @@
 //   * the tiles are sensors; a contact of any body with a tile sets the tile's colour to the
 //     road colour (gymnasium's FrictionDetector), a wheel's begin/end adds/removes the tile from
 //     the wheel's set, a first visit adds 1000 / len(track) to the reward and may complete the lap.
-//   * the observation is gymnasium's state_pixels frame (car_racing_render.h), drawn every step.
+//   * the observation is gymnasium's state_pixels frame (render/car_racing.h), drawn every step.
 #pragma once
 
 #include <Box2D/Box2D.h>
@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "core/env.h"
-#include "envs/box2d/car_racing_render.h"
+#include "envs/box2d/render/car_racing.h"
 
 namespace envpool::box2d {
 
@@ -40,6 +40,7 @@ class CarRacing : public Env {
                  {ArraySpec::Box("lap_finished", DType::kBool, {}, {0}, {1})}};
     spec.render_height = car::kVideoH;
     spec.render_width = car::kVideoW;
+    spec.render_fps = static_cast<int>(car::kFps);  // CarRacing.metadata: FPS
     return spec;
   }
 

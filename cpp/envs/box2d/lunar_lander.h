@@ -10,7 +10,7 @@
 // initial force (x, then y), with wind the two wind indices (integers(-9999, 9999)), and then,
 // as gymnasium's reset ends with step(no-op), the two dispersions of that step; every step
 // draws two dispersions. Particles are drawn only when rendering and never touch the lander
-// (see lunar_lander_render.h).
+// (see render/lunar_lander.h).
 #pragma once
 
 #include <Box2D/Box2D.h>
@@ -24,7 +24,7 @@
 #include "core/env.h"
 #include "envs/box2d/contacts.h"
 #include "envs/box2d/fixtures.h"
-#include "envs/box2d/lunar_lander_render.h"
+#include "envs/box2d/render/lunar_lander.h"
 #include "envs/box2d/step_result.h"
 
 namespace envpool::box2d {
@@ -53,6 +53,7 @@ class LunarLander : public Env {
     EnvSpec spec{{ArraySpec::Box("obs", DType::kFloat32, {8}, lo, hi)}, {action}, {}};
     spec.render_height = kViewportH;
     spec.render_width = kViewportW;
+    spec.render_fps = static_cast<int>(kFps);  // LunarLander.metadata: FPS
     return spec;
   }
 
@@ -309,45 +310,10 @@ class LunarLander : public Env {
     return {reward, terminated};
   }
 
-  // gymnasium's render(): white, the sky (above the terrain) black, the engine particles, the
-  // lander and its legs, and the two flags, drawn again after every body's fixture as
-  // gymnasium's loop does (their anti-aliased edges blend once more each time).
-  void Render(uint8_t* rgb) const override {
-    using namespace render;
-    Canvas canvas(rgb, kViewportW, kViewportH);
-    canvas.Fill(kWhite);
-    particles_.CatchUp(chunk_x_.data(), smooth_y_.data(), kChunkCount, kViewportW / kScale, gravity_);
-    particles_.Age();
-    const double sky = kViewportH / kScale;
-    std::vector<Pixel> pts;
-    for (std::size_t i = 0; i + 1 < chunk_x_.size(); ++i) {
-      pts.clear();
-      for (const Vec2 v : {Vec2{chunk_x_[i], smooth_y_[i]}, Vec2{chunk_x_[i + 1], smooth_y_[i + 1]},
-                           Vec2{chunk_x_[i + 1], sky}, Vec2{chunk_x_[i], sky}}) {
-        pts.push_back(Trunc(Vec2{v.x * kScale, v.y * kScale}));
-      }
-      PygamePolygon(canvas, pts, kBlack);
-      canvas.AAPolygon(pts, kBlack);
-    }
-    const double flag_x[2] = {chunk_x_[kChunkCount / 2 - 1] * kScale, chunk_x_[kChunkCount / 2 + 1] * kScale};
-    const double flagy1 = helipad_y_ * kScale, flagy2 = flagy1 + 50;
-    auto flags = [&] {
-      for (const double x : flag_x) {
-        const Pixel a = Trunc(Vec2{x, flagy1}), b = Trunc(Vec2{x, flagy2});
-        canvas.Line(a.x, a.y, b.x, b.y, kWhite);
-        const std::vector<Pixel> flag = {Trunc(Vec2{x, flagy2}), Trunc(Vec2{x, flagy2 - 10}),
-                                         Trunc(Vec2{x + 25, flagy2 - 5})};
-        PygamePolygon(canvas, flag, {204, 204, 0});
-        canvas.AAPolygon(flag, {204, 204, 0});
-      }
-    };
-    particles_.Draw(canvas, kScale, flags);
-    for (const b2Body* body : {lander_, legs_[0], legs_[1]}) {
-      DrawPolygonBody(canvas, body, {128, 102, 230}, {77, 77, 128}, kScale);
-      flags();
-    }
-    canvas.FlipVertical();
-  }
+  // gymnasium's render() (render/lunar_lander.h).
+  void Render(uint8_t* rgb) const override { DrawLunarLander(*this, rgb); }
+  template <typename Lander>
+  friend void DrawLunarLander(const Lander& lander, uint8_t* rgb);
 
   bool continuous_;
   double gravity_;

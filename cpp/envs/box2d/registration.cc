@@ -1,11 +1,10 @@
 // The Box2D tasks (gymnasium's box2d family, bit for bit on the same Box2D 2.3): id, time limit,
 // reward threshold, and the kwargs of gymnasium's registered variants. Compiled only where
-// cmake/box2d.cmake built the library (ENVPOOL_WITH_BOX2D).
+// cmake/box2d.cmake built the library (box2d/CMakeLists.txt).
 #include "core/registry.h"
 #include "envs/box2d/bipedal_walker.h"
 #include "envs/box2d/car_racing.h"
 #include "envs/box2d/lunar_lander.h"
-#include "envs/builtin_tasks.h"
 
 namespace envpool::box2d {
 

@@ -9,7 +9,7 @@
 
 #include "core/env.h"
 #include "envs/classic_control/numpy_math.h"
-#include "render/canvas.h"
+#include "envs/classic_control/render/acrobot.h"
 
 namespace envpool::classic_control {
 
@@ -27,8 +27,9 @@ class Acrobot : public Env {
       lo.push_back(-static_cast<float>(h));
     }
     EnvSpec spec{{ArraySpec::Box("obs", DType::kFloat32, {6}, lo, hi)}, {ArraySpec::Discrete("action", 3)}, {}};
-    spec.render_height = kScreenDim;
-    spec.render_width = kScreenDim;
+    spec.render_height = kAcrobotSize;
+    spec.render_width = kAcrobotSize;
+    spec.render_fps = 15;  // AcrobotEnv.metadata
     return spec;
   }
 
@@ -71,35 +72,8 @@ class Acrobot : public Env {
     WriteObs(out);
   }
 
-  // gymnasium's AcrobotEnv.render(): a 500 x 500 frame, two cyan links hanging from the
-  // centre with yellow joints, and the black line the tip must reach.
-  void Render(uint8_t* rgb) const override {
-    using namespace render;
-    Canvas canvas(rgb, kScreenDim, kScreenDim);
-    canvas.Fill(kWhite);
-    const double bound = kLinkLength1 + kLinkLength2 + 0.2;
-    const double scale = kScreenDim / (bound * 2);
-    const double offset = kScreenDim / 2.0;
-    // The goal line at height 1 (pygame.draw.line truncates its float end points).
-    canvas.Line(Trunc(-2.2 * scale + offset), Trunc(1 * scale + offset), Trunc(2.2 * scale + offset),
-                Trunc(1 * scale + offset), kBlack);
-    const Vec2 joints[2] = {{0, 0},
-                            {kLinkLength1 * std::sin(state_[0]) * scale, -kLinkLength1 * std::cos(state_[0]) * scale}};
-    const double thetas[2] = {state_[0] - M_PI / 2, state_[0] + state_[1] - M_PI / 2};
-    const double lengths[2] = {kLinkLength1 * scale, kLinkLength2 * scale};
-    for (int i = 0; i < 2; ++i) {
-      const double x = joints[i].x + offset, y = joints[i].y + offset;
-      const double l = 0, r = lengths[i], t = 0.1 * scale, b = -0.1 * scale;
-      std::vector<Vec2> link;
-      for (Vec2 corner : {Vec2{l, b}, Vec2{l, t}, Vec2{r, t}, Vec2{r, b}}) {
-        const Vec2 v = Rotate(corner, thetas[i]);
-        link.push_back({v.x + x, v.y + y});
-      }
-      canvas.Polygon(link, {0, 204, 204});
-      canvas.Disc(Trunc(x), Trunc(y), Trunc(0.1 * scale), {204, 204, 0});
-    }
-    canvas.FlipVertical();
-  }
+  // gymnasium's AcrobotEnv.render() (render/acrobot.h).
+  void Render(uint8_t* rgb) const override { DrawAcrobot(rgb, state_[0], state_[1], kLinkLength1, kLinkLength2); }
 
   // The state is gymnasium's env.unwrapped.state: [theta1, theta2, dtheta1, dtheta2] (float32
   // right after gymnasium's reset, float64 after a step; the dynamics see float64 either way).
@@ -113,7 +87,6 @@ class Acrobot : public Env {
   static constexpr double kDt = 0.2;
   static constexpr double kLinkLength1 = 1.0;
   static constexpr double kLinkLength2 = 1.0;  // only drawn: the "book" dynamics do not use it
-  static constexpr int kScreenDim = 500;
   static constexpr double kLinkMass1 = 1.0;
   static constexpr double kLinkMass2 = 1.0;
   static constexpr double kLinkComPos1 = 0.5;

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "core/env.h"
-#include "render/canvas.h"
+#include "envs/classic_control/render/cartpole.h"
 
 namespace envpool::classic_control {
 
@@ -22,8 +22,9 @@ class CartPole : public Env {
       lo.push_back(-static_cast<float>(h));
     }
     EnvSpec spec{{ArraySpec::Box("obs", DType::kFloat32, {4}, lo, hi)}, {ArraySpec::Discrete("action", 2)}, {}};
-    spec.render_height = kScreenHeight;
-    spec.render_width = kScreenWidth;
+    spec.render_height = kCartPoleHeight;
+    spec.render_width = kCartPoleWidth;
+    spec.render_fps = 50;  // CartPoleEnv.metadata
     return spec;
   }
 
@@ -69,38 +70,8 @@ class CartPole : public Env {
     WriteObs(out);
   }
 
-  // gymnasium's CartPoleEnv.render(): a 600 x 400 frame, the cart a black box on the track
-  // line, the pole a brown bar hinged at a blue axle.
-  void Render(uint8_t* rgb) const override {
-    using namespace render;
-    Canvas canvas(rgb, kScreenWidth, kScreenHeight);
-    canvas.Fill(kWhite);
-    const double scale = kScreenWidth / (kXThreshold * 2);
-    const double pole_width = 10.0;
-    const double pole_len = scale * (2 * kLength);
-    const double cart_width = 50.0, cart_height = 30.0;
-    const double axle_offset = cart_height / 4.0;
-    const double cart_x = state_[0] * scale + kScreenWidth / 2.0;  // middle of the cart
-    const double cart_y = 100;                                     // top of the cart
-    {
-      const double l = -cart_width / 2, r = cart_width / 2, t = cart_height / 2, b = -cart_height / 2;
-      canvas.Polygon(
-          {{l + cart_x, b + cart_y}, {l + cart_x, t + cart_y}, {r + cart_x, t + cart_y}, {r + cart_x, b + cart_y}},
-          kBlack);
-    }
-    {
-      const double l = -pole_width / 2, r = pole_width / 2, t = pole_len - pole_width / 2, b = -pole_width / 2;
-      std::vector<Vec2> pole;
-      for (Vec2 corner : {Vec2{l, b}, Vec2{l, t}, Vec2{r, t}, Vec2{r, b}}) {
-        const Vec2 v = Rotate(corner, -state_[2]);
-        pole.push_back({v.x + cart_x, v.y + cart_y + axle_offset});
-      }
-      canvas.Polygon(pole, {202, 152, 101});
-    }
-    canvas.Disc(Trunc(cart_x), Trunc(cart_y + axle_offset), Trunc(pole_width / 2), {129, 132, 203});
-    canvas.HLine(0, kScreenWidth, static_cast<int>(cart_y), kBlack);
-    canvas.FlipVertical();
-  }
+  // gymnasium's CartPoleEnv.render() (render/cartpole.h).
+  void Render(uint8_t* rgb) const override { DrawCartPole(rgb, state_[0], state_[2], kXThreshold, kLength); }
 
   std::vector<double> GetState() const override { return {state_, state_ + 4}; }
   void SetState(const std::vector<double>& state) override {
@@ -120,8 +91,6 @@ class CartPole : public Env {
   static constexpr double kTau = 0.02;
   static constexpr double kThetaThreshold = 12 * 2 * M_PI / 360;
   static constexpr double kXThreshold = 2.4;
-  static constexpr int kScreenWidth = 600;
-  static constexpr int kScreenHeight = 400;
 
   void WriteObs(Output& out) const {
     float* obs = out.Obs<float>();

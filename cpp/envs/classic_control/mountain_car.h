@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "core/env.h"
-#include "envs/classic_control/mountain_car_render.h"
+#include "envs/classic_control/render/mountain_car.h"
 
 namespace envpool::classic_control {
 
@@ -23,6 +23,7 @@ class MountainCar : public Env {
     EnvSpec spec{{ArraySpec::Box("obs", DType::kFloat32, {2}, lo, hi)}, {ArraySpec::Discrete("action", 3)}, {}};
     spec.render_height = kMountainCarHeight;
     spec.render_width = kMountainCarWidth;
+    spec.render_fps = 30;  // MountainCarEnv.metadata
     return spec;
   }
 
@@ -52,7 +53,7 @@ class MountainCar : public Env {
     WriteObs(out);
   }
 
-  // gymnasium's MountainCarEnv.render(): see envs/classic_control/mountain_car_render.h.
+  // gymnasium's MountainCarEnv.render(): render/mountain_car.h.
   void Render(uint8_t* rgb) const override { DrawMountainCar(rgb, state_[0], kGoalPosition); }
 
   // The state is gymnasium's env.unwrapped.state: [position, velocity] (float64).

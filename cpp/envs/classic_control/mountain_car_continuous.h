@@ -17,8 +17,8 @@
 #include <cmath>
 
 #include "core/env.h"
-#include "envs/classic_control/mountain_car_render.h"
 #include "envs/classic_control/numpy_math.h"
+#include "envs/classic_control/render/mountain_car.h"
 
 namespace envpool::classic_control {
 
@@ -37,6 +37,7 @@ class MountainCarContinuous : public Env {
                  {}};
     spec.render_height = kMountainCarHeight;
     spec.render_width = kMountainCarWidth;
+    spec.render_fps = 30;  // Continuous_MountainCarEnv.metadata
     return spec;
   }
 
@@ -110,7 +111,7 @@ class MountainCarContinuous : public Env {
     WriteObs(out);
   }
 
-  // gymnasium's Continuous_MountainCarEnv.render(): see envs/classic_control/mountain_car_render.h.
+  // gymnasium's Continuous_MountainCarEnv.render(): render/mountain_car.h.
   void Render(uint8_t* rgb) const override { DrawMountainCar(rgb, state_[0], kGoalPosition); }
 
   // The state is gymnasium's env.unwrapped.state: [position, velocity]. SetState takes it as a

@@ -10,7 +10,7 @@
 
 #include "core/env.h"
 #include "envs/classic_control/numpy_math.h"
-#include "render/canvas.h"
+#include "envs/classic_control/render/pendulum.h"
 
 namespace envpool::classic_control {
 
@@ -30,8 +30,9 @@ class Pendulum : public Env {
                  {ArraySpec::Box("action", DType::kFloat32, {1}, {-static_cast<float>(kMaxTorque)},
                                  {static_cast<float>(kMaxTorque)})},
                  {}};
-    spec.render_height = kScreenDim;
-    spec.render_width = kScreenDim;
+    spec.render_height = kPendulumSize;
+    spec.render_width = kPendulumSize;
+    spec.render_fps = 30;  // PendulumEnv.metadata
     return spec;
   }
 
@@ -69,38 +70,8 @@ class Pendulum : public Env {
     WriteObs(out);
   }
 
-  // gymnasium's PendulumEnv.render(): a 500 x 500 frame, a red rod with rounded ends turning
-  // about a black axle, and behind the axle an arrow whose size is the last torque |u|
-  // (clockwise for u <= 0, mirrored for u > 0; none before the first step of an episode).
-  // gymnasium blits a smooth-scaled image (assets/clockwise.png); here the same shape (a
-  // 3/4 ring and an arrowhead, fitted to that image) is drawn with supersampled coverage.
-  void Render(uint8_t* rgb) const override {
-    using namespace render;
-    Canvas canvas(rgb, kScreenDim, kScreenDim);
-    canvas.Fill(kWhite);
-    const double bound = 2.2;
-    const double scale = kScreenDim / (bound * 2);
-    const int offset = kScreenDim / 2;
-    const double rod_length = 1 * scale;
-    const double rod_width = 0.2 * scale;
-    const Color red{204, 77, 77};
-    const double angle = state_[0] + M_PI / 2;
-    {
-      const double l = 0, r = rod_length, t = rod_width / 2, b = -rod_width / 2;
-      std::vector<Vec2> rod;
-      for (Vec2 corner : {Vec2{l, b}, Vec2{l, t}, Vec2{r, t}, Vec2{r, b}}) {
-        const Vec2 v = Rotate(corner, angle);
-        rod.push_back({v.x + offset, v.y + offset});
-      }
-      canvas.Polygon(rod, red);
-    }
-    canvas.Disc(offset, offset, Trunc(rod_width / 2), red);
-    const Vec2 end = Rotate({rod_length, 0}, angle);
-    canvas.Disc(Trunc(end.x + offset), Trunc(end.y + offset), Trunc(rod_width / 2), red);
-    if (has_last_u_) DrawArrow(canvas, scale, offset);
-    canvas.Disc(offset, offset, Trunc(0.05 * scale), kBlack);  // the axle
-    canvas.FlipVertical();
-  }
+  // gymnasium's PendulumEnv.render() (render/pendulum.h).
+  void Render(uint8_t* rgb) const override { DrawPendulum(rgb, state_[0], has_last_u_, last_u_); }
 
   // The state is gymnasium's env.unwrapped.state: [theta, theta_dot] (float64).
   std::vector<double> GetState() const override { return {state_, state_ + 2}; }
@@ -116,35 +87,6 @@ class Pendulum : public Env {
   static constexpr double kDt = 0.05;
   static constexpr double kM = 1.0;
   static constexpr double kL = 1.0;
-  static constexpr int kScreenDim = 500;
-
-  // The arrow sprite, centred on the axle: an S x S square, S = int(scale * |u| / 2), showing
-  // clockwise.png (329 x 312 pixels, y down) flipped vertically (the whole frame is flipped
-  // afterwards) and horizontally when u > 0. The shape in the image's pixel coordinates: a
-  // ring about (173.1, 156.1) between radii 146.2 and 156.2 from angle -91.3 deg (just left
-  // of the top, y down) clockwise to 180 deg, and a notched arrowhead pointing up at its end.
-  void DrawArrow(render::Canvas& canvas, double scale, int offset) const {
-    const int size = static_cast<int>(scale * std::abs(static_cast<double>(last_u_)) / 2);
-    if (size <= 0) return;
-    const double image_w = 329, image_h = 312;
-    const bool mirror = last_u_ > 0;
-    static constexpr render::Vec2 kHead[4] = {{21.5, 110.5}, {45.0, 170.0}, {21.5, 152.0}, {0.0, 170.0}};
-    auto inside = [&](double px, double py) {
-      // px, py: position in the S x S sprite as blitted; undo the flips, then scale to the image.
-      const double u = mirror ? size - px : px;
-      const double v = size - py;
-      const double x = u * image_w / size, y = v * image_h / size;
-      const double dx = x - 173.1, dy = y - 156.1;
-      const double r2 = dx * dx + dy * dy;
-      if (r2 >= 146.2 * 146.2 && r2 <= 156.2 * 156.2) {
-        const double deg = std::atan2(dy, dx) * 180 / M_PI;
-        if (deg >= -91.3) return true;  // -91.3 .. 180 degrees
-      }
-      return x <= 45.0 && y >= 110.5 && y <= 170.0 && render::PointInPolygon(kHead, 4, x, y);
-    };
-    const int x0 = offset - size / 2, y0 = offset - size / 2;
-    canvas.FillCoverage(x0, y0, x0 + size, y0 + size, inside, render::kBlack);
-  }
 
   // ((x + pi) % (2 * pi)) - pi with Python's / NumPy's floored modulo (result has the sign
   // of the divisor; an exact zero is +0).

@@ -1,7 +1,6 @@
 // The classic-control tasks (gymnasium's classic_control, bit for bit): id, time limit, reward
 // threshold. A new env of this family: its header here, the #include and its Task<> entry.
 #include "core/registry.h"
-#include "envs/builtin_tasks.h"
 #include "envs/classic_control/acrobot.h"
 #include "envs/classic_control/cartpole.h"
 #include "envs/classic_control/mountain_car.h"

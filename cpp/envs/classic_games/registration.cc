@@ -2,7 +2,6 @@
 // their default wrappers), as turn-based multi-agent envs (core/agents.h). A new game of this
 // family: its header here, the #include and its Task<> entry.
 #include "core/registry.h"
-#include "envs/builtin_tasks.h"
 #include "envs/classic_games/connect_four.h"
 #include "envs/classic_games/tictactoe.h"
 

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "core/registry.h"
-#include "envs/builtin_tasks.h"
 #include "envs/minigrid/babyai_goto.h"
 #include "envs/minigrid/babyai_levelgen.h"
 #include "envs/minigrid/babyai_open.h"

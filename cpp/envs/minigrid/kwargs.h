@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/spec.h"
-#include "envs/minigrid/render.h"
+#include "envs/minigrid/render/tiles.h"
 
 namespace envpool::minigrid {
 

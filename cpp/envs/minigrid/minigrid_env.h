@@ -13,7 +13,7 @@
 //    UTF-8 bytes, zero-padded to kMissionBytes (gymnasium's Text space has no fixed-width
 //    array form; docs/tasks.md, MiniGrid);
 //  - obs_wrappers: minigrid.wrappers' observation wrappers, done here (ObsOptions, WriteObs);
-//  - render() (rgb_array): get_frame(highlight, tile_size, agent_pov), tiles from render.h. The
+//  - render() (rgb_array): get_frame(highlight, tile_size, agent_pov), tiles from render/tiles.h. The
 //    highlight and the RGB views use the visibility mask of the last observation, which is the
 //    current state's: every reset and step ends with WriteObs.
 // Randomness (docs/seeding.md): _rand_int is np_random.integers(low, high) = low +
@@ -37,7 +37,7 @@
 #include "envs/minigrid/grid.h"
 #include "envs/minigrid/kwargs.h"
 #include "envs/minigrid/obs_options.h"
-#include "envs/minigrid/render.h"
+#include "envs/minigrid/render/tiles.h"
 
 namespace envpool::minigrid {
 
@@ -79,6 +79,7 @@ class MiniGridEnv : public Env {
     const int t = render_tiles_->tile();
     spec.render_height = (agent_pov_ ? view_ : grid_.height()) * t;
     spec.render_width = (agent_pov_ ? view_ : grid_.width()) * t;
+    spec.render_fps = 10;  // MiniGridEnv.metadata
     return spec;
   }
 

@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "core/registry.h"
-#include "envs/builtin_tasks.h"
 #include "envs/minigrid/crossing.h"
 #include "envs/minigrid/dist_shift.h"
 #include "envs/minigrid/door_key.h"

@@ -3,7 +3,6 @@
 // max_cycles steps, as mpe2 does. A new scenario: its header here, the #include and its
 // Task<> entry.
 #include "core/registry.h"
-#include "envs/builtin_tasks.h"
 #include "envs/mpe/simple_adversary.h"
 #include "envs/mpe/simple_spread.h"
 #include "envs/mpe/simple_tag.h"

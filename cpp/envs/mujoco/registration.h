@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "core/registry.h"
-#include "envs/builtin_tasks.h"
 
 namespace envpool::mujoco::gym {
 std::vector<TaskSpec> Tasks();

@@ -64,6 +64,7 @@ class ProcgenEnv : public Env {
     spec.info.push_back(ArraySpec::Box("level_seed", DType::kInt32, {}, {0}, {2147483647}));
     spec.render_height = kRenderRes;
     spec.render_width = kRenderRes;
+    spec.render_fps = 15;  // procgen's own vector env: metadata["video.frames_per_second"]
     return spec;
   }
 

@@ -6,7 +6,6 @@
 #include <cmath>
 
 #include "core/registry.h"
-#include "envs/builtin_tasks.h"
 #include "envs/procgen/procgen_env.h"
 
 namespace envpool::procgen {

@@ -37,7 +37,7 @@
 #include <vector>
 
 #include "core/env.h"
-#include "envs/toy_text/render.h"
+#include "envs/toy_text/render/blackjack.h"
 
 namespace envpool::toy_text {
 
@@ -54,6 +54,7 @@ class Blackjack : public Env {
     spec.obs_is_tuple = true;
     spec.render_height = render::kBlackjackHeight;
     spec.render_width = render::kBlackjackWidth;
+    spec.render_fps = 4;  // BlackjackEnv.metadata
     return spec;
   }
 
@@ -94,7 +95,7 @@ class Blackjack : public Env {
     WriteObs(out);
   }
 
-  // gymnasium's BlackjackEnv.render() (rgb_array): see envs/toy_text/render.h. The showing card's
+  // gymnasium's BlackjackEnv.render() (rgb_array): see render/blackjack.h. The showing card's
   // suit and face are those drawn at reset, as in gymnasium; after set_state (which has no
   // place for them) they follow from the hands: suit "CDHS"[(hidden + player's first two
   // cards) % 4], face "JQK"[(hidden + player's first card) % 3] (missing cards count 0).

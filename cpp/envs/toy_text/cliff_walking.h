@@ -25,7 +25,7 @@
 
 #include "core/env.h"
 #include "envs/toy_text/categorical_sample.h"
-#include "envs/toy_text/render.h"
+#include "envs/toy_text/render/cliff_walking.h"
 
 namespace envpool::toy_text {
 
@@ -39,6 +39,7 @@ class CliffWalking : public Env {
                  {ArraySpec::Box("prob", DType::kFloat64, {}, {0.0}, {1.0})}};
     spec.render_height = render::kCliffWalkingHeight;
     spec.render_width = render::kCliffWalkingWidth;
+    spec.render_fps = 4;  // CliffWalkingEnv.metadata
     return spec;
   }
 
@@ -83,7 +84,7 @@ class CliffWalking : public Env {
     *out.Info<double>(0) = prob;
   }
 
-  // gymnasium's CliffWalkingEnv.render() (rgb_array): see envs/toy_text/render.h.
+  // gymnasium's CliffWalkingEnv.render() (rgb_array): see render/cliff_walking.h.
   void Render(uint8_t* rgb) const override { render::DrawCliffWalking(rgb, s_); }
 
   std::vector<double> GetState() const override { return {static_cast<double>(s_)}; }

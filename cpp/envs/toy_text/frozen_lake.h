@@ -46,7 +46,7 @@
 
 #include "core/env.h"
 #include "envs/toy_text/categorical_sample.h"
-#include "envs/toy_text/render.h"
+#include "envs/toy_text/render/frozen_lake.h"
 
 namespace envpool::toy_text {
 
@@ -68,6 +68,7 @@ class FrozenLake : public Env {
                  {ArraySpec::Box("prob", DType::kFloat64, {}, {0.0}, {1.0})}};
     spec.render_height = render::FrozenLakeHeight(map.nrow);
     spec.render_width = render::FrozenLakeWidth(map.ncol);
+    spec.render_fps = 4;  // FrozenLakeEnv.metadata
     return spec;
   }
 
@@ -120,7 +121,7 @@ class FrozenLake : public Env {
     *out.Info<double>(0) = prob;
   }
 
-  // gymnasium's FrozenLakeEnv.render() (rgb_array): see envs/toy_text/render.h.
+  // gymnasium's FrozenLakeEnv.render() (rgb_array): see render/frozen_lake.h.
   void Render(uint8_t* rgb) const override { render::DrawFrozenLake(rgb, map_.nrow, map_.ncol, map_.tiles, s_); }
 
   std::vector<double> GetState() const override { return {static_cast<double>(s_)}; }

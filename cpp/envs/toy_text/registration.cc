@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "core/registry.h"
-#include "envs/builtin_tasks.h"
 #include "envs/toy_text/blackjack.h"
 #include "envs/toy_text/cliff_walking.h"
 #include "envs/toy_text/frozen_lake.h"

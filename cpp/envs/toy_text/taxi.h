@@ -39,7 +39,7 @@
 
 #include "core/env.h"
 #include "envs/toy_text/categorical_sample.h"
-#include "envs/toy_text/render.h"
+#include "envs/toy_text/render/taxi.h"
 
 namespace envpool::toy_text {
 
@@ -57,6 +57,7 @@ class Taxi : public Env {
                   ArraySpec::Box("action_mask", DType::kInt8, {6}, {0.0}, {1.0})}};
     spec.render_height = render::kTaxiHeight;
     spec.render_width = render::kTaxiWidth;
+    spec.render_fps = 4;  // TaxiEnv.metadata
     return spec;
   }
 
@@ -152,7 +153,7 @@ class Taxi : public Env {
     Write(out, e.p);
   }
 
-  // gymnasium's TaxiEnv.render() (rgb_array): see envs/toy_text/render.h. gymnasium turns the taxi
+  // gymnasium's TaxiEnv.render() (rgb_array): see render/taxi.h. gymnasium turns the taxi
   // to the last move action when it renders; here it turns at every move (the same frames when
   // every step is rendered).
   void Render(uint8_t* rgb) const override {

@@ -227,6 +227,7 @@ EnvSpec AtariEnv::Spec(const Config& config) {
   if (o.zero_discount_on_life_loss) spec.info.push_back(ArraySpec::Box("discount", DType::kFloat64, {}, {0.0}, {1.0}));
   spec.render_height = rom.height;
   spec.render_width = rom.width;
+  spec.render_fps = 30;  // ale-py's AtariEnv.metadata (the same for every game)
   return spec;
 }
 

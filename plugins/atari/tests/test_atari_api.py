@@ -135,6 +135,7 @@ def test_render_is_the_raw_rgb_screen():
         # The screen right after reset_game does not depend on the seed without no-ops.
         np.testing.assert_array_equal(frames[0], ref.unwrapped.ale.getScreenRGB())
         np.testing.assert_array_equal(frames[1], frames[0])
+        assert envs.metadata["render_fps"] == ref.unwrapped.metadata["render_fps"] == 30  # ale-py's
     finally:
         envs.close()
         ref.close()

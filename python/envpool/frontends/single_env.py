@@ -83,10 +83,7 @@ class EnvPoolEnv(gymnasium.Env):
         self.observation_space = _text_view(task)
         self.action_space = task.action_space
         self.render_mode = render_mode
-        self.metadata = {"render_modes": ["rgb_array"] if task.render_shape else []}
-        fps = render_fps(task_id, task.config) if task.render_shape else None
-        if fps is not None:
-            self.metadata["render_fps"] = fps
+        self.metadata = _metadata(task)
         self._episode_over = False
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -178,38 +175,13 @@ def _unbatch(space: spaces.Space, batch):
     return batch[0]
 
 
-def render_fps(task_id: str, config: Any = None) -> int | float | None:
-    """The frame rate gymnasium's env of the same id declares in its class ``metadata`` (50 for
-    CartPole-v1), or ``None`` (a task gymnasium does not have, e.g. a plugin's). gymnasium's
-    MuJoCo envs declare theirs when made, ``round(1 / dt)``: computed from ``config``'s
-    ``frame_skip`` and the model file's ``<option timestep>``."""
-    if config is not None and "frame_skip" in config and "xml_file" in config:
-        return _mujoco_fps(config["xml_file"], config["frame_skip"])
-    spec = gymnasium.envs.registry.get(task_id)
-    if spec is None or not isinstance(spec.entry_point, str):
-        return None
-    try:
-        creator = gymnasium.envs.registration.load_env_creator(spec.entry_point)
-    except ImportError:
-        return None
-    return getattr(creator, "metadata", {}).get("render_fps")
-
-
-def _mujoco_fps(xml_file: str, frame_skip: int) -> int | None:
-    """gymnasium's MujocoEnv render_fps: round(1 / (timestep * frame_skip)), the timestep read
-    from the model file's <option> (MuJoCo's default 0.002 without one)."""
-    import os
-    import xml.etree.ElementTree as ElementTree
-
-    path = xml_file
-    if not xml_file.startswith(("/", ".", "~")):
-        path = os.path.join(os.path.dirname(gymnasium.__file__), "envs", "mujoco", "assets", xml_file)
-    try:
-        option = ElementTree.parse(os.path.expanduser(path)).getroot().find("option")
-    except (OSError, ElementTree.ParseError):
-        return None
-    timestep = float(option.get("timestep", 0.002)) if option is not None else 0.002
-    return round(1.0 / (timestep * frame_skip))
+def _metadata(task) -> dict[str, Any]:
+    """gymnasium's env ``metadata`` of a task: ``"rgb_array"`` where it renders, and the frame rate
+    its C++ spec declares (the reference env's ``render_fps``) where it has one."""
+    metadata: dict[str, Any] = {"render_modes": ["rgb_array"] if task.render_shape else []}
+    if task.render_fps is not None:
+        metadata["render_fps"] = task.render_fps
+    return metadata
 
 
 class SingleEnvEntryPoint:
@@ -224,7 +196,7 @@ class SingleEnvEntryPoint:
 
     @property
     def metadata(self) -> dict[str, Any]:
-        return {"render_modes": ["rgb_array"] if make_spec(self.task_id).render_shape else []}
+        return _metadata(make_spec(self.task_id))
 
     def __call__(self, **kwargs: Any) -> EnvPoolEnv:
         return EnvPoolEnv(self.task_id, **kwargs)

@@ -63,6 +63,8 @@ class EnvPoolVectorEnv(SplitCalls, PoolFrontEnd, gymnasium.vector.VectorEnv):
                 "autoreset_mode": self.autoreset_mode,
                 "render_modes": ["rgb_array"] if self.task_spec.render_shape or self.render_mode == "rgb_array" else [],
             }
+            if self.task_spec.render_fps is not None:  # as SyncVectorEnv copies its env's
+                self.metadata["render_fps"] = self.task_spec.render_fps
         self.single_observation_space = self.task_spec.observation_space
         self.single_action_space = self.task_spec.action_space
         self.observation_space = opened.observation_space or batch_space(self.single_observation_space, self.num_envs)

@@ -1,4 +1,4 @@
-"""The glyph table of CarRacing's reward counter (cpp/envs/box2d/car_racing_font.h), made from
+"""The glyph table of CarRacing's reward counter (cpp/envs/box2d/render/car_racing_font.h), made from
 what pygame-ce 2.5.8 draws: gymnasium renders f"{reward:04.0f}" with pygame's default font
 (freesansbold.ttf) at size 42, antialiased, white on black, through SDL_ttf 2.24.
 
@@ -10,7 +10,7 @@ unrounded; glyphs are combined by maximum; the surface is (x_last + 64 * advance
 wide. So the table holds, per character of "0123456789-", its advance and 46 x advance grey
 levels, and the 11 x 11 kerning values in 26.6.
 
-    python3 -m tests.envs.box2d._car_racing_font > cpp/envs/box2d/car_racing_font.h
+    python3 -m tests.envs.box2d._car_racing_font > cpp/envs/box2d/render/car_racing_font.h
 """
 
 from __future__ import annotations

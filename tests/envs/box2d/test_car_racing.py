@@ -4,7 +4,7 @@ Ours and gymnasium's env are reset with the same seed (same track, same colours 
 domain_randomize) and stepped with the same actions; rewards must be equal in float64 bits,
 terminated/truncated and lap_finished equal, and the 96 x 96 observations (and the 600 x 400
 render() frames) equal pixel for pixel, the reward counter included (pygame's font through
-SDL_ttf: our glyph table, cpp/envs/box2d/car_racing_font.h, is checked against pygame here).
+SDL_ttf: our glyph table, cpp/envs/box2d/render/car_racing_font.h, is checked against pygame here).
 A gymnasium step draws a 1000 x 800 frame (about 25 ms), so the episode prefixes are short.
 """
 
@@ -131,7 +131,7 @@ def test_reward_font_table_is_pygames():
 
     from . import _car_racing_font as font
 
-    header = Path(__file__).resolve().parents[3] / "cpp" / "envs" / "box2d" / "car_racing_font.h"
+    header = Path(__file__).resolve().parents[3] / "cpp" / "envs" / "box2d" / "render" / "car_racing_font.h"
     if not header.exists():  # pragma: no cover - an installed test tree without the sources
         pytest.skip("needs the source tree")
     strip = lambda text: "".join(text.split())  # noqa: E731 - clang-format may rewrap

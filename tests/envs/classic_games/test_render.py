@@ -20,7 +20,7 @@ connect_four = pytest.importorskip("pettingzoo.classic.connect_four.connect_four
 pytest.importorskip("pygame", reason="PettingZoo draws with pygame (the oracle)")
 
 import envpool  # noqa: E402
-from envpool.frontends.sources import NativeSource  # noqa: E402
+from envpool.frontends.sources import NativeSource, PoolOptions  # noqa: E402
 
 # (task, PettingZoo's module, number of actions, the kwarg that sizes the frame, its default)
 GAMES = {
@@ -40,7 +40,7 @@ class Game:
     """One env of a raw core pool, rendering."""
 
     def __init__(self, task_id: str, **kwargs) -> None:
-        self.pool = NativeSource(task_id, num_envs=1, seed=0, render_mode="rgb_array", **kwargs).open_pool().pool
+        self.pool = NativeSource(task_id, PoolOptions(seed=0), render_mode="rgb_array", **kwargs).open_pool().pool
 
     def reset(self) -> None:
         self.pool.send_reset(None, None, None, True)
@@ -116,7 +116,7 @@ def test_written_boards(task_id: str) -> None:
 
 def test_render_needs_render_mode_and_good_kwargs() -> None:
     plain = Game.__new__(Game)
-    plain.pool = NativeSource("TicTacToe-v3", num_envs=1, seed=0).open_pool().pool
+    plain.pool = NativeSource("TicTacToe-v3", PoolOptions(seed=0)).open_pool().pool
     plain.pool.send_reset(None, None, None, True)
     plain.pool.recv(-1.0)
     with pytest.raises(RuntimeError, match="render_mode='rgb_array'"):
@@ -241,9 +241,9 @@ def test_png_variants_decode_alike(tmp_path) -> None:
     source = pathlib.Path(pettingzoo.__file__).parent
     script = """
 import sys, numpy as np, envpool
-from envpool.frontends.sources import NativeSource
+from envpool.frontends.sources import NativeSource, PoolOptions
 for task, board in (("TicTacToe-v3", [1, 2, 0, 2, 1, 1, 0, 2, 2]), ("ConnectFour-v3", [0] * 28 + [2, 1] * 7)):
-    pool = NativeSource(task, num_envs=1, seed=0, render_mode="rgb_array").open_pool().pool
+    pool = NativeSource(task, PoolOptions(seed=0), render_mode="rgb_array").open_pool().pool
     pool.send_reset(None, None, None, True)
     pool.recv(-1.0)
     pool.set_state(0, [float(v) for v in board] + [0.0, 0.0])

@@ -1,4 +1,4 @@
-"""render_mode="rgb_array" frames of the native MiniGrid envs (cpp/envs/minigrid/render.h)
+"""render_mode="rgb_array" frames of the native MiniGrid envs (cpp/envs/minigrid/render/tiles.h)
 against minigrid 3.2.0's ``env.render()``, pixel for pixel: after reset and along random-action
 episodes (autoreset), for every id, and longer for ids that show every object kind (walls, open / closed / locked doors,
 keys, balls, boxes, goals, lava) and the agent in all four directions, with the highlight of

@@ -22,7 +22,7 @@ pytest.importorskip("pygame", reason="gymnasium's renderers (the oracle) need py
 # -- toy text ------------------------------------------------------------------------------------
 #
 # Our toy-text scenes follow gymnasium's layout and colours but draw their own sprites (walker,
-# flag, taxi, passenger, house, cards, suits, font: see cpp/envs/toy_text/render.h), so a frame and
+# flag, taxi, passenger, house, cards, suits, font: see cpp/envs/toy_text/render/), so a frame and
 # gymnasium's for the same state differ by a fixed amount of sprite detail. Comparing at 10 x 10
 # blocks leaves that detail about as large as the change a different state makes, so each task
 # is compared in a view where the state shows and the drawing detail averages out:

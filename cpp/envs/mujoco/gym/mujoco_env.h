@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -153,6 +154,13 @@ class MujocoEnv : public Env {
     for (const auto& name : info) spec.info.push_back(ArraySpec::Box(name, DType::kFloat64, {}, {}, {}));
     for (auto& a : extra) spec.info.push_back(std::move(a));
     std::tie(spec.render_height, spec.render_width) = FrameSize(config);
+    // MujocoEnv's metadata["render_fps"]: int(np.round(1 / dt)), dt = the model's timestep times
+    // frame_skip (round half to even, as nearbyint in the default rounding mode); a frame_skip
+    // the env refuses, or a rate beyond int, declares none.
+    const double fps = 1.0 / (m->opt.timestep * static_cast<double>(config.Get<int64_t>("frame_skip")));
+    if (fps > 0 && fps < static_cast<double>(std::numeric_limits<int>::max())) {
+      spec.render_fps = static_cast<int>(std::nearbyint(fps));
+    }
     return spec;
   }
 

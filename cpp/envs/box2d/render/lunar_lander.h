@@ -1,5 +1,5 @@
-// LunarLander's render_mode="rgb_array" pieces: the engine flame particles and the drawing of
-// a polygon body as gymnasium's render() does it.
+// LunarLander's render_mode="rgb_array" frame (DrawLunarLander, below) and its pieces: the engine
+// flame particles and the drawing of a polygon body as gymnasium's render() does it.
 //
 // gymnasium creates a small dynamic body (a circle, category 0x0100, mask 0x001: it touches
 // only the ground) each time an engine fires, but only when render_mode is set; render()
@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -210,6 +211,54 @@ inline void DrawPolygonBody(render::Canvas& canvas, const b2Body* body, render::
     canvas.AAPolygon(pts, color1);
     for (int i = 0; i < poly->m_count; ++i) canvas.AALineF(corners[i], corners[(i + 1) % poly->m_count], color2);
   }
+}
+
+// gymnasium's render(): white, the sky (above the terrain) black, the engine particles, the
+// lander and its legs, and the two flags, drawn again after every body's fixture as
+// gymnasium's loop does (their anti-aliased edges blend once more each time).
+// `lander` is a LunarLander (a template so that this header needs only the class's friend
+// declaration, not its definition); its members are read as they are.
+template <typename Lander>
+void DrawLunarLander(const Lander& lander, uint8_t* rgb) {
+  constexpr int kViewportW = Lander::kViewportW, kViewportH = Lander::kViewportH, kChunkCount = Lander::kChunkCount;
+  constexpr double kScale = Lander::kScale;
+  using namespace render;
+  Canvas canvas(rgb, kViewportW, kViewportH);
+  canvas.Fill(kWhite);
+  lander.particles_.CatchUp(lander.chunk_x_.data(), lander.smooth_y_.data(), kChunkCount, kViewportW / kScale,
+                            lander.gravity_);
+  lander.particles_.Age();
+  const double sky = kViewportH / kScale;
+  std::vector<Pixel> pts;
+  for (std::size_t i = 0; i + 1 < lander.chunk_x_.size(); ++i) {
+    pts.clear();
+    for (const Vec2 v :
+         {Vec2{lander.chunk_x_[i], lander.smooth_y_[i]}, Vec2{lander.chunk_x_[i + 1], lander.smooth_y_[i + 1]},
+          Vec2{lander.chunk_x_[i + 1], sky}, Vec2{lander.chunk_x_[i], sky}}) {
+      pts.push_back(Trunc(Vec2{v.x * kScale, v.y * kScale}));
+    }
+    PygamePolygon(canvas, pts, kBlack);
+    canvas.AAPolygon(pts, kBlack);
+  }
+  const double flag_x[2] = {lander.chunk_x_[kChunkCount / 2 - 1] * kScale,
+                            lander.chunk_x_[kChunkCount / 2 + 1] * kScale};
+  const double flagy1 = lander.helipad_y_ * kScale, flagy2 = flagy1 + 50;
+  auto flags = [&] {
+    for (const double x : flag_x) {
+      const Pixel a = Trunc(Vec2{x, flagy1}), b = Trunc(Vec2{x, flagy2});
+      canvas.Line(a.x, a.y, b.x, b.y, kWhite);
+      const std::vector<Pixel> flag = {Trunc(Vec2{x, flagy2}), Trunc(Vec2{x, flagy2 - 10}),
+                                       Trunc(Vec2{x + 25, flagy2 - 5})};
+      PygamePolygon(canvas, flag, {204, 204, 0});
+      canvas.AAPolygon(flag, {204, 204, 0});
+    }
+  };
+  lander.particles_.Draw(canvas, kScale, flags);
+  for (const b2Body* body : {lander.lander_, lander.legs_[0], lander.legs_[1]}) {
+    DrawPolygonBody(canvas, body, {128, 102, 230}, {77, 77, 128}, kScale);
+    flags();
+  }
+  canvas.FlipVertical();
 }
 
 }  // namespace envpool::box2d

@@ -3,7 +3,7 @@
 // the background, grass patches and road drawn by gfxdraw (aapolygon + filled_polygon), the
 // car by draw.polygon, skid marks by draw.lines (full-size render only), flipped, the
 // indicator bar drawn by draw.polygon, then smooth-scaled to the 96 x 96 observation or the
-// 600 x 400 render (car_racing_draw.h has the pixel rules).
+// 600 x 400 render (render/car_racing_draw.h has the pixel rules).
 #pragma once
 
 #include <Box2D/Box2D.h>
@@ -16,8 +16,8 @@
 #include <cstring>
 #include <vector>
 
-#include "envs/box2d/car_racing_draw.h"
-#include "envs/box2d/car_racing_font.h"
+#include "envs/box2d/render/car_racing_draw.h"
+#include "envs/box2d/render/car_racing_font.h"
 #include "render/canvas.h"
 
 namespace envpool::box2d::car {

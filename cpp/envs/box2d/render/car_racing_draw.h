@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "envs/box2d/lunar_lander_render.h"
+#include "envs/box2d/render/lunar_lander.h"
 #include "render/canvas.h"
 
 namespace envpool::box2d::car_draw {

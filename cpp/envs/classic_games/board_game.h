@@ -94,6 +94,7 @@ class BoardGame : public Env {
     spec.obs_is_tuple = false;
     MultiAgentSpec(spec, Game::AgentNames(), {}, /*turn_based=*/true);
     std::tie(spec.render_height, spec.render_width) = Game::FrameSize(config);
+    spec.render_fps = Game::kRenderFps;
     return spec;
   }
 

@@ -28,6 +28,7 @@ struct ConnectFourRules {
   static constexpr int kCols = 7;
   static constexpr int kNumActions = 7;
   static constexpr const char* kName = "ConnectFour";
+  static constexpr int kRenderFps = 2;  // PettingZoo's connect_four metadata["render_fps"]
 
   static std::vector<std::string> AgentNames() { return {"player_0", "player_1"}; }
 

@@ -29,6 +29,7 @@ struct TicTacToeRules {
   static constexpr int kCols = 3;
   static constexpr int kNumActions = 9;
   static constexpr const char* kName = "TicTacToe";
+  static constexpr int kRenderFps = 1;  // PettingZoo's tictactoe metadata["render_fps"]
 
   static std::vector<std::string> AgentNames() { return {"player_1", "player_2"}; }
 

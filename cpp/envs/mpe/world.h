@@ -279,6 +279,7 @@ class MpeEnv : public Env {
     }
     MultiAgentSpec(spec, names, std::move(groups));
     spec.render_height = spec.render_width = render::kFrameSide;
+    spec.render_fps = 10;  // mpe2's metadata["render_fps"], every scenario's
     return spec;
   }
 

@@ -204,6 +204,8 @@ class ParallelEnvView(_Base):
         self.render_mode = pool.render_mode
         renders = pool.task_spec.render_shape is not None
         self.metadata = {**type(self).metadata, "name": pool.task_id, "render_modes": ["rgb_array"] if renders else []}
+        if renders and pool.task_spec.render_fps:
+            self.metadata["render_fps"] = pool.task_spec.render_fps  # the reference's (PettingZoo's, mpe2's)
 
     @property
     def unwrapped(self) -> ParallelEnvView:

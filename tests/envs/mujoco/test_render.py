@@ -18,6 +18,7 @@ os.environ.setdefault("MUJOCO_GL", "egl")  # before gymnasium's renderer imports
 import gymnasium
 import numpy as np
 import pytest
+from support.optional import skip_for_import
 
 import envpool
 
@@ -27,7 +28,11 @@ try:
     import OpenGL  # noqa: F401  (mujoco.egl, gymnasium's side of the comparison)
     from gymnasium.envs.mujoco.mujoco_env import MujocoEnv  # noqa: F401
 except ImportError as exc:  # pragma: no cover - depends on the environment
-    pytest.skip(f"MuJoCo render tests need mujoco-core, glfw, imageio, pyopengl: {exc}", allow_module_level=True)
+    skip_for_import(
+        "MuJoCo render tests need mujoco-core, glfw, imageio, pyopengl",
+        "gymnasium, mujoco, OpenGL, gymnasium.envs.mujoco.mujoco_env",
+        exc,
+    )
 
 if "HalfCheetah-v5" not in envpool.list_all_envs():  # pragma: no cover
     pytest.skip("envpool was built without the MuJoCo headers", allow_module_level=True)

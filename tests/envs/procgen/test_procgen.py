@@ -23,12 +23,10 @@ import pytest
 
 import envpool
 
-from .oracle import Oracle
+from .oracle import INSTALL, Oracle
 
 HAS_PROCGEN = importlib.util.find_spec("procgen") is not None
-needs_procgen = pytest.mark.skipif(
-    not HAS_PROCGEN, reason="needs procgen-mirror: pip install --no-deps procgen-mirror==0.10.7 gym3==0.3.3"
-)
+needs_procgen = pytest.mark.skipif(not HAS_PROCGEN, reason=f"{INSTALL}; import procgen failed: not found")
 
 # The reference EnvPool's Procgen ids (envpool/procgen/registration.py): each game in each mode
 # Procgen supports for it.

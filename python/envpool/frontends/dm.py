@@ -7,6 +7,12 @@ truncated) and MID otherwise; ``discount`` is 0 on termination and 1 otherwise (
 episode may be bootstrapped), or lower where the env declares an info array ``discount``;
 ``observation`` is a namedtuple ``State(obs, env_id, elapsed_step, ...env info arrays)``.
 Episodes restart on the step after LAST, which is the dm_env convention (and next-step autoreset).
+
+dm_control suite tasks (``CheetahRun-v1``, ...) give ``obs`` and ``observation_spec()`` the
+structure dm_control gives for every option: an ``OrderedDict`` of named entries in dm_control's
+order, each spec a ``specs.Array`` named by its key, also where the pool's observation is one
+array: ``{"pixels": ...}`` for ``from_pixels`` with ``pixels_only`` (``pixels.Wrapper``),
+``{"observations": ...}`` for ``flat_observation`` (``flatten_observation``).
 """
 
 from __future__ import annotations
@@ -49,6 +55,22 @@ def _space_to_spec(space: spaces.Space, name: str):
     raise TypeError(f"no dm_env spec for {space}")
 
 
+# The kwargs of dm_control's suite tasks that shape their observation (cpp/envs/mujoco/dmc/).
+_SUITE_KWARGS = ("from_pixels", "pixels_only", "flat_observation")
+
+
+def _suite_key(config: Any) -> str | None:
+    """For a dm_control suite task, the key dm_control gives an observation that the pool gives as
+    one array: ``"pixels"`` (``from_pixels`` with ``pixels_only``: ``pixels.Wrapper``'s),
+    ``"observations"`` (``flat_observation``: ``flatten_observation``'s); ``""`` where the pool's
+    observation is a dict of the entries already; None for other tasks."""
+    if not all(key in config for key in _SUITE_KWARGS):
+        return None
+    if config["from_pixels"] and config["pixels_only"]:
+        return "pixels"
+    return "observations" if config["flat_observation"] and not config["from_pixels"] else ""
+
+
 class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
     """``num_envs`` copies of a native env as a batched ``dm_env.Environment``.
 
@@ -74,6 +96,7 @@ class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
         info_names = [name for name in self.task_spec.info_keys if name not in ("env_id", "elapsed_step")]
         self._state_type = collections.namedtuple("State", ["obs", "env_id", "elapsed_step", *info_names])
         self._state_names = self._state_type._fields[1:]
+        self._suite_key = _suite_key(self.task_spec.config)
 
     # -- dm_env.Environment --------------------------------------------------------------------
 
@@ -91,8 +114,16 @@ class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
 
     def observation_spec(self):
         """Spec of one env's observation (the ``obs`` field of ``TimeStep.observation``): one
-        spec, or a tuple (dict) of specs when ``obs`` is a tuple (dict) of arrays."""
-        return _space_to_spec(self.task_spec.observation_space, "obs")
+        spec, or a tuple (dict) of specs when ``obs`` is a tuple (dict) of arrays; for dm_control
+        suite tasks an ``OrderedDict`` of ``specs.Array`` s, as dm_control's."""
+        space = self.task_spec.observation_space
+        if self._suite_key is None:
+            return _space_to_spec(space, "obs")
+        if self._suite_key:
+            entries = [(self._suite_key, space)]
+        else:  # the pool's order, dm_control's (gymnasium's Dict space sorts its keys)
+            entries = [(array["name"], space[array["name"]]) for array in self.task_spec.arrays["obs"]]
+        return collections.OrderedDict((key, specs.Array(sub.shape, sub.dtype, name=key)) for key, sub in entries)
 
     def action_spec(self):
         return _space_to_spec(self.task_spec.action_space, "action")
@@ -129,5 +160,7 @@ class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
             discount = xp.where(terminated, 0.0, 1.0)
             if "discount" in info:  # an env's own discount (Atari's zero_discount_on_life_loss)
                 discount = xp.minimum(discount, info["discount"])
+        if self._suite_key is not None:  # dm_control's structure (an OrderedDict, in the pool's order)
+            obs = collections.OrderedDict([(self._suite_key, obs)] if self._suite_key else obs)
         state = self._state_type(obs, *[info[key] for key in self._state_names])
         return dm_env.TimeStep(step_type, reward, discount, state)

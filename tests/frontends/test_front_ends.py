@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import gymnasium
 import numpy as np
 import pytest
@@ -58,6 +57,9 @@ def test_dm_env_time_steps_and_specs():
     np.testing.assert_array_equal(ts.step_type, [dm_env.StepType.FIRST] * 3)
     obs_spec.validate(ts.observation.obs[0])
     np.testing.assert_array_equal(ts.observation.env_id, [0, 1, 2])
+    assert ts.observation[0] is ts.observation.obs and ts.observation[1:2] == (ts.observation.env_id,)
+    with pytest.raises(TypeError, match=r"State\['obs'\]: this task's observation is not a dict"):
+        ts.observation["obs"]  # by key: only the entries of a dict observation (dm_control's tasks)
     ts = env.step(np.array([0, 1, 0]))
     np.testing.assert_array_equal(ts.step_type, [dm_env.StepType.MID] * 3)
     np.testing.assert_array_equal(ts.discount, [1.0] * 3)

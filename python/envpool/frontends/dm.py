@@ -18,6 +18,7 @@ array: ``{"pixels": ...}`` for ``from_pixels`` with ``pixels_only`` (``pixels.Wr
 from __future__ import annotations
 
 import collections
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -71,6 +72,27 @@ def _suite_key(config: Any) -> str | None:
     return "observations" if config["flat_observation"] and not config["from_pixels"] else ""
 
 
+def _state_class(fields: list[str]) -> type:
+    """The namedtuple ``State(obs, env_id, elapsed_step, ...)``, which also reads the entries of
+    a dict ``obs`` by key: code written for dm_control, whose ``TimeStep.observation`` is the
+    dict itself, indexes ``time_step.observation["pixels"]``."""
+
+    class State(collections.namedtuple("State", fields)):
+        __slots__ = ()
+
+        def __getitem__(self, key):
+            if not isinstance(key, str):
+                return tuple.__getitem__(self, key)
+            obs = self.obs
+            if not isinstance(obs, Mapping):
+                raise TypeError(f"State[{key!r}]: this task's observation is not a dict (State.obs)")
+            if key not in obs:
+                raise KeyError(f"{key!r}: the observation's entries are {', '.join(obs)}")
+            return obs[key]
+
+    return State
+
+
 class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
     """``num_envs`` copies of a native env as a batched ``dm_env.Environment``.
 
@@ -94,7 +116,7 @@ class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
         self._open_pool(pool_source(task_id, **kwargs))
         check_front_end(self, ("obs",), fields=True)  # the info arrays become State's fields beside obs
         info_names = [name for name in self.task_spec.info_keys if name not in ("env_id", "elapsed_step")]
-        self._state_type = collections.namedtuple("State", ["obs", "env_id", "elapsed_step", *info_names])
+        self._state_type = _state_class(["obs", "env_id", "elapsed_step", *info_names])
         self._state_names = self._state_type._fields[1:]
         self._suite_key = _suite_key(self.task_spec.config)
 

@@ -104,6 +104,9 @@ def test_dm_front_end_has_dm_controls_structure(from_pixels, pixels_only, flat):
             assert type(obs) is collections.OrderedDict and list(obs) == list(ref_ts.observation)
             for key, value in ref_ts.observation.items():
                 np.testing.assert_array_equal(obs[key][0], value, err_msg=key)
+                assert ts.observation[key] is obs[key]  # as dm_control's code indexes it
+        with pytest.raises(KeyError, match="the observation's entries are"):
+            ts.observation["state"]
     finally:
         env.close()
 

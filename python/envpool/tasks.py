@@ -154,8 +154,9 @@ class TaskSpec(EnvSpec):
         return action_array_spec(self.arrays, self.action_space)
 
 
-def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
-    """Spaces and config of one env of ``task_id`` with env kwargs applied.
+def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
+    """Spaces and config of one env of ``task_id`` with env kwargs applied: a :class:`TaskSpec`
+    (annotated as ``envpool.EnvSpec``, the exported class, as the reference EnvPool's).
 
     >>> spec = make_spec("Pendulum-v1", g=9.81)
     >>> spec.action_space

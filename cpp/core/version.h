@@ -10,4 +10,4 @@
 #pragma once
 
 #define ENVPOOL_VERSION "0.1.0"
-#define ENVPOOL_ABI_VERSION 4
+#define ENVPOOL_ABI_VERSION 5

@@ -64,6 +64,8 @@ class ProcgenEnv : public Env {
     spec.info.push_back(ArraySpec::Box("level_seed", DType::kInt32, {}, {0}, {2147483647}));
     spec.render_height = kRenderRes;
     spec.render_width = kRenderRes;
+    // A level's step limit ends the episode (truncated), unless levels follow in one episode.
+    spec.env_step_limit = o.use_sequential_levels ? 0 : o.Timeout();
     return spec;
   }
 

@@ -230,6 +230,9 @@ def test_step_limit_is_truncation():
     assert info["level_seed"][0] == o_info["level_seed"] != info["prev_level_seed"][0]
     oracle.close()
     env.close()
+    # What `envpool info` shows as the effective limit; none per episode with sequential levels.
+    assert envpool.make_spec("MazeEasy-v0").env_step_limit == 500
+    assert envpool.make_spec("MazeEasy-v0", use_sequential_levels=True).env_step_limit == 0
 
 
 @needs_procgen

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from envpool.frontends.gl_notice import note_gl_renderer
 from envpool.frontends.seeding import EnvSeeds, check_env_ids, check_env_index
 from envpool.frontends.sources import CorePool, OpenedPool, PoolSettings, PoolSource
 from envpool.protocol import ReferencePoolAPI
@@ -71,6 +72,7 @@ class PoolFrontEnd(ReferencePoolAPI):
             setattr(self, field.name, getattr(opened, field.name))
         self.task_id = opened.task_spec.task_id
         self._note_make_settings(opened)
+        note_gl_renderer()  # once per process, where MuJoCo frames are drawn in software
         return opened
 
     # -- resetting -------------------------------------------------------------------------------

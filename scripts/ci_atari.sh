@@ -56,7 +56,17 @@ rm -rf "$work/atari/build"  # a local in-place build's folder (not in a clean ch
 t_build=$SECONDS
 # As a wheel, repaired by auditwheel as users get it (scripts/build_wheels.sh: its manylinux tag,
 # nothing grafted, the ALE's licence inside, no ROMs), then installed from that wheel.
-"$vpy" -m pip wheel -q --no-deps --no-build-isolation -w "$work/atari-wheel" "$work/atari"
+# -v, as docs/atari.md tells users to build it: the build's progress must show (ninja's [n/m]
+# lines: the plugin's own and, when the ALE compiles, the emulator's).
+"$vpy" -m pip wheel -v --no-deps --no-build-isolation -w "$work/atari-wheel" "$work/atari" >"$work/atari-build.log" 2>&1 ||
+  { tail -60 "$work/atari-build.log"; exit 1; }
+progress=$(grep -cE '\[[0-9]+/[0-9]+\] (Building|Linking)' "$work/atari-build.log" || true)
+ale_progress=$(grep -cE '\[[0-9]+/[0-9]+\] Building CXX object src/ale/' "$work/atari-build.log" || true)
+echo "build progress lines: $progress ($ale_progress of the ALE's compile)"
+if [[ $progress == 0 ]] || { grep -q "ALE: building the emulator" "$work/atari-build.log" && [[ $ale_progress == 0 ]]; }; then
+  echo "ci_atari: pip wheel -v showed no build progress (see $work/atari-build.log)" >&2
+  exit 1
+fi
 scripts/build_wheels.sh repair --out "$work/atari-wheel/repaired" "$work"/atari-wheel/envpool_ng_atari-*.whl >/dev/null
 "$vpy" -m pip install -q "$work"/atari-wheel/repaired/envpool_ng_atari-*.whl
 echo "plugin built, repaired and installed in $((SECONDS - t_build)) s"

@@ -289,7 +289,7 @@ def test_a_software_renderer_is_named_once_with_how_to_use_a_gpu():
     renderer = seen["after"]
     assert renderer["backend"] == "egl" and renderer["renderer"], renderer
     said = [w for w in seen["said"] if w["category"] == "SoftwareRendererWarning"]
-    if not renderer["software"]:  # a GPU's EGL (checked on an NVIDIA H100's)
+    if not renderer["software"]:  # a GPU's EGL (not checked here: the CI machine draws with llvmpipe)
         assert said == [], said
         return
     assert len(said) == 1, seen["said"]  # two pools with frames, one notice

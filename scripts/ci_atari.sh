@@ -99,7 +99,9 @@ fi
 # The suite's tests whose expectations depend on whether gym is installed (they failed with gym
 # 0.23.1 beside envpool-ng, issue 55 item 3), here where it is; .ci/run's tests step runs them
 # without gym. From outside the checkout, so envpool is the venv's; the venv's cmake and ninja
-# build the plugin test_plugins.py loads. No skip allowed.
+# build the plugin test_plugins.py loads; pettingzoo (the [test] extra's pin): the close-path
+# scripts' multi-agent twin env. No skip allowed.
+"$vpy" -m pip install -q "pettingzoo==1.27.0" pytest-timeout
 (cd "$work" && PATH="$work/venv/bin:$PATH" "$vpy" -m pytest -q -rs -p no:cacheprovider \
   "$repo/tests/registry/test_plugins.py::test_plugin_env_through_every_front_end" \
   "$repo/tests/core/test_close_paths.py::test_scripts_that_never_close_their_pools_exit_cleanly" \

@@ -8,6 +8,9 @@
 #   Ray core does not pin gymnasium, so one venv checks both (they were two whole-suite steps,
 #   300 s + 362 s of CI). Tests whose gymnasium oracle a release lacks skip with the reason
 #   (Taxi-v4 is in gymnasium only from 1.3); the ray step runs RLlib on 1.2.2, its pin.
+# The oracles whose pins conflict with ours (procgen-mirror, gym3, dm-control) are the tests
+# step's .test-oracles/ in the checkout, which tests/conftest.py puts on the path here too (this
+# step does not reinstall them: the train step, in the other lane, reads them at the same time).
 # From the wheel:
 #   pip install "<wheel>[test,ray]" gymnasium==1.1.1
 #   pytest -q -rs                from the repository root, as the README runs it: the whole suite;

@@ -12,9 +12,8 @@
 # tensorboard, tyro, jax/jaxlib 0.10.2, flax, optax; tests/frontends/test_legacy_gym.py (env_type="gym" with
 # that gym) and tests/xla/test_atari.py (envs.xla() on Breakout and SpaceInvaders with CleanRL's
 # episodic_life and reward_clip, jitted results against the Python front ends field for field;
-# no skip allowed in either), and three tests of the suite whose expectations depend on whether
-# gym is installed (env_type="gym" through a plugin, scripts that never close their pools, the
-# front ends' info-key refusals); then short runs of ppo_atari_envpool.py and, through
+# no skip allowed in either), and the suite's xla front-end refusals with gym installed (the rest
+# of the suite runs with gym in ci_extras.sh); then short runs of ppo_atari_envpool.py and, through
 # tests/peers/run_cleanrl_jax.py (one flax incompatibility of CleanRL's own, see there),
 # ppo_atari_envpool_xla_jax.py, on Pong-v5 (the plugin's id, as the scripts name it), only
 # command-line arguments chosen to keep them short (7168 steps: Pong's first games end after
@@ -96,19 +95,15 @@ if grep -qiE "[0-9]+ skipped" "$work/legacy_gym.log"; then
   echo "ci_atari: tests/frontends/test_legacy_gym.py or tests/xla/test_atari.py skipped tests (see above); with gym, jax and the plugin installed all must run" >&2
   exit 1
 fi
-# The suite's tests whose expectations depend on whether gym is installed (they failed with gym
-# 0.23.1 beside envpool-ng, issue 55 item 3), here where it is; .ci/run's tests step runs them
-# without gym. From outside the checkout, so envpool is the venv's; the venv's cmake and ninja
-# build the plugin test_plugins.py loads; pettingzoo (the [test] extra's pin): the close-path
-# scripts' multi-agent twin env. No skip allowed.
-"$vpy" -m pip install -q "pettingzoo==1.27.0" pytest-timeout
-(cd "$work" && PATH="$work/venv/bin:$PATH" "$vpy" -m pytest -q -rs -p no:cacheprovider \
-  "$repo/tests/registry/test_plugins.py::test_plugin_env_through_every_front_end" \
-  "$repo/tests/core/test_close_paths.py::test_scripts_that_never_close_their_pools_exit_cleanly" \
+# The suite's xla tests with gym installed (jax is here, not in ci_extras.sh, which runs the rest
+# of the suite with gym 0.23.1): test_families.py's front-end refusals follow the class
+# env_type="gym" makes with gym installed (issue 55 item 3). From outside the checkout, so
+# envpool is the venv's. No skip allowed.
+(cd "$work" && "$vpy" -m pytest -q -rs -p no:cacheprovider \
   "$repo/tests/xla/test_families.py::test_front_ends_refuse_info_arrays_named_as_their_own_keys") |
   tee "$work/with_gym.log"
 if grep -qiE "[0-9]+ skipped" "$work/with_gym.log"; then
-  echo "ci_atari: the suite's gym-dependent tests skipped tests (see above); with gym and jax installed all must run" >&2
+  echo "ci_atari: tests/xla/test_families.py skipped tests (see above); with gym and jax installed all must run" >&2
   exit 1
 fi
 peers=$repo/tests/peers

@@ -53,6 +53,14 @@ _pytest_importorskip = pytest.importorskip
 pytest.importorskip = _importorskip
 
 
+@pytest.fixture
+def without_the_gym_package(monkeypatch):
+    """env_type="gym" as where the gym package is not installed: the reference EnvPool 1.x's
+    gymnasium-based front end. With gym installed (0.23.1 for CleanRL's Atari scripts,
+    docs/atari.md) it follows gym's API instead, which tests/frontends/test_legacy_gym.py checks."""
+    monkeypatch.setitem(sys.modules, "gym", None)  # find_spec("gym") is None: as if not installed
+
+
 # The env families' tests (tests/envs/<family>/) compare each family with its own package, the
 # oracle: a skip there means a family went unchecked. Listed at the end of every run; .ci/run
 # sets ENVPOOL_TESTS_NO_FAMILY_SKIPS=1, which makes any of them fail the run.

@@ -1,6 +1,6 @@
 """DrQ (SAC from pixels with random-shift augmentation; PyTorch, CPU) on a dm_control suite task.
 
-    pip install torch==2.13.0 && pip install --no-deps dm-control==1.0.50
+    pip install torch && pip install --no-deps dm-control==1.0.50   # a CPU-only torch: docs/install.md
     OMP_NUM_THREADS=1 python examples/drq_sac.py --env CheetahRun-v1 --total-steps 3000
 
 The pool gives what DrQ's wrappers give dm_control: ``from_pixels=True`` 84 x 84 frames,
@@ -39,7 +39,7 @@ try:
     import torch.nn.functional as F
     from torch import nn
 except ModuleNotFoundError as exc:
-    message = f"examples/drq_sac.py needs {exc.name}: pip install torch==2.13.0"
+    message = f"examples/drq_sac.py needs {exc.name}: pip install torch (CPU-only: docs/install.md#pytorch-cpu-only)"
     if __name__ == "__main__":
         sys.exit(message)
     raise ModuleNotFoundError(message, name=exc.name) from exc

@@ -1,6 +1,6 @@
 """PPO (PyTorch, CPU) on any envpool pool, sampled with envpool.EnvRunner.
 
-    pip install torch==2.13.0 && pip install ".[train]"
+    pip install ".[train]"     # after a CPU-only torch: docs/install.md#pytorch-cpu-only
     python examples/ppo.py --env CartPole-v1 --total-steps 300000 --plot docs/ppo_cartpole.png
     python examples/ppo.py --env HalfCheetah-v5 --total-steps 600000 --plot docs/ppo_halfcheetah.png
     python examples/ppo.py --batch-size 4                # an async pool (8 envs, batches of 4)
@@ -42,7 +42,10 @@ import numpy as np
 import envpool
 
 # The `train` extra: torch (here), tqdm and matplotlib (in main).
-TRAIN_EXTRA = "pip install torch==2.13.0 && pip install 'envpool-ng[train]' (\".[train]\" in a checkout)"
+TRAIN_EXTRA = (
+    "pip install 'envpool-ng[train]' (\".[train]\" in a checkout), after a CPU-only torch "
+    "(docs/install.md#pytorch-cpu-only: the torch [train] pulls in is the CUDA build)"
+)
 
 
 def _missing_extra(name: str) -> str:

@@ -2,8 +2,10 @@
 # Training and Stable-Baselines3 checks, in their own venv (torch and SB3 stay out of the main
 # test environment: `pip install ".[test]"` must stay light).
 #
-# A venv with --system-site-packages sees the envpool that .ci/run installed (and its numpy and
-# gymnasium); into it go torch==2.13.0 first (the CPU build from local disk; an unpinned torch
+# A venv that sees the envpool that .ci/run installed (and its numpy and gymnasium) behind its own
+# packages: a .pth file naming the site-packages of $PY's environment (.ci/run's tests venv;
+# --system-site-packages would show the base interpreter's instead when $PY is a venv's). Into
+# it go torch==2.13.0 first (the CPU build from local disk; an unpinned torch
 # would pull the multi-GB CUDA build) and then the requirements of the `train` and `sb3` extras,
 # read from pyproject.toml (not `pip install ".[train]"`, which would rebuild the extension).
 # The script fails if that changed the numpy or gymnasium the main tests ran with. Then:
@@ -11,14 +13,14 @@
 #                                     evaluation return >= 200 within 100k env steps, and on
 #                                     MiniGrid-DoorKey-5x5-v0 a success rate > 0.9 within 120k
 #                                     (tests of learning, not speed); one update of the CNN
-#                                     path on Procgen frames (procgen-mirror from the main
-#                                     environment, as the tests step installs it)
+#                                     path on Procgen frames (procgen-mirror from the
+#                                     checkout's .test-oracles/, as the tests step installs it)
 #   tests/integrations/test_sb3.py    SB3's PPO/SAC through envpool.sb3, DummyVecEnv equivalence,
 #                                     VecCheckNan
 #   tests/runner/                     the runner tests again, here with torch importable
 #   tests/integrations/test_drq_example.py  examples/drq_sac.py (SAC from pixels, DrQ's
 #                                     augmentation) through an episode end: dm-control's model
-#                                     files and EGL come from the main environment (~3 s)
+#                                     files from .test-oracles/, EGL from the machine (~3 s)
 # A skipped test fails the step. Measured on the 2-core dev machine while other jobs loaded it
 # (load average 8-9): 203 s and 286 s wall in two runs (venv + torch + SB3 79-116 s, tests
 # 65-110 s, removing the venv the rest); budget 10 minutes.
@@ -30,8 +32,10 @@ t0=$SECONDS
 work=$(mktemp -d "${TMPDIR:-/tmp}/envpool-train.XXXXXX")
 if [[ ${1:-} == --keep ]]; then echo "keeping $work"; else trap 'rm -rf "$work"' EXIT; fi
 
-"$PY" -m venv --system-site-packages "$work/venv"
+"$PY" -m venv "$work/venv"
 VPY=$work/venv/bin/python
+"$PY" -c 'import sysconfig; print("\n".join(sorted({sysconfig.get_path("purelib"), sysconfig.get_path("platlib")})))' \
+  >"$("$VPY" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/main_environment.pth"
 before=$("$VPY" -c "import numpy, gymnasium; print(numpy.__version__, gymnasium.__version__)")
 "$VPY" -m pip install -q torch==2.13.0
 mapfile -t reqs < <("$VPY" - <<'PY'

@@ -57,6 +57,7 @@ py::dict EnvSpecToDict(const EnvSpec& spec) {
   d["obs_is_tuple"] = spec.obs_is_tuple;
   d["render_shape"] = py::make_tuple(spec.render_height, spec.render_width, 3);
   d["render_fps"] = spec.render_fps;
+  d["env_step_limit"] = spec.env_step_limit;
   if (!spec.agents.names.empty()) {
     py::dict agents;
     agents["names"] = spec.agents.names;

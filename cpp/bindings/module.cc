@@ -21,6 +21,9 @@
 #include "core/registry.h"
 #include "core/version.h"
 #include "envs/builtin_tasks.h"
+#ifdef ENVPOOL_WITH_MUJOCO
+#include "envs/mujoco/render/gl_context.h"
+#endif
 
 namespace py = pybind11;
 using namespace envpool;
@@ -246,6 +249,24 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "xla_api", [] { return py::capsule(xla::Api(), ENVPOOL_XLA_CAPSULE); },
       "The C function table the XLA FFI handlers call (xla_ffi/envpool_xla_api.h), in a PyCapsule.");
+
+  m.def(
+      "gl_renderer",
+      []() -> py::object {
+#ifdef ENVPOOL_WITH_MUJOCO
+        const auto info = mujoco::render::LoadedGlRenderer();
+        if (info.renderer.empty()) return py::none();
+        py::dict d;
+        d["backend"] = info.backend;
+        d["renderer"] = info.renderer;
+        d["software"] = info.software;
+        return d;
+#else
+        return py::none();
+#endif
+      },
+      "What draws MuJoCo frames in this process ({backend, renderer, software}), or None before a pool with "
+      "frames loaded the GL backend (this loads nothing).");
 
   m.def(
       "steady_clock_ns",

@@ -187,6 +187,10 @@ struct EnvSpec {
   int render_fps = 0;
   // Multi-agent envs only (names empty: a single-agent env); see core/agents.h.
   AgentSpec agents{};
+  // The env's own episode limit: the step at which it truncates an episode by itself, whatever
+  // the pool's max_episode_steps (MiniGrid's max_steps, Procgen's timeout). 0: none; -1: set
+  // anew each episode (BabyAI levels whose instruction sizes it). Shown by `envpool info`.
+  int env_step_limit = 0;
 };
 
 }  // namespace envpool

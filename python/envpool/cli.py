@@ -45,13 +45,37 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _episode_limit(spec: Any) -> str:
+    """Where episodes end at the latest: the pool's max_episode_steps or the env's own limit
+    (MiniGrid's max_steps, Procgen's timeout), whichever comes first."""
+    pool, own = spec.max_episode_steps, getattr(spec, "env_step_limit", 0)
+    if own == -1:
+        pool_note = f"; the pool's max_episode_steps: {pool}" if pool else ""
+        return f"set by the env each episode (from its instruction){pool_note}"
+    if own > 0 and (pool is None or own < pool):
+        pool_note = f"; the pool's max_episode_steps: {pool}" if pool else "; the pool sets none"
+        return f"{own} (the env's own limit{pool_note})"
+    if own > 0:
+        return f"{pool} (the pool's max_episode_steps; the env's own limit: {own})"
+    return str(pool)
+
+
+def _config_line(spec: Any, key: str, value: Any) -> str:
+    """``max_steps = 0`` says what 0 stands for: the env's default, computed per task."""
+    line = f"  {key} = {value!r}"
+    own = getattr(spec, "env_step_limit", 0)
+    if key == "max_steps" and value == 0 and own:
+        line += " (the env's default: " + ("set each episode from its instruction)" if own == -1 else f"{own})")
+    return line
+
+
 def cmd_info(args: argparse.Namespace) -> int:
     spec = envpool.make_spec(args.task, **dict(args.env_kwarg))
     print(f"task:                {spec.task_id}")
     print(f"origin:              {spec.origin}")
     print(f"observation space:   {spec.observation_space}")
     print(f"action space:        {spec.action_space}")
-    print(f"max episode steps:   {spec.max_episode_steps}")
+    print(f"max episode steps:   {_episode_limit(spec)}")
     print(f"reward threshold:    {spec.reward_threshold}")
     print(f"info keys:           {', '.join(spec.info_keys)}")
     if spec.agents is not None:  # multi-agent: the spaces above are one env's, all slots stacked
@@ -62,7 +86,7 @@ def cmd_info(args: argparse.Namespace) -> int:
         print(f"agent action space:  {spec.agents.action_space(0)}{' (turn-based)' if spec.agents.turn_based else ''}")
     print("config (kwargs and values):")
     for key, value in spec.config.items():
-        print(f"  {key} = {value!r}")
+        print(_config_line(spec, key, value))
     return 0
 
 

@@ -200,6 +200,10 @@ class TaskSpec(EnvSpec):
     agents: AgentLayout | None = None
     # Native tasks: the arrays as the core lists them (obs, info, action); None for Python envs.
     arrays: dict[str, Any] | None = dataclasses.field(default=None, repr=False, compare=False)
+    # The env's own episode limit, the step at which it truncates by itself whatever
+    # max_episode_steps says (MiniGrid's max_steps, Procgen's timeout): 0 none, -1 set anew each
+    # episode (BabyAI levels, from the instruction). `envpool info` shows the effective limit.
+    env_step_limit: int = 0
 
     def __post_init__(self) -> None:
         if not isinstance(self.config, Config):
@@ -215,8 +219,9 @@ class TaskSpec(EnvSpec):
         return action_array_spec(self.arrays, self.action_space)
 
 
-def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
-    """Spaces and config of one env of ``task_id`` with env kwargs applied.
+def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
+    """Spaces and config of one env of ``task_id`` with env kwargs applied: a :class:`TaskSpec`
+    (annotated as ``envpool.EnvSpec``, the exported class, as the reference EnvPool's).
 
     >>> spec = make_spec("Pendulum-v1", g=9.81)
     >>> spec.action_space
@@ -247,4 +252,5 @@ def make_spec(task_id: str, **kwargs: Any) -> TaskSpec:
         render_fps=raw["render_fps"] if raw["render_shape"][0] > 0 and raw["render_fps"] > 0 else None,
         agents=AgentLayout(raw) if "agents" in raw else None,
         arrays={key: raw[key] for key in ("obs", "info", "action", "obs_is_tuple")},
+        env_step_limit=raw.get("env_step_limit", 0),
     )

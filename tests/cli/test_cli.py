@@ -5,8 +5,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
+import envpool
 from envpool import cli
 
 
@@ -26,6 +28,27 @@ def test_info_shows_spaces_and_config(capsys):
     assert "Box(-2.0, 2.0, (1,), float32)" in out
     assert "max episode steps:   200" in out
     assert "g = 9.81" in out
+
+
+def test_info_shows_the_effective_episode_limit(capsys):
+    """MiniGrid's envs end episodes themselves (no TimeLimit): info shows that limit, which is
+    where a pool's episodes end, and what max_steps = 0 stands for (issue 55 item 7)."""
+    assert cli.main(["info", "MiniGrid-DoorKey-8x8-v0"]) == 0
+    out = capsys.readouterr().out
+    assert "max episode steps:   640 (the env's own limit; the pool sets none)" in out
+    assert "  max_steps = 0 (the env's default: 640)" in out
+    envs = envpool.make("MiniGrid-DoorKey-8x8-v0", num_envs=1, seed=0)
+    envs.reset()
+    for step in range(1, 641):  # turning left never ends an episode: only the limit does
+        _, _, terminated, truncated, _ = envs.step(np.zeros(1, dtype=np.int64))
+        assert not terminated[0] and truncated[0] == (step == 640), step
+    envs.close()
+    assert cli.main(["info", "MiniGrid-DoorKey-8x8-v0", "-k", "max_steps=50", "-k", "max_episode_steps=30"]) == 0
+    assert "max episode steps:   30 (the pool's max_episode_steps; the env's own limit: 50)" in capsys.readouterr().out
+    assert cli.main(["info", "BabyAI-GoToLocal-v0"]) == 0
+    out = capsys.readouterr().out
+    assert "max episode steps:   set by the env each episode (from its instruction)" in out
+    assert "max_steps = 0 (the env's default: set each episode from its instruction)" in out
 
 
 @pytest.mark.parametrize("args", [["--num-envs", "8"], ["--num-envs", "16", "--batch-size", "4", "--threads", "2"]])

@@ -191,14 +191,29 @@ def _run(code: str) -> subprocess.CompletedProcess:
     )
 
 
+def _gym_import_notice() -> str:
+    """What importing the installed gym package prints on stderr by itself ("" without gym):
+    gym 0.23.1, which CleanRL's Atari scripts use (docs/atari.md), prints that it is unmaintained.
+    ``make_gym`` imports gym where it is installed (its API decides the front end's)."""
+    if importlib.util.find_spec("gym") is None:
+        return ""
+    return subprocess.run([sys.executable, "-c", "import gym"], capture_output=True, text=True, timeout=120).stderr
+
+
 @pytest.mark.slow
 def test_scripts_that_never_close_their_pools_exit_cleanly():
-    """Each script RUNS times (four at a time): exit 0, nothing on stderr."""
+    """Each script RUNS times (four at a time): exit 0, nothing on stderr but the installed gym's
+    own notice, printed once where gym is installed."""
     scripts = [name for name in sorted(UNCLOSED) if name != "xla" or HAS_JAX]
     with ThreadPoolExecutor(max_workers=4) as runs:
         results = list(runs.map(_run, [UNCLOSED[name] for name in scripts for _ in range(RUNS)]))
+    notice = _gym_import_notice()
     for k, name in enumerate(scripts):
-        failed = [r for r in results[k * RUNS : (k + 1) * RUNS] if r.returncode != 0 or r.stderr]
+        runs_of_script = results[k * RUNS : (k + 1) * RUNS]
+        if notice and "make_gym" in UNCLOSED[name]:
+            for r in runs_of_script:
+                r.stderr = r.stderr.replace(notice, "", 1)
+        failed = [r for r in runs_of_script if r.returncode != 0 or r.stderr]
         assert not failed, (
             f"{name}: {len(failed)} of {RUNS} runs failed; exit {failed[0].returncode}, stderr:\n"
             f"{failed[0].stderr[-3000:]}"

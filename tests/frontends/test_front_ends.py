@@ -12,7 +12,7 @@ from dm_env import specs  # noqa: E402
 import envpool  # noqa: E402
 
 
-def test_cleanrl_style_script_runs_unchanged():
+def test_cleanrl_style_script_runs_unchanged(without_the_gym_package):
     """The shape of CleanRL's EnvPool scripts: single-env spaces on the env object."""
     envs = envpool.make("CartPole-v1", env_type="gym", num_envs=8, seed=1)
     envs.num_envs = 8
@@ -35,7 +35,7 @@ def test_cleanrl_style_script_runs_unchanged():
     envs.close()
 
 
-def test_gym_front_end_async_loop():
+def test_gym_front_end_async_loop(without_the_gym_package):
     envs = envpool.make_gym("Acrobot-v1", num_envs=4, batch_size=2, num_threads=2)
     assert envs.action_space == gymnasium.spaces.Discrete(3)
     envs.async_reset()
@@ -57,6 +57,9 @@ def test_dm_env_time_steps_and_specs():
     np.testing.assert_array_equal(ts.step_type, [dm_env.StepType.FIRST] * 3)
     obs_spec.validate(ts.observation.obs[0])
     np.testing.assert_array_equal(ts.observation.env_id, [0, 1, 2])
+    assert ts.observation[0] is ts.observation.obs and ts.observation[1:2] == (ts.observation.env_id,)
+    with pytest.raises(TypeError, match=r"State\['obs'\]: this task's observation is not a dict"):
+        ts.observation["obs"]  # by key: only the entries of a dict observation (dm_control's tasks)
     ts = env.step(np.array([0, 1, 0]))
     np.testing.assert_array_equal(ts.step_type, [dm_env.StepType.MID] * 3)
     np.testing.assert_array_equal(ts.discount, [1.0] * 3)

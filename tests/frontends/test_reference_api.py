@@ -5,13 +5,15 @@ them) and the MuJoCo frame_stack kwarg; and item 10's partial-batch send message
 
 from __future__ import annotations
 
+import importlib.util
+import inspect
 import os
 import pathlib
 import subprocess
 import sys
 import textwrap
 import threading
-from typing import get_type_hints
+from typing import get_args, get_type_hints
 
 import gymnasium
 import numpy as np
@@ -109,7 +111,7 @@ def test_typing_interface_classes_and_isinstance():
     assert get_type_hints(envpool.make_gym)["return"] is envpool.GymnasiumEnvPool
     assert get_type_hints(envpool.make_gymnasium)["return"] is envpool.GymnasiumEnvPool
     assert get_type_hints(envpool.make_dm)["return"] is envpool.DMEnvPool
-    assert issubclass(get_type_hints(envpool.make_spec)["return"], envpool.EnvSpec)
+    assert get_type_hints(envpool.make_spec)["return"] is envpool.EnvSpec  # the exported class (a TaskSpec)
     assert isinstance(envpool.make_spec("CartPole-v1"), envpool.EnvSpec)
     for env_type in ("gymnasium", "gym"):
         envs = envpool.make("CartPole-v1", env_type=env_type)
@@ -118,6 +120,36 @@ def test_typing_interface_classes_and_isinstance():
         envs.close()
     assert not isinstance(gymnasium.make_vec("CartPole-v1", vectorization_mode="sync"), envpool.EnvPool)
     assert not isinstance(object(), envpool.GymnasiumEnvPool)
+
+
+def _envpool_classes(annotation) -> list[type]:
+    """The classes of envpool an annotation names (inside unions and generics too)."""
+    found = [annotation] if isinstance(annotation, type) and annotation.__module__.startswith("envpool") else []
+    return found + [c for arg in get_args(annotation) for c in _envpool_classes(arg)]
+
+
+def test_annotations_of_the_make_functions_and_pools_name_exported_classes():
+    """What a user's type checker and get_type_hints see (issue 55 item 8): every envpool class
+    the make functions' returns and the pools' public methods and properties name is one
+    ``envpool`` exports, not an internal one (TaskSpec, PoolSpec)."""
+    exported = {getattr(envpool, name) for name in envpool.__all__ if isinstance(getattr(envpool, name), type)}
+    pools = [envpool.EnvPoolVectorEnv, envpool.EnvPoolGymEnv]
+    if importlib.util.find_spec("dm_env") is not None:
+        envs = envpool.make_dm("CartPole-v1")
+        pools.append(type(envs))  # the class behind envpool.DMEnvPool
+        envs.close()
+    named = {}
+    for name in ("make_spec", "make_dm", "make_gym", "make_gymnasium", "make_python"):
+        named[name] = get_type_hints(getattr(envpool, name)).get("return")
+    for pool in pools:
+        for attr, member in inspect.getmembers(pool):
+            function = member.fget if isinstance(member, property) else member
+            if attr.startswith("_") or not callable(function) or not function.__module__.startswith("envpool"):
+                continue
+            named[f"{pool.__name__}.{attr}"] = get_type_hints(function).get("return")
+    internal = {where: c for where, hint in named.items() for c in _envpool_classes(hint) if c not in exported}
+    assert not internal, internal
+    assert named["EnvPoolVectorEnv.spec"] is envpool.EnvSpec
 
 
 def test_dm_pool_is_a_dm_env_pool():

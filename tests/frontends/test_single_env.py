@@ -12,6 +12,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import envpool
+from envpool.frontends.gl_notice import SoftwareRendererWarning
 from envpool.frontends.single_env import EnvPoolEnv
 
 CLASSIC = ["CartPole-v1", "Pendulum-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Acrobot-v1"]
@@ -168,7 +169,9 @@ def test_passes_gymnasiums_env_checker(task):
             warnings.simplefilter("always")
             check_env(env.unwrapped, **kwargs)
         env.close()
-        return {str(w.message) for w in caught}
+        # Not the env's: the machine's GL renderer, said once per process by the first pool with
+        # frames (where the checker's render check makes it), whichever test that is.
+        return {str(w.message) for w in caught if not issubclass(w.category, SoftwareRendererWarning)}
 
     try:
         gymnasium.spec(task)

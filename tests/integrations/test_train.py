@@ -64,7 +64,10 @@ def test_ppo_cnn_path_on_procgen_frames():
     # uint8 frames as they come; one PPO update on a short rollout changes its weights. The
     # learning run itself (docs/ppo_starpilot.png) takes minutes; this checks the path in ~1 s.
     if importlib.util.find_spec("procgen") is None:
-        pytest.skip("needs procgen-mirror: pip install --no-deps procgen-mirror==0.10.7")
+        pytest.skip(
+            "needs procgen-mirror (the README's test command installs it into .test-oracles/); "
+            "import procgen failed: not found"
+        )
     import envpool
 
     ppo = load_ppo()

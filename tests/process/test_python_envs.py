@@ -246,7 +246,7 @@ def test_max_episode_steps_truncates_on_top_of_the_env():
             envs.close()
 
 
-def test_front_ends_gym_and_dm():
+def test_front_ends_gym_and_dm(without_the_gym_package):
     envs = envpool.make_python("CartPole-v1", num_envs=2, env_type="gym")
     try:
         assert envs.action_space == gymnasium.spaces.Discrete(2)

@@ -23,6 +23,7 @@ import pytest
 
 import envpool
 from envpool import _core, cli, plugins
+from envpool.frontends.installed_gym import FIVE_VALUE_GYM, gym_version
 
 pytestmark = pytest.mark.slow
 
@@ -146,6 +147,13 @@ def test_plugin_env_through_every_front_end(probe, env_type):
             obs = ts.observation.obs
             ts = envs.step(np.array([1, 0, 1]))
             np.testing.assert_array_equal(ts.reward, [1.0, 0.0, 1.0])
+        elif env_type == "gym" and (gym_version() or FIVE_VALUE_GYM) < FIVE_VALUE_GYM:
+            # gym 0.21-0.25 installed (0.23.1 for CleanRL's scripts): env_type="gym" follows its
+            # API, reset -> obs and a four-value step (envpool.frontends.installed_gym)
+            obs = envs.reset()
+            obs2, reward, done, info = envs.step(np.array([1, 0, 1]))
+            np.testing.assert_array_equal(reward, [1.0, 0.0, 1.0])
+            np.testing.assert_array_equal(obs2[:, 0], [1, 1, 1])
         else:
             obs, _ = envs.reset()
             obs2, reward, terminated, truncated, info = envs.step(np.array([1, 0, 1]))

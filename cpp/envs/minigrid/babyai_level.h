@@ -68,6 +68,7 @@ class BabyAILevel : public RoomGridEnv {
                     steps_per_cell > 0 ? steps_per_cell * room_size * room_size : 1),
         fixed_max_steps_(config.Get<int64_t>("max_steps") != 0 || steps_per_cell > 0) {
     UseBabyAIMissionBytes();
+    if (!fixed_max_steps_) SetsMaxStepsPerEpisode();
     room_doors_.reserve(static_cast<std::size_t>(4 * num_rows * num_cols));
     reach_.reserve(static_cast<std::size_t>(grid_.width() * grid_.height()));
     stack_.reserve(static_cast<std::size_t>(4 * grid_.width() * grid_.height()));

@@ -80,6 +80,7 @@ class MiniGridEnv : public Env {
     spec.render_height = (agent_pov_ ? view_ : grid_.height()) * t;
     spec.render_width = (agent_pov_ ? view_ : grid_.width()) * t;
     spec.render_fps = 10;  // MiniGridEnv.metadata
+    spec.env_step_limit = max_steps_per_episode_ ? -1 : max_steps_;  // max_steps 0: the env's default
     return spec;
   }
 
@@ -235,6 +236,8 @@ class MiniGridEnv : public Env {
   // set per episode (from the instruction, at reset).
   void UseBabyAIMissionBytes() { mission_bytes_ = kBabyAIMissionBytes; }
   void SetMaxSteps(int max_steps) { max_steps_ = max_steps; }
+  // Called by a level whose max_steps SetMaxSteps sets at each reset (the spec then says so).
+  void SetsMaxStepsPerEpisode() { max_steps_per_episode_ = true; }
 
   // _rand_int(low, high): np_random.integers(low, high), high > low.
   static int RandInt(Rng& rng, int low, int high) {
@@ -603,6 +606,7 @@ class MiniGridEnv : public Env {
   uint8_t& Visible(int i, int j) { return visible_[static_cast<std::size_t>(i * view_ + j)]; }
 
   int max_steps_;
+  bool max_steps_per_episode_ = false;
   int view_;
   bool see_through_walls_;
   Obj carrying_{};

@@ -65,6 +65,8 @@ class ProcgenEnv : public Env {
     spec.render_height = kRenderRes;
     spec.render_width = kRenderRes;
     spec.render_fps = 15;  // procgen's own vector env: metadata["video.frames_per_second"]
+    // A level's step limit ends the episode (truncated), unless levels follow in one episode.
+    spec.env_step_limit = o.use_sequential_levels ? 0 : o.Timeout();
     return spec;
   }
 

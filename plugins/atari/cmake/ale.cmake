@@ -57,8 +57,12 @@ function(_ale_fetch_sdist dest_dir out_path)
   set(${out_path} "${_path}" PARENT_SCOPE)
 endfunction()
 
+# Runs a step of the ALE's build. Its output is printed as it comes (what `pip install -v` shows:
+# the compile's progress, ninja's [n/m] lines; a cold build takes minutes on a busy machine) and,
+# on failure, its tail again in the error.
 function(_ale_run step)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _out ECHO_OUTPUT_VARIABLE
+                          ECHO_ERROR_VARIABLE)
   if(NOT _rc EQUAL 0)
     string(LENGTH "${_out}" _len)
     if(_len GREATER 6000)

@@ -7,11 +7,18 @@ truncated) and MID otherwise; ``discount`` is 0 on termination and 1 otherwise (
 episode may be bootstrapped), or lower where the env declares an info array ``discount``;
 ``observation`` is a namedtuple ``State(obs, env_id, elapsed_step, ...env info arrays)``.
 Episodes restart on the step after LAST, which is the dm_env convention (and next-step autoreset).
+
+dm_control suite tasks (``CheetahRun-v1``, ...) give ``obs`` and ``observation_spec()`` the
+structure dm_control gives for every option: an ``OrderedDict`` of named entries in dm_control's
+order, each spec a ``specs.Array`` named by its key, also where the pool's observation is one
+array: ``{"pixels": ...}`` for ``from_pixels`` with ``pixels_only`` (``pixels.Wrapper``),
+``{"observations": ...}`` for ``flat_observation`` (``flatten_observation``).
 """
 
 from __future__ import annotations
 
 import collections
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -56,6 +63,43 @@ def _check_autoreset(mode: Any) -> None:
         )
 
 
+# The kwargs of dm_control's suite tasks that shape their observation (cpp/envs/mujoco/dmc/).
+_SUITE_KWARGS = ("from_pixels", "pixels_only", "flat_observation")
+
+
+def _suite_key(config: Any) -> str | None:
+    """For a dm_control suite task, the key dm_control gives an observation that the pool gives as
+    one array: ``"pixels"`` (``from_pixels`` with ``pixels_only``: ``pixels.Wrapper``'s),
+    ``"observations"`` (``flat_observation``: ``flatten_observation``'s); ``""`` where the pool's
+    observation is a dict of the entries already; None for other tasks."""
+    if not all(key in config for key in _SUITE_KWARGS):
+        return None
+    if config["from_pixels"] and config["pixels_only"]:
+        return "pixels"
+    return "observations" if config["flat_observation"] and not config["from_pixels"] else ""
+
+
+def _state_class(fields: list[str]) -> type:
+    """The namedtuple ``State(obs, env_id, elapsed_step, ...)``, which also reads the entries of
+    a dict ``obs`` by key: code written for dm_control, whose ``TimeStep.observation`` is the
+    dict itself, indexes ``time_step.observation["pixels"]``."""
+
+    class State(collections.namedtuple("State", fields)):
+        __slots__ = ()
+
+        def __getitem__(self, key):
+            if not isinstance(key, str):
+                return tuple.__getitem__(self, key)
+            obs = self.obs
+            if not isinstance(obs, Mapping):
+                raise TypeError(f"State[{key!r}]: this task's observation is not a dict (State.obs)")
+            if key not in obs:
+                raise KeyError(f"{key!r}: the observation's entries are {', '.join(obs)}")
+            return obs[key]
+
+    return State
+
+
 class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
     """``num_envs`` copies of a native env as a batched ``dm_env.Environment``.
 
@@ -83,8 +127,9 @@ class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
             _check_autoreset(self.autoreset_mode)
         check_front_end(self, ("obs",), fields=True)  # the info arrays become State's fields beside obs
         info_names = [name for name in self.task_spec.info_keys if name not in ("env_id", "elapsed_step")]
-        self._state_type = collections.namedtuple("State", ["obs", "env_id", "elapsed_step", *info_names])
+        self._state_type = _state_class(["obs", "env_id", "elapsed_step", *info_names])
         self._state_names = self._state_type._fields[1:]
+        self._suite_key = _suite_key(self.task_spec.config)
 
     # -- dm_env.Environment --------------------------------------------------------------------
 
@@ -102,8 +147,16 @@ class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
 
     def observation_spec(self):
         """Spec of one env's observation (the ``obs`` field of ``TimeStep.observation``): one
-        spec, or a tuple (dict) of specs when ``obs`` is a tuple (dict) of arrays."""
-        return _space_to_spec(self.task_spec.observation_space, "obs")
+        spec, or a tuple (dict) of specs when ``obs`` is a tuple (dict) of arrays; for dm_control
+        suite tasks an ``OrderedDict`` of ``specs.Array`` s, as dm_control's."""
+        space = self.task_spec.observation_space
+        if self._suite_key is None:
+            return _space_to_spec(space, "obs")
+        if self._suite_key:
+            entries = [(self._suite_key, space)]
+        else:  # the pool's order, dm_control's (gymnasium's Dict space sorts its keys)
+            entries = [(array["name"], space[array["name"]]) for array in self.task_spec.arrays["obs"]]
+        return collections.OrderedDict((key, specs.Array(sub.shape, sub.dtype, name=key)) for key, sub in entries)
 
     def action_spec(self):
         return _space_to_spec(self.task_spec.action_space, "action")
@@ -140,5 +193,7 @@ class EnvPoolDmEnv(PoolFrontEnd, dm_env.Environment):
             discount = xp.where(terminated, 0.0, 1.0)
             if "discount" in info:  # an env's own discount (Atari's zero_discount_on_life_loss)
                 discount = xp.minimum(discount, info["discount"])
+        if self._suite_key is not None:  # dm_control's structure (an OrderedDict, in the pool's order)
+            obs = collections.OrderedDict([(self._suite_key, obs)] if self._suite_key else obs)
         state = self._state_type(obs, *[info[key] for key in self._state_names])
         return dm_env.TimeStep(step_type, reward, discount, state)

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from envpool.frontends.reference import ReferencePoolAPI
+from envpool.frontends.gl_notice import note_gl_renderer
 from envpool.frontends.seeding import EnvSeeds, check_env_ids, check_env_index
 from envpool.frontends.sources import POOL_SETTINGS, CorePool, OpenedPool, PoolAbilities, PoolSource
 from envpool.tasks import TaskSpec
@@ -84,6 +85,7 @@ class PoolFrontEnd(ReferencePoolAPI):
             setattr(self, name, getattr(opened, name))
         self.task_id = opened.task_spec.task_id
         self._note_make_settings(opened)
+        note_gl_renderer()  # once per process, where MuJoCo frames are drawn in software
         return opened
 
     # -- resetting -------------------------------------------------------------------------------

@@ -85,7 +85,7 @@ class ReferencePoolAPI(EnvPool):
         self._make_settings = {"seed": options.seed, "thread_affinity_offset": options.thread_affinity_offset}
 
     @property
-    def spec(self) -> PoolSpec:
+    def spec(self) -> EnvSpec:  # a PoolSpec, annotated with the exported class
         """The reference EnvPool's ``envs.spec`` (:class:`PoolSpec`): ``config`` (by attribute and
         key: the env kwargs and the pool's settings), ``state_array_spec``, one env's spaces; for
         a pool ``gymnasium.make_vec`` made, also the attributes of gymnasium's spec."""

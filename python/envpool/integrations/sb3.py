@@ -2,7 +2,8 @@
 train on any pool: ``envpool.make`` tasks and ``envpool.make_python`` envs alike.
 
 Importing this module imports SB3 (``import envpool`` does not): ``pip install
-stable-baselines3`` (with ``pip install torch==2.13.0`` first on these machines).
+stable-baselines3``, after a CPU-only torch where one is wanted (docs/install.md, "PyTorch,
+CPU-only": a torch SB3 pulls in is the CUDA build).
 
 >>> import envpool
 >>> from envpool.sb3 import VecEnvAdapter
@@ -30,8 +31,9 @@ try:
     from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError(
-        "envpool.sb3 needs stable-baselines3: pip install torch==2.13.0 stable-baselines3 "
-        "(install torch first: an unpinned torch pulls the CUDA build)"
+        "envpool.sb3 needs stable-baselines3: pip install stable-baselines3 (for CPU training install a "
+        "CPU-only torch first, PyTorch's 'Get Started' command; docs/install.md#pytorch-cpu-only: the torch "
+        "SB3 pulls in is the CUDA build)"
     ) from exc
 
 __all__ = ["VecEnvAdapter", "make_vec_env"]

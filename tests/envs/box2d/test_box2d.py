@@ -19,6 +19,7 @@ import functools
 
 import numpy as np
 import pytest
+from support.optional import skip_for_import
 
 import envpool
 
@@ -26,7 +27,7 @@ try:
     import gymnasium as gym
     from gymnasium.envs.box2d import bipedal_walker, lunar_lander
 except ImportError as exc:  # pragma: no cover - depends on the environment
-    pytest.skip(f"the Box2D tests need gymnasium's oracle: pip install box2d==2.3.10 ({exc})", allow_module_level=True)
+    skip_for_import("the Box2D tests need gymnasium's oracle: pip install box2d==2.3.10", "gymnasium.envs.box2d", exc)
 
 if "LunarLander-v3" not in envpool.list_all_envs():  # pragma: no cover
     pytest.skip(

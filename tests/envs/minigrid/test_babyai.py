@@ -42,6 +42,20 @@ def test_native_babyai_ids_are_minigrids():
         assert envpool.make_spec(task).max_episode_steps in (None, 0)  # the level truncates itself
 
 
+def test_the_envs_own_step_limit_is_minigrids_max_steps():
+    """``make_spec(...).env_step_limit``: a level's fixed max_steps as minigrid's, or -1 where
+    minigrid sets it anew each episode from the instruction (``fixed_max_steps`` False)."""
+    per_episode = 0
+    for task in BABYAI_IDS:
+        ref = reference(task)
+        ref.reset(seed=0)
+        expected = ref.max_steps if ref.fixed_max_steps else -1
+        per_episode += expected == -1
+        assert envpool.make_spec(task).env_step_limit == expected, task
+    assert 0 < per_episode < len(BABYAI_IDS)
+    assert envpool.make_spec("BabyAI-GoToLocal-v0", max_steps=30).env_step_limit == 30
+
+
 def test_spaces():
     envs = envpool.make("BabyAI-GoToLocal-v0", num_envs=2)
     ref = reference("BabyAI-GoToLocal-v0")

@@ -150,6 +150,17 @@ def test_every_native_minigrid_id_is_minigrids():
         assert envpool.make_spec(task).max_episode_steps in (None, 0)
 
 
+def test_the_envs_own_step_limit_is_minigrids_max_steps():
+    """``make_spec(...).env_step_limit``, what ``envpool info`` shows as the effective limit
+    (issue 55 item 7: it printed max_steps = 0 and None): each id's max_steps as minigrid
+    computes it (DoorKey-8x8: 10 * 8**2 = 640), and a max_steps kwarg's value."""
+    for task in MINIGRID_IDS:
+        ref = reference(task)
+        ref.reset(seed=0)
+        assert envpool.make_spec(task).env_step_limit == ref.max_steps, task
+    assert envpool.make_spec("MiniGrid-DoorKey-8x8-v0", max_steps=50).env_step_limit == 50
+
+
 def test_spaces():
     envs = envpool.make("MiniGrid-DoorKey-5x5-v0", num_envs=2)
     ref = reference("MiniGrid-DoorKey-5x5-v0")

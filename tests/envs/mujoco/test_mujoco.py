@@ -26,6 +26,7 @@ import zlib
 
 import numpy as np
 import pytest
+from support.optional import skip_for_import
 
 import envpool
 
@@ -34,9 +35,10 @@ try:
     import mujoco  # noqa: F401  (the oracle's bindings; mujoco-core provides them)
     from gymnasium.envs.mujoco.mujoco_env import MujocoEnv  # noqa: F401  (needs glfw, imageio)
 except ImportError as exc:  # pragma: no cover - depends on the environment
-    pytest.skip(
-        f"MuJoCo tests need mujoco-core, glfw and imageio (pip install envpool-ng[test]): {exc}",
-        allow_module_level=True,
+    skip_for_import(
+        "MuJoCo tests need mujoco-core, glfw and imageio (pip install envpool-ng[test])",
+        "gymnasium, mujoco, gymnasium.envs.mujoco.mujoco_env",
+        exc,
     )
 
 if "HalfCheetah-v5" not in envpool.list_all_envs():  # pragma: no cover

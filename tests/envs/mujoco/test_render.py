@@ -9,6 +9,7 @@ looks: it is set up at the first render() from the state then.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -18,6 +19,7 @@ os.environ.setdefault("MUJOCO_GL", "egl")  # before gymnasium's renderer imports
 import gymnasium
 import numpy as np
 import pytest
+from support.optional import skip_for_import
 
 import envpool
 
@@ -27,7 +29,11 @@ try:
     import OpenGL  # noqa: F401  (mujoco.egl, gymnasium's side of the comparison)
     from gymnasium.envs.mujoco.mujoco_env import MujocoEnv  # noqa: F401
 except ImportError as exc:  # pragma: no cover - depends on the environment
-    pytest.skip(f"MuJoCo render tests need mujoco-core, glfw, imageio, pyopengl: {exc}", allow_module_level=True)
+    skip_for_import(
+        "MuJoCo render tests need mujoco-core, glfw, imageio, pyopengl",
+        "gymnasium, mujoco, OpenGL, gymnasium.envs.mujoco.mujoco_env",
+        exc,
+    )
 
 if "HalfCheetah-v5" not in envpool.list_all_envs():  # pragma: no cover
     pytest.skip("envpool was built without the MuJoCo headers", allow_module_level=True)
@@ -252,6 +258,44 @@ def test_bad_screen_count_is_a_clear_error():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("RuntimeError") and "ENVPOOL_EGL_SCREENS=3" in out.stdout, out.stdout
+
+
+_RENDERER_CODE = """
+import json, warnings
+import envpool
+from envpool import _core
+warnings.simplefilter("always")
+with warnings.catch_warnings(record=True) as caught:
+    before = _core.gl_renderer()
+    envpool.make("CartPole-v1", num_envs=1).close()
+    no_frames = _core.gl_renderer()
+    envpool.make("HalfCheetah-v5", num_envs=2, render_mode="rgb_array").close()
+    envpool.make("Hopper-v5", num_envs=1, render_mode="rgb_array").close()
+said = [dict(category=w.category.__name__, message=str(w.message), file=w.filename, line=w.lineno) for w in caught]
+print(json.dumps(dict(before=before, no_frames=no_frames, after=_core.gl_renderer(), said=said)))
+"""
+
+
+@needs_egl
+def test_a_software_renderer_is_named_once_with_how_to_use_a_gpu():
+    """Frames drawn by Mesa's llvmpipe run at tens of frames per second: the first pool with
+    frames says so once per process (naming the renderer, and how to draw on a GPU's EGL), at
+    the user's make; a GPU's renderer says nothing (issue 55 item 9). Nothing loads GL before
+    a pool with frames."""
+    out = subprocess.run([sys.executable, "-c", _RENDERER_CODE], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    seen = json.loads(out.stdout)
+    assert seen["before"] is None and seen["no_frames"] is None
+    renderer = seen["after"]
+    assert renderer["backend"] == "egl" and renderer["renderer"], renderer
+    said = [w for w in seen["said"] if w["category"] == "SoftwareRendererWarning"]
+    if not renderer["software"]:  # a GPU's EGL (not checked here: the CI machine draws with llvmpipe)
+        assert said == [], said
+        return
+    assert len(said) == 1, seen["said"]  # two pools with frames, one notice
+    assert renderer["renderer"] in said[0]["message"] and "software renderer" in said[0]["message"]
+    assert "install its driver's EGL" in said[0]["message"] and "MuJoCo frames" in said[0]["message"]
+    assert (said[0]["file"], said[0]["line"]) == ("<string>", 10)  # the user's make, not envpool's code
 
 
 _FORK_CODE = """

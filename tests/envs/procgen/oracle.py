@@ -9,9 +9,10 @@ opens. Two adaptations, both about imports, none about behaviour:
   entered without its ``__init__`` (a bare package module for ``procgen`` whose path is the
   installed folder), and only ``procgen.env`` is imported.
 * procgen-mirror's metadata pins numpy < 2, gym < 1 and gym3; installed with ``--no-deps``
-  (numpy stays at 2.x), it needs gym3 (``pip install --no-deps gym3==0.3.3``, pure Python:
-  ``CEnv`` runs on numpy 2 and cffi 2 as it is) and imageio, which gym3's ``__init__`` imports
-  (in envpool-ng's ``[test]`` extra).
+  into ``.test-oracles/`` (the README's test command; tests/support/optional.py), numpy stays
+  at 2.x. It needs gym3 (installed the same way; pure Python: ``CEnv`` runs on numpy 2 and cffi
+  2 as it is), cffi, which gym3 loads the library with, and imageio, which gym3's ``__init__``
+  imports (both in envpool-ng's ``[test]`` extra).
 """
 
 from __future__ import annotations
@@ -23,6 +24,13 @@ import types
 
 import numpy as np
 import pytest
+from support.optional import skip_for_import
+
+# How the README's test command installs Procgen and its oracle's loader (support/optional.py).
+INSTALL = (
+    "Procgen tests need procgen-mirror and gym3: "
+    "pip install --no-deps --upgrade --target .test-oracles procgen-mirror==0.10.7 gym3==0.3.3"
+)
 
 
 def procgen_env_module():
@@ -31,22 +39,20 @@ def procgen_env_module():
         return sys.modules["procgen.env"]
     spec = importlib.util.find_spec("procgen")
     if spec is None or not spec.submodule_search_locations:
-        pytest.skip(
-            "Procgen tests need procgen-mirror: pip install --no-deps procgen-mirror==0.10.7 gym3==0.3.3",
-            allow_module_level=True,
-        )
+        pytest.skip(f"{INSTALL}; import procgen failed: not found", allow_module_level=True)
     if "procgen" not in sys.modules:
         package = types.ModuleType("procgen")
         package.__path__ = list(spec.submodule_search_locations)
         package.__spec__ = spec
         sys.modules["procgen"] = package
     try:
+        import cffi  # noqa: F401 - gym3's loader; imported first, so that its absence is named as such
+    except ImportError as exc:
+        skip_for_import("the Procgen oracle loads its library with cffi (envpool-ng's [test] extra)", "cffi", exc)
+    try:
         return importlib.import_module("procgen.env")
     except ImportError as exc:
-        pytest.skip(
-            f"the Procgen oracle (procgen.env) needs gym3 and imageio: pip install --no-deps gym3==0.3.3 ({exc})",
-            allow_module_level=True,
-        )
+        skip_for_import(f"the Procgen oracle (procgen.env) needs gym3 and imageio; {INSTALL}", "procgen.env", exc)
 
 
 class Oracle:

@@ -23,12 +23,10 @@ import pytest
 
 import envpool
 
-from .oracle import Oracle
+from .oracle import INSTALL, Oracle
 
 HAS_PROCGEN = importlib.util.find_spec("procgen") is not None
-needs_procgen = pytest.mark.skipif(
-    not HAS_PROCGEN, reason="needs procgen-mirror: pip install --no-deps procgen-mirror==0.10.7 gym3==0.3.3"
-)
+needs_procgen = pytest.mark.skipif(not HAS_PROCGEN, reason=f"{INSTALL}; import procgen failed: not found")
 
 # The reference EnvPool's Procgen ids (envpool/procgen/registration.py): each game in each mode
 # Procgen supports for it.
@@ -232,6 +230,9 @@ def test_step_limit_is_truncation():
     assert info["level_seed"][0] == o_info["level_seed"] != info["prev_level_seed"][0]
     oracle.close()
     env.close()
+    # What `envpool info` shows as the effective limit; none per episode with sequential levels.
+    assert envpool.make_spec("MazeEasy-v0").env_step_limit == 500
+    assert envpool.make_spec("MazeEasy-v0", use_sequential_levels=True).env_step_limit == 0
 
 
 @needs_procgen

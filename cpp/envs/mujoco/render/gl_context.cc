@@ -97,6 +97,7 @@ struct OsmesaApi {
 // still use them until that thread exits).
 struct Platform {
   GlBackend backend = GlBackend::kEgl;
+  GlRendererInfo renderer;  // what draws (LoadedGlRenderer)
   EglApi egl{};
   OsmesaApi osmesa{};
   std::vector<std::unique_ptr<Screen>> screens;  // at least one, fixed once loaded
@@ -460,10 +461,18 @@ Platform& GetPlatform() {
           EglContext probe(p->egl, *p->screens.front());
         }
         AddSoftwareScreen(p->egl, p->screens);
+        p->renderer = {"egl", p->egl.GetString ? RendererName(p->egl, *p->screens.front()) : "", false};
+        const char* device =
+            p->egl.QueryDeviceStringEXT ? p->egl.QueryDeviceStringEXT(p->egl.device, kEglExtensions) : nullptr;
+        const std::string& name = p->renderer.renderer;
+        p->renderer.software = HasWord(device, "EGL_MESA_device_software") || name.find("llvmpipe") == 0 ||
+                               name.find("softpipe") == 0 || name.find("swrast") != std::string::npos;
+        if (name.empty()) p->renderer.renderer = "an unnamed EGL renderer";
       } else {
         LoadOsmesa(p->osmesa);
         p->screens.push_back(std::make_unique<Screen>());  // OSMesa: one screen per process
         OsmesaContext probe(p->osmesa, *p->screens.front());
+        p->renderer = {"osmesa", "OSMesa", true};  // Mesa's off-screen library draws on the CPU only
       }
       loaded.platform = std::move(p);
       loaded.pid = getpid();
@@ -494,6 +503,12 @@ GlBackend BackendFromEnvironment() {
 const char* BackendName(GlBackend backend) { return backend == GlBackend::kEgl ? "egl" : "osmesa"; }
 
 void EnsureGl() { (void)GetPlatform(); }
+
+GlRendererInfo LoadedGlRenderer() {
+  std::lock_guard<std::mutex> lock(LoadMutex());
+  const Loaded& loaded = LoadedPlatform();
+  return loaded.platform ? loaded.platform->renderer : GlRendererInfo{};
+}
 
 bool GlInheritedFromFork() {
   const pid_t loader = LoadedPlatform().pid.load();

@@ -39,6 +39,18 @@ const char* BackendName(GlBackend backend);
 // std::runtime_error saying so.
 void EnsureGl();
 
+// What draws this process's frames, once the backend is loaded (EnsureGl, a pool made with
+// frames); nothing is loaded here. renderer: GL_RENDERER (EGL, e.g. "llvmpipe (LLVM 15.0.6, 256
+// bits)" or a GPU's name), "OSMesa" (the osmesa backend); "" while no backend is loaded.
+// software: Mesa's CPU rasterizer draws (an EGL device with EGL_MESA_device_software, a renderer
+// named llvmpipe, softpipe or swrast, or OSMesa), tens of frames per second per core.
+struct GlRendererInfo {
+  std::string backend;
+  std::string renderer;
+  bool software = false;
+};
+GlRendererInfo LoadedGlRenderer();
+
 // Whether this process is a fork of the one that loaded the backend. The GL library's state,
 // its threads included (Mesa's rasterizer threads), does not survive fork(): a child cannot
 // draw, and must not touch the contexts it inherited (they would wait forever on threads it

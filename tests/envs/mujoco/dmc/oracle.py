@@ -105,8 +105,12 @@ def load_suite():
     dm_control loads the MUJOCO_GL backend with its first module; where that fails (its EGL and
     OSMesa backends need PyOpenGL and the GL library), dm_control is imported again with rendering
     off, so that the state tests still run (the frame tests skip on their own check)."""
-    if importlib.util.find_spec("mujoco") is None or importlib.util.find_spec("dm_control") is None:
-        pytest.skip("dm_control suite tests need mujoco-core and dm-control==1.0.50 (installed --no-deps)")
+    for module in ("mujoco", "dm_control"):
+        if importlib.util.find_spec(module) is None:
+            pytest.skip(
+                "dm_control suite tests need mujoco-core ([test]) and dm-control: pip install --no-deps --upgrade "
+                f"--target .test-oracles dm-control==1.0.50; import {module} failed: not found"
+            )
     try:
         return _import_suite()
     except Exception:  # noqa: BLE001 - any failure of the GL backend's import

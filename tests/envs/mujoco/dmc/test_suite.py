@@ -93,7 +93,7 @@ ULPS = {"rangefinder": 2}
 
 
 def _check_obs(ours: dict, ref: dict, where: str) -> None:
-    assert list(ours) == list(ref), where
+    assert type(ours) is type(ref) and list(ours) == list(ref), where  # OrderedDict, dm_control's order
     for key, value in ref.items():
         if key in ULPS:
             np.testing.assert_array_max_ulp(ours[key][0], value, maxulp=ULPS[key])
@@ -114,6 +114,9 @@ def test_matches_dm_control(domain, task):
     seed = zlib.crc32(f"{domain}/{task}".encode())
     ref = suite.load(domain, task, task_kwargs={"random": seed})
     env = envpool.make(task_id(domain, task), env_type="dm", num_envs=1, seed=seed)
+    # dm_control's observation spec: an OrderedDict of specs.Array named by key, in its order
+    assert env.observation_spec() == ref.observation_spec()
+    assert type(env.observation_spec()) is type(ref.observation_spec())
     spec = ref.action_spec()
     rng = np.random.default_rng(seed)
     physics = ref.physics
@@ -162,13 +165,15 @@ def test_time_limit_and_kwargs_as_dm_control():
         environment_kwargs={"control_timestep": 0.05, "flat_observation": True},
     )
     env = envpool.make("CheetahRun-v1", env_type="dm", num_envs=1, seed=5, flat_observation=True, **kwargs)
+    assert env.observation_spec() == ref.observation_spec()  # OrderedDict(observations=Array(...)), dm_control's
     ts, ref_ts = env.reset(), ref.reset()
-    np.testing.assert_array_equal(ts.observation.obs[0], ref_ts.observation["observations"])
+    assert list(ts.observation.obs) == ["observations"]
+    np.testing.assert_array_equal(ts.observation.obs["observations"][0], ref_ts.observation["observations"])
     rng = np.random.default_rng(0)
     while not ref_ts.last():
         action = rng.uniform(-1, 1, size=6)
         ts, ref_ts = env.step(action[None]), ref.step(action)
-        np.testing.assert_array_equal(ts.observation.obs[0], ref_ts.observation["observations"])
+        np.testing.assert_array_equal(ts.observation.obs["observations"][0], ref_ts.observation["observations"])
         ours = (ts.reward[0], ts.discount[0], int(ts.step_type[0]))
         assert ours == (ref_ts.reward, ref_ts.discount, int(ref_ts.step_type))
     assert int(ts.step_type[0]) == 2 and int(ts.observation.elapsed_step[0]) == 6  # 0.3 s / 0.05 s
@@ -219,15 +224,15 @@ def test_frame_stack(flat):
     kwargs = {"flat_observation": flat, "time_limit": 0.1}  # 4 steps per episode (walker: 0.025 s a step)
     plain = envpool.make("WalkerWalk-v1", env_type="dm", num_envs=1, seed=2, **kwargs)
     stacked = envpool.make("WalkerWalk-v1", env_type="dm", num_envs=1, seed=2, frame_stack=3, **kwargs)
-    keys = list(plain.observation_spec()) if not flat else None
+    keys = list(plain.observation_spec())  # flat: ["observations"]
     history = []
     rng = np.random.default_rng(0)
     ts, st = plain.reset(), stacked.reset()
     for k in range(10):  # across an episode's end (LAST, then a reset on the next step)
         obs = ts.observation.obs
-        frame = {key: obs[key][0] for key in keys} if keys else {"": obs[0]}
+        frame = {key: obs[key][0] for key in keys}
         history = [frame] * 3 if int(ts.step_type[0]) == 0 else [*history[1:], frame]
-        got = {key: st.observation.obs[key][0] for key in keys} if keys else {"": st.observation.obs[0]}
+        got = {key: st.observation.obs[key][0] for key in keys}
         for key in frame:
             np.testing.assert_array_equal(got[key], np.stack([h[key] for h in history]), err_msg=f"{k} {key}")
         action = rng.uniform(-1, 1, size=(1, 6))

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from envpool.frontends.reference import ReferencePoolAPI
 from envpool.frontends.gl_notice import note_gl_renderer
+from envpool.frontends.reference import ReferencePoolAPI
 from envpool.frontends.seeding import EnvSeeds, check_env_ids, check_env_index
 from envpool.frontends.sources import POOL_SETTINGS, CorePool, OpenedPool, PoolAbilities, PoolSource
 from envpool.tasks import TaskSpec

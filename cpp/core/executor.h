@@ -21,7 +21,6 @@
 #include "core/batch_assembler.h"
 #include "core/episode_rules.h"
 #include "core/orders.h"
-#include "core/pool_options.h"
 #include "core/spec.h"
 
 namespace envpool {
@@ -95,8 +94,7 @@ class WaitBudget {
 struct ExecutorContext {
   const EnvSpec& spec;
   const BatchLayout& layout;
-  const ResolvedPoolOptions& options;  // the pool's, whole (core/pool_options.h)
-  int num_envs;                        // options.num_envs and batch_size, read on every dispatch
+  int num_envs;
   int batch_size;
   BatchAssembler& batches;
   EpisodeRules& rules;

@@ -13,10 +13,10 @@ EnvPool::EnvPool(std::string name, EnvSpec spec, const ResolvedPoolOptions& opti
                  const ExecutorFactory& make_executor)
     : name_(std::move(name)),
       spec_(std::move(spec)),
-      options_(options),
       num_envs_(options.num_envs),
       batch_size_(options.batch_size),
-      protocol_(num_envs_) {
+      protocol_(num_envs_),
+      options_(options) {
   if (spec_.obs.size() > kMaxArraysPerKind || spec_.info.size() > kMaxArraysPerKind ||
       spec_.action.size() > kMaxArraysPerKind) {
     throw std::invalid_argument("too many arrays in the env spec: at most " + std::to_string(kMaxArraysPerKind) +
@@ -31,7 +31,7 @@ EnvPool::EnvPool(std::string name, EnvSpec spec, const ResolvedPoolOptions& opti
   // while the user still holds nothing from the ring.
   batches_ = std::make_unique<BatchAssembler>(layout_, batch_size_, (num_envs_ + batch_size_ - 1) / batch_size_ + 1);
   executor_ =
-      make_executor(ExecutorContext{spec_, layout_, options_, num_envs_, batch_size_, *batches_, *rules_, *orders_, errors_});
+      make_executor(ExecutorContext{spec_, layout_, num_envs_, batch_size_, *batches_, *rules_, *orders_, errors_});
 }
 
 EnvPool::~EnvPool() { Close(); }

@@ -136,7 +136,6 @@ class EnvPool {
 
   std::string name_;
   EnvSpec spec_;
-  ResolvedPoolOptions options_;
   BatchLayout layout_;
   int num_envs_;
   int batch_size_;
@@ -148,6 +147,7 @@ class EnvPool {
   bool closed_ = false;
   int taken_rows_ = 0;
   const int32_t* taken_ids_ = nullptr;  // env_id column of the batch the last TakeBatch returned
+  ResolvedPoolOptions options_;         // after the members every call reads (their offsets as before)
 
   std::unique_ptr<Executor> executor_;  // last: it stops before the rest is destroyed
 };

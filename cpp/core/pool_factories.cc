@@ -55,7 +55,7 @@ MadePool<ThreadExecutor> MakeNativePool(const TaskSpec& task, const PoolOptions&
     }
   }
   return Build<ThreadExecutor>(task.id, std::move(spec), resolved, [&](ExecutorContext ctx) {
-    return std::make_unique<ThreadExecutor>(ctx, task, configs);
+    return std::make_unique<ThreadExecutor>(ctx, task, configs, resolved);
   });
 }
 

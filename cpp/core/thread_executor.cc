@@ -11,21 +11,22 @@
 
 namespace envpool {
 
-ThreadExecutor::ThreadExecutor(ExecutorContext context, const TaskSpec& task, const std::vector<Config>& configs)
-    : Executor(context), num_threads_(context.options.num_threads), spin_(context.options.spin) {
+ThreadExecutor::ThreadExecutor(ExecutorContext context, const TaskSpec& task, const std::vector<Config>& configs,
+                               const ResolvedPoolOptions& options)
+    : Executor(context), num_threads_(options.num_threads), spin_(options.spin) {
   slots_ = std::vector<EnvSlot>(static_cast<std::size_t>(ctx_.num_envs));
   for (int i = 0; i < ctx_.num_envs; ++i) {
     auto& slot = slots_[static_cast<std::size_t>(i)];
     slot.env = task.make(configs[static_cast<std::size_t>(i)]);
-    slot.rng.Seed(ctx_.options.EnvSeed(i));
-    slot.env->Seed(ctx_.options.EnvSeed(i));
+    slot.rng.Seed(options.EnvSeed(i));
+    slot.env->Seed(options.EnvSeed(i));
   }
   chunk_scratch_.reserve(static_cast<std::size_t>(ctx_.num_envs));
   caller_chunks_.reserve(static_cast<std::size_t>(ctx_.num_envs));
   // num_threads workers. In a full-batch step() of cheap envs the calling thread takes the
   // place of one of them (see Dispatch), so num_threads threads step envs either way.
   threads_ = std::make_unique<ThreadPool>(
-      num_threads_, ctx_.num_envs, [this](const Chunk& c) { RunChunk(c); }, spin_, ctx_.options.thread_affinity_offset);
+      num_threads_, ctx_.num_envs, [this](const Chunk& c) { RunChunk(c); }, spin_, options.thread_affinity_offset);
   // Async loops: the waiting caller steps envs too only where a core is left for it (make's
   // async default, one worker fewer than cores); beside a worker on every core it would only
   // preempt one (measured: HalfCheetah async 16/8 with 2 workers on 2 cores, 0.87x).

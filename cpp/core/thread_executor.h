@@ -22,6 +22,7 @@
 
 #include "core/env.h"
 #include "core/executor.h"
+#include "core/pool_options.h"
 #include "core/registry.h"
 #include "core/rng.h"
 #include "core/solo_switch.h"
@@ -33,7 +34,8 @@ class ThreadExecutor final : public Executor {
  public:
   // Makes env i from configs[i] with its RNG seeded with the pool's seed for it, and starts the
   // pool's num_threads workers (spinning for its `spin` before they sleep, pinned as it says).
-  ThreadExecutor(ExecutorContext context, const TaskSpec& task, const std::vector<Config>& configs);
+  ThreadExecutor(ExecutorContext context, const TaskSpec& task, const std::vector<Config>& configs,
+                 const ResolvedPoolOptions& options);
   ~ThreadExecutor() override { Stop(); }
 
   void Dispatch(const int* env_ids, int n, bool wait_follows) override;

@@ -113,10 +113,10 @@ class Harness {
     options.autoreset = AutoresetMode::kNextStep;
     const TaskSpec& task = CounterTask();
     const std::vector<Config> configs(static_cast<std::size_t>(num_envs), task.defaults);
-    pool = std::make_unique<EnvPool>(task.id, task.spec(task.defaults), envpool::Resolve(options, 0),
-                                     [&](envpool::ExecutorContext ctx) {
-                                       return std::make_unique<envpool::ThreadExecutor>(ctx, task, configs);
-                                     });
+    const auto resolved = envpool::Resolve(options, 0);
+    pool = std::make_unique<EnvPool>(task.id, task.spec(task.defaults), resolved, [&](envpool::ExecutorContext ctx) {
+      return std::make_unique<envpool::ThreadExecutor>(ctx, task, configs, resolved);
+    });
     batches = std::make_unique<LentBatches>(*pool);
   }
 

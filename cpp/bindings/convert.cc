@@ -188,7 +188,8 @@ std::optional<uint64_t> SeedOption(const py::handle& value) {
   if (value.is_none()) return std::nullopt;
   if (!IsInt(value)) throw py::type_error("seed must be an int, got " + Passed(value));
   const py::int_ number(py::reinterpret_borrow<py::object>(value));
-  if (number < py::int_(0)) throw std::invalid_argument("seed must be >= 0, got " + py::str(number).cast<std::string>());
+  if (number < py::int_(0))
+    throw std::invalid_argument("seed must be >= 0, got " + py::str(number).cast<std::string>());
   const unsigned long long v = PyLong_AsUnsignedLongLong(number.ptr());
   if (PyErr_Occurred() != nullptr) {
     PyErr_Clear();

@@ -130,7 +130,8 @@ PYBIND11_MODULE(_core, m) {
              return ToPoolOptions(num_envs, batch_size, num_threads, seed, max_episode_steps, autoreset_mode, spin_us,
                                   thread_affinity_offset);
            }),
-           py::kw_only(), py::arg("num_envs") = defaults.num_envs, py::arg("batch_size") = py::cast(defaults.batch_size),
+           py::kw_only(), py::arg("num_envs") = defaults.num_envs,
+           py::arg("batch_size") = py::cast(defaults.batch_size),
            py::arg("num_threads") = py::cast(defaults.num_threads), py::arg("seed") = py::cast(defaults.seed),
            py::arg("max_episode_steps") = py::cast(defaults.max_episode_steps),
            py::arg("autoreset_mode") = AutoresetName(defaults.autoreset), py::arg("spin_us") = defaults.spin_us,
@@ -144,8 +145,9 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("spin_us", &PoolOptions::spin_us)
       .def_readonly("thread_affinity_offset", &PoolOptions::thread_affinity_offset)
       .def("__repr__", [](const PoolOptions& o) {
-        return py::str("PoolOptions(num_envs={}, batch_size={}, num_threads={}, seed={}, max_episode_steps={}, "
-                       "autoreset_mode='{}', spin_us={}, thread_affinity_offset={})")
+        return py::str(
+                   "PoolOptions(num_envs={}, batch_size={}, num_threads={}, seed={}, max_episode_steps={}, "
+                   "autoreset_mode='{}', spin_us={}, thread_affinity_offset={})")
             .format(o.num_envs, o.batch_size, o.num_threads, o.seed, o.max_episode_steps, AutoresetName(o.autoreset),
                     o.spin_us, o.thread_affinity_offset);
       });
@@ -186,8 +188,9 @@ PYBIND11_MODULE(_core, m) {
       .def("close", &PyPool::Close)
       .def_property_readonly("closed", &PyPool::closed)
       .def_property_readonly("in_flight", &PyPool::in_flight)
-      .def_property_readonly("options", [](const PyPool& p) { return p.core().options(); },
-                             "The options the pool runs with, resolved (a ResolvedPoolOptions).")
+      .def_property_readonly(
+          "options", [](const PyPool& p) { return p.core().options(); },
+          "The options the pool runs with, resolved (a ResolvedPoolOptions).")
       .def_property_readonly("num_envs", [](const PyPool& p) { return p.core().num_envs(); })
       .def_property_readonly("batch_size", [](const PyPool& p) { return p.core().batch_size(); })
       .def_property_readonly("max_episode_steps", [](const PyPool& p) { return p.core().max_episode_steps(); })

@@ -39,8 +39,7 @@ MadePool<ExecutorKind> Build(std::string name, EnvSpec spec, const ResolvedPoolO
 
 }  // namespace
 
-MadePool<ThreadExecutor> MakeNativePool(const TaskSpec& task, const PoolOptions& options,
-                                        std::vector<Config> configs) {
+MadePool<ThreadExecutor> MakeNativePool(const TaskSpec& task, const PoolOptions& options, std::vector<Config> configs) {
   const ResolvedPoolOptions resolved = Resolve(options, task.max_episode_steps);
   if (!resolved.seed) throw std::invalid_argument("seed must be an int: native envs are always seeded, got None");
   if (configs.empty()) configs = MakeConfigs(task, resolved.num_envs, {});

@@ -17,13 +17,13 @@ namespace envpool {
 
 struct PoolOptions {
   int num_envs = 1;
-  std::optional<int> batch_size;          // unset: num_envs (a full batch)
-  std::optional<int> num_threads;         // unset: DefaultNumThreads (threads stepping native envs)
-  std::optional<uint64_t> seed = 42;      // env i is seeded with seed + i; unset: unseeded (Python envs)
-  std::optional<int> max_episode_steps;   // unset: the limit the factory gives (a task's); 0: none
+  std::optional<int> batch_size;         // unset: num_envs (a full batch)
+  std::optional<int> num_threads;        // unset: DefaultNumThreads (threads stepping native envs)
+  std::optional<uint64_t> seed = 42;     // env i is seeded with seed + i; unset: unseeded (Python envs)
+  std::optional<int> max_episode_steps;  // unset: the limit the factory gives (a task's); 0: none
   AutoresetMode autoreset = AutoresetMode::kNextStep;
-  double spin_us = 50;                    // how long an idle worker spins before it sleeps
-  int thread_affinity_offset = -1;        // >= 0: worker i pinned to CPU offset + i (core/thread_pool.h)
+  double spin_us = 50;              // how long an idle worker spins before it sleeps
+  int thread_affinity_offset = -1;  // >= 0: worker i pinned to CPU offset + i (core/thread_pool.h)
 };
 
 // The options a pool runs with: every value set and checked.

@@ -79,7 +79,7 @@ class MiniGridEnv : public Env {
     const int t = render_tiles_->tile();
     spec.render_height = (agent_pov_ ? view_ : grid_.height()) * t;
     spec.render_width = (agent_pov_ ? view_ : grid_.width()) * t;
-    spec.render_fps = 10;  // MiniGridEnv.metadata
+    spec.render_fps = 10;                                            // MiniGridEnv.metadata
     spec.env_step_limit = max_steps_per_episode_ ? -1 : max_steps_;  // max_steps 0: the env's default
     return spec;
   }

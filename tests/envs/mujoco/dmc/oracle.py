@@ -125,3 +125,16 @@ def load_suite():
                 del os.environ["MUJOCO_GL"]
             else:
                 os.environ["MUJOCO_GL"] = gl
+
+
+def skip_unless_egl_frames() -> None:
+    """Skips the calling test module (at import) unless envpool was built with the MuJoCo tasks
+    and frames are drawn with EGL, which both sides of a pixel comparison need."""
+    import pytest
+
+    import envpool
+
+    if "CheetahRun-v1" not in envpool.list_all_envs():  # pragma: no cover
+        pytest.skip("envpool was built without the MuJoCo headers", allow_module_level=True)
+    if os.environ["MUJOCO_GL"] != "egl":  # pragma: no cover
+        pytest.skip(f"these tests compare EGL frames; MUJOCO_GL={os.environ['MUJOCO_GL']}", allow_module_level=True)

@@ -10,20 +10,15 @@ observation equals ``physics.render(height, width, camera_id)`` exactly; with
 from __future__ import annotations
 
 import collections
-import os
 
 import numpy as np
 import pytest
 
 import envpool
 
-from .oracle import load_suite
+from .oracle import load_suite, skip_unless_egl_frames
 
-if "CheetahRun-v1" not in envpool.list_all_envs():  # pragma: no cover
-    pytest.skip("envpool was built without the MuJoCo headers", allow_module_level=True)
-
-if os.environ["MUJOCO_GL"] != "egl":  # pragma: no cover
-    pytest.skip(f"these tests compare EGL frames; MUJOCO_GL={os.environ['MUJOCO_GL']}", allow_module_level=True)
+skip_unless_egl_frames()
 
 
 @pytest.fixture(scope="module", autouse=True)

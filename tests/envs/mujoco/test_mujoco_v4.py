@@ -47,9 +47,10 @@ N = 2
 SEED = 4242
 V3_V2 = sorted(gym_oracle.V3_V2)
 TASKS = gym_oracle.V4 + V3_V2
-# Whole episodes at the registered time limit, two per env at least: tasks that end by falling
-# (Hopper, Walker2d, Humanoid, the pendulums), by truncation only (HalfCheetah, Pusher, Reacher,
-# 1000 / 100 / 50 steps) and Ant with its contact forces, which may do either.
+# Whole episodes at the registered time limit (two per env; one for the 1000-step limits): tasks
+# that end by falling (Hopper, Walker2d, Humanoid, the pendulums), by truncation only
+# (HalfCheetah, Pusher, Reacher: 1000 / 100 / 50 steps) and Ant with its contact forces, which
+# may do either.
 WHOLE = ["HalfCheetah-v4", "Hopper-v4", "Walker2d-v3", "Humanoid-v4", "Ant-v3", "Pusher-v4", "Reacher-v2",
          "InvertedPendulum-v4", "InvertedDoublePendulum-v2"]  # fmt: skip
 

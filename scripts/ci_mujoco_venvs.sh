@@ -4,8 +4,9 @@
 # In two fresh venvs, each order of
 #   pip install "envpool-ng[mujoco]"   (this checkout)
 #   pip install "gymnasium[mujoco]"    (pulls the `mujoco` package, which pins its own mujoco-core)
-# then: `pip check`, make / reset / step every MuJoCo task, and tests/envs/mujoco/test_mujoco.py (our envs
-# against gymnasium's own v5 envs, on whichever libmujoco pip left installed). Any failure,
+# then: `pip check`, make / reset / step every gym MuJoCo task (v5, v4, v3 / v2), and
+# tests/envs/mujoco/test_mujoco.py (our envs against gymnasium's own v5 and v4 envs, on whichever
+# libmujoco pip left installed). Any failure,
 # a skipped test or a missing task fails the step.
 #
 # The envpool wheel is built once (`pip wheel`): its build runs in pip's isolated build env,
@@ -26,9 +27,11 @@ import mujoco
 from gymnasium.envs.mujoco.mujoco_env import MujocoEnv  # noqa: F401  (the tests' oracle must import)
 print("mujoco-core", md.version("mujoco-core"), "| mujoco", md.version("mujoco"),
       "| libmujoco", mujoco.mj_versionString(), "| gymnasium", md.version("gymnasium"))
-tasks = [t for t in envpool.list_all_envs() if t.endswith("-v5")]
-expected = {"HalfCheetah-v5", "Hopper-v5", "Walker2d-v5", "Ant-v5", "Humanoid-v5", "HumanoidStandup-v5",
-            "Swimmer-v5", "Reacher-v5", "Pusher-v5", "InvertedPendulum-v5", "InvertedDoublePendulum-v5"}
+oldest = {"HalfCheetah": "v3", "Hopper": "v3", "Walker2d": "v3", "Ant": "v3", "Humanoid": "v3", "Swimmer": "v3",
+          "HumanoidStandup": "v2", "Reacher": "v2", "Pusher": "v2", "InvertedPendulum": "v2",
+          "InvertedDoublePendulum": "v2"}
+expected = {f"{name}-{v}" for name, old in oldest.items() for v in ("v5", "v4", old)}
+tasks = [t for t in envpool.list_all_envs() if t in expected]
 assert expected <= set(tasks), f"MuJoCo tasks missing from the wheel: {sorted(expected - set(tasks))}"
 rng = np.random.default_rng(0)
 for task in tasks:

@@ -70,7 +70,9 @@ def _reference_fps(task_id: str, **kwargs) -> int | None:
             from gymnasium.envs.mujoco import mujoco_env  # noqa: F401
         except ImportError as exc:
             pytest.skip(f"gymnasium's MuJoCo envs cannot be imported here: {exc}")
-        env = gymnasium.make(task_id, **kwargs)
+        from .mujoco import gym_oracle  # the v3 / v2 ids' oracle is a v4 class; Pusher-v4's guard
+
+        env = gym_oracle.make(task_id, **kwargs)
         fps = env.unwrapped.metadata.get("render_fps")
         env.close()
         return fps

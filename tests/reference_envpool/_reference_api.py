@@ -24,10 +24,14 @@ def make(task_id: str, env_type: str, **kwargs: Any):
     return envpool.make(task_id, env_type="gym" if env_type == "gymnasium" else env_type, **kwargs)
 
 
-# envpool.mujoco.gym.registration.gym_mujoco_envs: (task, versions, max_episode_steps); the
-# built-in v5 tasks are the MuJoCo ones (the Atari plugin's are v5 too, where it is installed).
+# envpool.mujoco.gym.registration.gym_mujoco_envs: (task, versions, max_episode_steps), versions
+# as the reference lists them (v3 or v2, v4, v5); the built-in v5 tasks are the MuJoCo ones (the
+# Atari plugin's are v5 too, where it is installed).
+_ALL = set(envpool.list_all_envs())
 gym_mujoco_envs = [
-    (task_id.rsplit("-", 1)[0], ("v5",), spec.max_episode_steps)
+    (name, tuple(v for v in ("v2", "v3", "v4", "v5") if f"{name}-{v}" in _ALL), spec.max_episode_steps)
     for task_id in envpool.list_all_envs()
-    if task_id.endswith("-v5") and (spec := envpool.make_spec(task_id)).origin == "built-in"
+    if task_id.endswith("-v5")
+    and (spec := envpool.make_spec(task_id)).origin == "built-in"
+    and (name := task_id.rsplit("-", 1)[0])
 ]

@@ -36,7 +36,7 @@ _LINUX_ARM64 = sys.platform == "linux" and platform.machine().lower() in (
 
 @unittest.skip(
     "reads info['qpos0']/info['qvel0'], which only the reference's test builds emit (its release 1.2.5 does "
-    "not either); tests/test_mujoco.py aligns every task with gymnasium's from get_state/set_state instead"
+    "not either); tests/envs/mujoco/test_mujoco.py aligns every task with gymnasium's from get_state/set_state instead"
 )
 class _MujocoGymAlignTest(absltest.TestCase):
     def observation_atol(self, env_id: str) -> float:

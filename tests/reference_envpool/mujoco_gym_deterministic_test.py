@@ -27,7 +27,7 @@ _TASK_IDS = tuple(
         f"{task}-{version}"
         for task, versions, _ in reg.gym_mujoco_envs
         for version in versions
-        if version == "v5"
+        if version in ("v4", "v5")  # vendored: the v4 ids as well (the reference's: v5 only)
     )
 )
 

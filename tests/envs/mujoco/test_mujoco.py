@@ -1,4 +1,6 @@
-"""The MuJoCo tasks (gymnasium v5) against gymnasium's own implementations.
+"""The gym MuJoCo tasks (v5, v4 and the v3 / v2 ids) against gymnasium's own implementations
+(gym_oracle.py: the v3 / v2 ids' oracle is gymnasium's v4 class with the reference's v3 kwargs;
+Pusher-v4's is gymnasium's with its MuJoCo < 3 guard bypassed).
 
 Both sides run the same libmujoco (the one in the installed ``mujoco`` package) on the same
 model file, so from the same physics state and action they must agree to the last bits:
@@ -29,6 +31,8 @@ import pytest
 from support.optional import skip_for_import
 
 import envpool
+
+from . import gym_oracle
 
 try:
     import gymnasium as gym
@@ -118,20 +122,73 @@ CASES = [
     ("InvertedPendulum-v5", {"reset_noise_scale": 0.1}, True),
     ("InvertedDoublePendulum-v5", {}, True),
     ("InvertedDoublePendulum-v5", {"healthy_reward": 5.0, "frame_skip": 2}, True),
+    # gymnasium's v4 classes: each id's defaults, and other kwargs where the class takes any.
+    ("HalfCheetah-v4", {}, False),
+    (
+        "HalfCheetah-v4",
+        {"exclude_current_positions_from_observation": False, "ctrl_cost_weight": 0.3, "forward_reward_weight": 0.7},
+        False,
+    ),
+    ("Hopper-v4", {}, True),
+    (
+        "Hopper-v4",
+        {"terminate_when_unhealthy": False, "healthy_state_range": (-50.0, 50.0), "healthy_reward": 2.0},
+        False,
+    ),
+    ("Walker2d-v4", {}, True),
+    ("Walker2d-v4", {"exclude_current_positions_from_observation": False, "healthy_angle_range": (-0.5, 0.5)}, True),
+    ("Ant-v4", {}, True),
+    (
+        "Ant-v4",
+        {
+            "use_contact_forces": True,
+            "contact_force_range": (-0.5, 2.0),
+            "exclude_current_positions_from_observation": False,
+        },
+        True,
+    ),
+    ("Humanoid-v4", {}, True),
+    ("Humanoid-v4", {"terminate_when_unhealthy": False, "exclude_current_positions_from_observation": False}, False),
+    ("HumanoidStandup-v4", {}, False),
+    ("Swimmer-v4", {}, False),
+    ("Swimmer-v4", {"exclude_current_positions_from_observation": False, "reset_noise_scale": 0.3}, False),
+    ("Reacher-v4", {}, False),
+    ("Pusher-v4", {}, False),
+    ("InvertedPendulum-v4", {}, True),
+    ("InvertedDoublePendulum-v4", {}, True),
+    # The v3 / v2 ids: the v4 classes with the reference's v3 defaults.
+    ("Ant-v3", {}, True),
+    ("Ant-v3", {"use_contact_forces": False, "terminate_when_unhealthy": False}, False),
+    ("HalfCheetah-v3", {}, False),
+    ("Hopper-v3", {}, True),
+    ("Humanoid-v3", {}, True),
+    ("Swimmer-v3", {}, False),
+    ("Walker2d-v3", {}, True),
+    ("HumanoidStandup-v2", {}, False),
+    ("InvertedDoublePendulum-v2", {}, True),
+    ("InvertedPendulum-v2", {}, True),
+    ("Pusher-v2", {}, False),
+    ("Reacher-v2", {}, False),
 ]
 CASES = [c for c in CASES if c[0] in envpool.list_all_envs()]
 CASE_IDS = [task + "".join(f"-{k}={v}" for k, v in kw.items()) for task, kw, _ in CASES]
 TASKS = sorted({task for task, *_ in CASES}, key=[c[0] for c in CASES].index)
 
-# Perturbation scales (qpos, qvel) that push each task across its termination thresholds.
+# Perturbation scales (qpos, qvel) that push each task (every version) across its termination
+# thresholds.
 NOISE = {
-    "Hopper-v5": (0.15, 1.0),
-    "Walker2d-v5": (0.3, 1.0),
-    "Ant-v5": (0.2, 1.0),
-    "Humanoid-v5": (0.2, 1.0),
-    "InvertedPendulum-v5": (0.15, 0.5),
-    "InvertedDoublePendulum-v5": (0.3, 0.5),
+    "Hopper": (0.15, 1.0),
+    "Walker2d": (0.3, 1.0),
+    "Ant": (0.2, 1.0),
+    "Humanoid": (0.2, 1.0),
+    "InvertedPendulum": (0.15, 0.5),
+    "InvertedDoublePendulum": (0.3, 0.5),
 }
+
+
+def _name(task):
+    """The task's name without its version: Hopper-v4 -> Hopper."""
+    return task.rsplit("-", 1)[0]
 
 
 def _seed(*parts) -> int:
@@ -139,7 +196,7 @@ def _seed(*parts) -> int:
 
 
 def _ref(task, kwargs):
-    return gym.make(task, **kwargs).unwrapped
+    return gym_oracle.make_class(task, **kwargs)
 
 
 def _set_ref_state(ref, full_state):
@@ -175,7 +232,7 @@ def test_steps_match_gymnasium(task, kwargs, can_terminate):
     nq, nv = ref.model.nq, ref.model.nv
     env.reset()
     starts = [env.get_state(i)[: nq + nv].copy() for i in range(NUM_ENVS)]
-    pos_noise, vel_noise = NOISE.get(task, (0.1, 1.0))
+    pos_noise, vel_noise = NOISE.get(_name(task), (0.1, 1.0))
     n_term = 0
     for k in range(ROUNDS):
         before = []
@@ -279,7 +336,7 @@ def test_reset_matches_gymnasium(task, kwargs):
 
 def _normal_columns(task, nq, nv):
     """State coordinates (qpos then qvel) whose reset noise is Gaussian."""
-    if task in ("HalfCheetah-v5", "Ant-v5", "InvertedDoublePendulum-v5"):
+    if _name(task) in ("HalfCheetah", "Ant", "InvertedDoublePendulum"):
         return np.arange(nq, nq + nv)
     return np.array([], dtype=int)
 
@@ -294,15 +351,13 @@ def _assert_box_equal(ours, ref, what):
 @pytest.mark.parametrize(("task", "kwargs"), [(t, kw) for t, kw, _ in CASES], ids=CASE_IDS)
 def test_spaces_match_gymnasium(task, kwargs):
     env = envpool.make(task, num_envs=2, seed=0, **kwargs)
-    ref = gym.make(task, **kwargs)
+    ref = gym_oracle.make(task, **kwargs)
     _assert_box_equal(env.single_observation_space, ref.observation_space, f"{task} observation")
     _assert_box_equal(env.single_action_space, ref.action_space, f"{task} action")
-    spec = gym.spec(task)
     assert envpool.make_spec(task, **kwargs) is not None
     env.close()
     ours = {t["id"]: t for t in __import__("envpool")._core.tasks()}[task]
-    assert ours["max_episode_steps"] == spec.max_episode_steps
-    assert ours["reward_threshold"] == spec.reward_threshold
+    assert (ours["max_episode_steps"], ours["reward_threshold"]) == gym_oracle.limits(task)
 
 
 def test_models_are_shared_and_threads_agree():

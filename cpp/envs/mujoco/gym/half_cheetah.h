@@ -1,11 +1,15 @@
-// HalfCheetah-v5: gymnasium.envs.mujoco.half_cheetah_v5.HalfCheetahEnv.
+// HalfCheetah-v5 and -v4: gymnasium.envs.mujoco.half_cheetah_v5 / half_cheetah_v4.HalfCheetahEnv.
+// The two differ only in one info key's name (v4's reward_run is v5's reward_forward) and in
+// v4's kwargs being a subset (it takes no xml_file, frame_skip or default_camera_config; these
+// work here as for v5, as the reference EnvPool's v4 accepts them).
 #pragma once
 
 #include "envs/mujoco/gym/mujoco_env.h"
 
 namespace envpool::mujoco::gym {
 
-class HalfCheetah : public MujocoEnv {
+template <Version V>
+class HalfCheetahEnv : public MujocoEnv {
  public:
   static Config DefaultConfig() {
     Config c = BaseConfig("half_cheetah.xml", 5, {"distance=4.0"});  // gymnasium DEFAULT_CAMERA_CONFIG
@@ -20,10 +24,10 @@ class HalfCheetah : public MujocoEnv {
     auto model = SpecModel(config);
     const int skip = config.Get<bool>("exclude_current_positions_from_observation") ? 1 : 0;
     return MakeSpec(config, model.get(), model->nq + model->nv - skip,
-                    {"x_position", "x_velocity", "reward_forward", "reward_ctrl"});
+                    {"x_position", "x_velocity", V == Version::kV5 ? "reward_forward" : "reward_run", "reward_ctrl"});
   }
 
-  explicit HalfCheetah(const Config& config)
+  explicit HalfCheetahEnv(const Config& config)
       : MujocoEnv(config),
         forward_reward_weight_(config.Get<double>("forward_reward_weight")),
         ctrl_cost_weight_(config.Get<double>("ctrl_cost_weight")),
@@ -63,5 +67,8 @@ class HalfCheetah : public MujocoEnv {
   double forward_reward_weight_, ctrl_cost_weight_, reset_noise_scale_;
   int skip_;
 };
+
+using HalfCheetah = HalfCheetahEnv<Version::kV5>;
+using HalfCheetahV4 = HalfCheetahEnv<Version::kV4>;
 
 }  // namespace envpool::mujoco::gym

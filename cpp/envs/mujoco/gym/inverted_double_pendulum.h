@@ -1,13 +1,21 @@
-// InvertedDoublePendulum-v5: gymnasium.envs.mujoco.inverted_double_pendulum_v5.
+// InvertedDoublePendulum-v5 and -v4: gymnasium.envs.mujoco.inverted_double_pendulum_v5 / _v4.
+// v4 takes none of v5's kwargs (its values are v5's defaults), observes all three entries of
+// qfrc_constraint (11 values; v5: the first, 9 values), pays its healthy reward of 10 on every
+// step, the terminating one included, has an empty info, and a default camera (v5: none).
 #pragma once
 
 #include "envs/mujoco/gym/mujoco_env.h"
 
 namespace envpool::mujoco::gym {
 
-class InvertedDoublePendulum : public MujocoEnv {
+template <Version V>
+class InvertedDoublePendulumEnv : public MujocoEnv {
  public:
   static Config DefaultConfig() {
+    if constexpr (V == Version::kV4) {  // inverted_double_pendulum_v4's DEFAULT_CAMERA_CONFIG
+      return BaseConfig("inverted_double_pendulum.xml", 5,
+                        {"trackbodyid=0", "distance=4.1225", "lookat=0.0 0.0 0.12250000000000005"});
+    }
     Config c = BaseConfig("inverted_double_pendulum.xml", 5);  // default_camera_config=None in gymnasium
     c.Set("healthy_reward", 10.0);
     c.Set("reset_noise_scale", 0.1);
@@ -16,13 +24,14 @@ class InvertedDoublePendulum : public MujocoEnv {
 
   static EnvSpec Spec(const Config& config) {
     auto m = SpecModel(config);
-    return MakeSpec(config, m.get(), 9, {"reward_survive", "distance_penalty", "velocity_penalty"});
+    if constexpr (V == Version::kV4) return MakeSpec(config, m.get(), 8 + kConstraints, {});
+    return MakeSpec(config, m.get(), 8 + kConstraints, {"reward_survive", "distance_penalty", "velocity_penalty"});
   }
 
-  explicit InvertedDoublePendulum(const Config& config)
+  explicit InvertedDoublePendulumEnv(const Config& config)
       : MujocoEnv(config),
-        healthy_reward_(config.Get<double>("healthy_reward")),
-        reset_noise_scale_(config.Get<double>("reset_noise_scale")) {
+        healthy_reward_(V == Version::kV5 ? config.Get<double>("healthy_reward") : 10.0),
+        reset_noise_scale_(V == Version::kV5 ? config.Get<double>("reset_noise_scale") : 0.1) {
     if (m_->nq != 3 || m_->nv != 3 || m_->nsite < 1) {
       throw std::invalid_argument("InvertedDoublePendulum needs a model with nq = nv = 3 and a site");
     }
@@ -34,7 +43,7 @@ class InvertedDoublePendulum : public MujocoEnv {
     NormalNoise(rng, data_->qvel, init_qvel_, reset_noise_scale_);
     Forward();
     WriteObs(out);
-    WriteInfo(out, {0.0, 0.0, 0.0});
+    if constexpr (V == Version::kV5) WriteInfo(out, {0.0, 0.0, 0.0});
   }
 
   void Step(const Action& action, Rng& /*rng*/, Output& out) override {
@@ -45,13 +54,15 @@ class InvertedDoublePendulum : public MujocoEnv {
     const double v1 = data_->qvel[1], v2 = data_->qvel[2];
     const double dist_penalty = 0.01 * NumpyPow2(x) + NumpyPow2(y - 2);
     const double vel_penalty = 0.001 * NumpyPow2(v1) + 0.005 * NumpyPow2(v2);
-    const double alive_bonus = healthy_reward_ * (terminated ? 0 : 1);
+    const double alive_bonus = V == Version::kV4 || !terminated ? healthy_reward_ : 0.0;
     out.reward() = alive_bonus - dist_penalty - vel_penalty;
     out.terminated() = terminated;
-    WriteInfo(out, {alive_bonus, -dist_penalty, -vel_penalty});
+    if constexpr (V == Version::kV5) WriteInfo(out, {alive_bonus, -dist_penalty, -vel_penalty});
   }
 
  private:
+  static constexpr int kConstraints = V == Version::kV4 ? 3 : 1;  // qfrc_constraint entries observed
+
   void WriteObs(Output& out) const {
     double* obs = out.Obs<double>();
     const double* q = data_->qpos;
@@ -61,10 +72,13 @@ class InvertedDoublePendulum : public MujocoEnv {
     obs[3] = std::cos(q[1]);
     obs[4] = std::cos(q[2]);
     for (int i = 0; i < 3; ++i) obs[5 + i] = Clip(data_->qvel[i], -10.0, 10.0);
-    obs[8] = Clip(data_->qfrc_constraint[0], -10.0, 10.0);
+    for (int i = 0; i < kConstraints; ++i) obs[8 + i] = Clip(data_->qfrc_constraint[i], -10.0, 10.0);
   }
 
   double healthy_reward_, reset_noise_scale_;
 };
+
+using InvertedDoublePendulum = InvertedDoublePendulumEnv<Version::kV5>;
+using InvertedDoublePendulumV4 = InvertedDoublePendulumEnv<Version::kV4>;
 
 }  // namespace envpool::mujoco::gym

@@ -1,26 +1,30 @@
-// InvertedPendulum-v5: gymnasium.envs.mujoco.inverted_pendulum_v5.InvertedPendulumEnv.
+// InvertedPendulum-v5 and -v4: gymnasium.envs.mujoco.inverted_pendulum_v5 / inverted_pendulum_v4.
+// v4 takes no reset_noise_scale (its noise is v5's default) and pays its reward of 1 on every
+// step, the terminating one included (v5 pays 0 there); its info is empty.
 #pragma once
 
 #include "envs/mujoco/gym/mujoco_env.h"
 
 namespace envpool::mujoco::gym {
 
-class InvertedPendulum : public MujocoEnv {
+template <Version V>
+class InvertedPendulumEnv : public MujocoEnv {
  public:
   static Config DefaultConfig() {
     Config c =
         BaseConfig("inverted_pendulum.xml", 2, {"trackbodyid=0", "distance=2.04"});  // gymnasium DEFAULT_CAMERA_CONFIG
-    c.Set("reset_noise_scale", 0.01);
+    if constexpr (V == Version::kV5) c.Set("reset_noise_scale", 0.01);
     return c;
   }
 
   static EnvSpec Spec(const Config& config) {
     auto m = SpecModel(config);
+    if constexpr (V == Version::kV4) return MakeSpec(config, m.get(), 4, {});
     return MakeSpec(config, m.get(), 4, {"reward_survive"});
   }
 
-  explicit InvertedPendulum(const Config& config)
-      : MujocoEnv(config), reset_noise_scale_(config.Get<double>("reset_noise_scale")) {
+  explicit InvertedPendulumEnv(const Config& config)
+      : MujocoEnv(config), reset_noise_scale_(V == Version::kV5 ? config.Get<double>("reset_noise_scale") : 0.01) {
     if (m_->nq != 2 || m_->nv != 2) throw std::invalid_argument("InvertedPendulum needs a model with nq = nv = 2");
   }
 
@@ -30,7 +34,7 @@ class InvertedPendulum : public MujocoEnv {
     UniformNoise(rng, data_->qvel, init_qvel_, -reset_noise_scale_, reset_noise_scale_);
     Forward();
     WriteObs(out);
-    WriteInfo(out, {0.0});
+    if constexpr (V == Version::kV5) WriteInfo(out, {0.0});
   }
 
   void Step(const Action& action, Rng& /*rng*/, Output& out) override {
@@ -40,9 +44,9 @@ class InvertedPendulum : public MujocoEnv {
     bool finite = true;
     for (int i = 0; i < 4; ++i) finite = finite && std::isfinite(obs[i]);
     const bool terminated = !finite || std::abs(obs[1]) > 0.2;
-    out.reward() = terminated ? 0.0 : 1.0;
+    out.reward() = V == Version::kV4 || !terminated ? 1.0 : 0.0;
     out.terminated() = terminated;
-    WriteInfo(out, {out.reward()});
+    if constexpr (V == Version::kV5) WriteInfo(out, {out.reward()});
   }
 
  private:
@@ -54,5 +58,8 @@ class InvertedPendulum : public MujocoEnv {
 
   double reset_noise_scale_;
 };
+
+using InvertedPendulum = InvertedPendulumEnv<Version::kV5>;
+using InvertedPendulumV4 = InvertedPendulumEnv<Version::kV4>;
 
 }  // namespace envpool::mujoco::gym

@@ -1,4 +1,5 @@
-// Base class of the MuJoCo tasks (gymnasium.envs.mujoco.MujocoEnv, v5 flavour).
+// Base class of the MuJoCo tasks (gymnasium.envs.mujoco.MujocoEnv, which gymnasium's v4 and
+// v5 classes share).
 //
 // Each env owns one mjData; the compiled mjModel is shared read-only by all envs using the
 // same model file (see loader.h). GetState/SetState use the layout of state.h; SetState also
@@ -85,6 +86,18 @@ inline std::pair<double, double> Range(const Config& config, const std::string& 
   if (v.size() != 2)
     throw std::invalid_argument(key + " must have 2 values (low, high), got " + std::to_string(v.size()));
   return {v[0], v[1]};
+}
+
+// Which of gymnasium's classes a task follows: its v5 class or its v4 one (gymnasium 1.x still
+// ships the *_v4.py classes, with their own observations, rewards, info and kwargs). Each task
+// is one class template over it; the v3 / v2 ids are v4 configurations (registration.cc).
+enum class Version { kV4, kV5 };
+
+// The healthy reward: v5 pays it only while healthy; v4 also pays it on the unhealthy step when
+// terminate_when_unhealthy is set (`float(is_healthy or terminate_when_unhealthy) * reward`).
+inline double HealthyReward(Version v, bool healthy, bool terminate_when_unhealthy, double reward) {
+  const bool paid = v == Version::kV4 ? healthy || terminate_when_unhealthy : healthy;
+  return paid ? reward : 0.0;
 }
 
 class MujocoEnv : public Env {

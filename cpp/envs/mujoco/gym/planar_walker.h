@@ -1,7 +1,9 @@
-// The base of gymnasium's two planar walkers, Hopper-v5 and Walker2d-v5 (hopper_v5.py,
-// walker2d_v5.py): the same kwargs, reset noise, forward reward, health rule and clipped-velocity
-// observation; they differ in model, camera and health ranges (Hopper also bounds every state
-// entry but the root's x and z), which each task's DefaultConfig sets.
+// The base of gymnasium's two planar walkers, Hopper and Walker2d, v5 and v4 (hopper_v5.py,
+// walker2d_v5.py, hopper_v4.py, walker2d_v4.py): the same kwargs, reset noise, forward reward,
+// health rule and clipped-velocity observation; they differ in model, camera and health ranges
+// (Hopper also bounds every state entry but the root's x and z), which each task's DefaultConfig
+// sets. v4 differs from v5 in its healthy reward (HealthyReward) and its info (x_position and
+// x_velocity only).
 #pragma once
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 
 namespace envpool::mujoco::gym {
 
+template <Version V>
 class PlanarWalker : public MujocoEnv {
  public:
   // The kwargs both share, with the values both default to (each task sets its own ranges).
@@ -31,9 +34,7 @@ class PlanarWalker : public MujocoEnv {
   static EnvSpec Spec(const Config& config) {
     auto model = SpecModel(config);
     const int skip = config.Get<bool>("exclude_current_positions_from_observation") ? 1 : 0;
-    return MakeSpec(
-        config, model.get(), model->nq + model->nv - skip,
-        {"x_position", "z_distance_from_origin", "x_velocity", "reward_forward", "reward_ctrl", "reward_survive"});
+    return MakeSpec(config, model.get(), model->nq + model->nv - skip, InfoKeys());
   }
 
   explicit PlanarWalker(const Config& config)
@@ -56,7 +57,11 @@ class PlanarWalker : public MujocoEnv {
     UniformNoise(rng, data_->qvel, init_qvel_, -reset_noise_scale_, reset_noise_scale_);
     Forward();
     WriteObs(out);
-    WriteInfo(out, {data_->qpos[0], data_->qpos[1] - init_qpos_[1], 0.0, 0.0, 0.0, 0.0});
+    if constexpr (V == Version::kV5) {
+      WriteInfo(out, {data_->qpos[0], data_->qpos[1] - init_qpos_[1], 0.0, 0.0, 0.0, 0.0});
+    } else {
+      WriteInfo(out, {data_->qpos[0], 0.0});  // gymnasium's v4 reset info is empty
+    }
   }
 
   void Step(const Action& action, Rng& /*rng*/, Output& out) override {
@@ -68,14 +73,23 @@ class PlanarWalker : public MujocoEnv {
     WriteObs(out);
     const bool healthy = IsHealthy();
     const double forward_reward = forward_reward_weight_ * x_velocity;
-    const double healthy_reward = healthy ? healthy_reward_ : 0.0;
+    const double healthy_reward = HealthyReward(V, healthy, terminate_when_unhealthy_, healthy_reward_);
     const double ctrl_cost = ControlCost(a, m_->nu, ctrl_cost_weight_);
     out.reward() = (forward_reward + healthy_reward) - ctrl_cost;
     out.terminated() = !healthy && terminate_when_unhealthy_;
-    WriteInfo(out, {x_after, data_->qpos[1] - init_qpos_[1], x_velocity, forward_reward, -ctrl_cost, healthy_reward});
+    if constexpr (V == Version::kV5) {
+      WriteInfo(out, {x_after, data_->qpos[1] - init_qpos_[1], x_velocity, forward_reward, -ctrl_cost, healthy_reward});
+    } else {
+      WriteInfo(out, {x_after, x_velocity});
+    }
   }
 
  private:
+  static std::vector<std::string> InfoKeys() {
+    if constexpr (V == Version::kV4) return {"x_position", "x_velocity"};
+    return {"x_position", "z_distance_from_origin", "x_velocity", "reward_forward", "reward_ctrl", "reward_survive"};
+  }
+
   bool IsHealthy() const {
     const double z = data_->qpos[1], angle = data_->qpos[2];
     bool healthy_state = true;

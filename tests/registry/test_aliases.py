@@ -71,7 +71,9 @@ def test_an_alias_runs_as_its_task(alias, task_id, front_end):
     if front_end == "dm":
         pytest.importorskip("dm_env")
     steps = STEPS.get(task_id, 80)
-    assert_same_runs(run(alias, front_end, steps, seed=3), run(task_id, front_end, steps, seed=3), f"{alias} {front_end}")
+    assert_same_runs(
+        run(alias, front_end, steps, seed=3), run(task_id, front_end, steps, seed=3), f"{alias} {front_end}"
+    )
 
 
 @pytest.mark.parametrize(("alias", "task_id"), ALIASES, ids=[a for a, _ in ALIASES])
@@ -112,5 +114,8 @@ def test_an_alias_with_a_namespace_is_a_gymnasium_id():
 
 
 def test_an_unknown_id_names_close_aliases():
-    with pytest.raises(ValueError, match=r"unknown task id 'phys2d/CartPole-v2'; did you mean 'phys2d/CartPole-v0', 'phys2d/CartPole-v1'"):
+    with pytest.raises(
+        ValueError,
+        match=r"unknown task id 'phys2d/CartPole-v2'; did you mean 'phys2d/CartPole-v0', 'phys2d/CartPole-v1'",
+    ):
         envpool.make("phys2d/CartPole-v2")

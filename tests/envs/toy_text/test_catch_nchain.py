@@ -81,7 +81,9 @@ def test_catch_spaces_and_limits_are_bsuites():
     ref = catch_module.Catch()
     obs_spec, action_spec = ref.observation_spec(), ref.action_spec()
     assert spec.observation_space.shape == obs_spec.shape and spec.observation_space.dtype == obs_spec.dtype
-    assert spec.observation_space.low.min() == obs_spec.minimum and spec.observation_space.high.max() == obs_spec.maximum
+    assert (
+        spec.observation_space.low.min() == obs_spec.minimum and spec.observation_space.high.max() == obs_spec.maximum
+    )
     assert spec.action_space.n == action_spec.num_values == 3
     assert spec.max_episode_steps is None  # bsuite's episodes end by themselves, after height - 1 steps
     assert dict(spec.config) == {"height": 10, "width": 5, "max_episode_steps": None}
@@ -170,7 +172,10 @@ def test_nchain_spaces_and_limits():
 
 @pytest.mark.parametrize(
     ("kwargs", "match"),
-    [({"n": 0}, r"NChain: n must be in \[1, 64\], got 0"), ({"slip": 1.5}, r"NChain: slip must be in \[0, 1\], got 1.5")],
+    [
+        ({"n": 0}, r"NChain: n must be in \[1, 64\], got 0"),
+        ({"slip": 1.5}, r"NChain: slip must be in \[0, 1\], got 1.5"),
+    ],
 )
 def test_nchain_bad_kwargs(kwargs, match):
     with pytest.raises(ValueError, match=match):

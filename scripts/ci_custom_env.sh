@@ -28,8 +28,8 @@ cp -r examples/custom_env "$work/custom_env"
 
 echo "== tests ($((SECONDS - t0)) s)"
 cd "$work"  # envpool must come from the venv, not from the checkout's python/
-"$vpy" -c "import envpool, mysim; assert 'Catch-v0' in envpool.list_all_envs(); print(envpool.make_spec('Catch-v0').origin)"
-info=$("$work/venv/bin/envpool" info Catch-v0)  # whole, then grep: `| grep -q` may leave the writer a broken pipe
+"$vpy" -c "import envpool, mysim; assert 'mysim.Catch-v0' in envpool.list_all_envs(); print(envpool.make_spec('mysim.Catch-v0').origin)"
+info=$("$work/venv/bin/envpool" info mysim.Catch-v0)  # whole, then grep: `| grep -q` may leave the writer a broken pipe
 grep -q "origin:  *plugin mysim" <<<"$info"
 "$vpy" -m pytest -q -rs -p no:cacheprovider "$work/custom_env/tests" "$repo/tests/registry/test_plugins.py" | tee "$work/pytest.log"
 if grep -qiE "[0-9]+ skipped" "$work/pytest.log"; then

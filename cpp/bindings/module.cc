@@ -100,11 +100,12 @@ PYBIND11_MODULE(_core, m) {
               std::isnan(t->reward_threshold) ? py::object(py::none()) : py::object(py::float_(t->reward_threshold));
           d["defaults"] = ConfigToDict(t->defaults);
           d["origin"] = t->origin;
+          d["aliases"] = t->aliases;
           out.append(d);
         }
         return out;
       },
-      "All registered tasks: id, max_episode_steps, reward_threshold and default kwargs.");
+      "All registered tasks: id, max_episode_steps, reward_threshold, default kwargs, origin and aliases.");
 
   m.def(
       "env_spec",

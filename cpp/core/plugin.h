@@ -5,7 +5,7 @@
 //   #include "core/plugin.h"
 //   class Catch : public envpool::Env { ... };           // as any env in cpp/envs/
 //   ENVPOOL_PLUGIN("mysim") {
-//     registry.Add(envpool::Task<Catch>("Catch-v0", 0));  // id, max_episode_steps, ...
+//     registry.Add(envpool::Task<Catch>("mysim.Catch-v0", 0));  // id, max_episode_steps, ...
 //   }
 //
 // The ABI boundary (a decision, written down here and in docs/cpp_sdk.md): same-toolchain C++ with a
@@ -57,9 +57,10 @@ struct envpool_plugin_abi {
 
 namespace envpool {
 
-// Where a plugin's registration function puts its tasks. The core checks every id (unique, and
-// usable as the gymnasium id "envpool/<id>": letters, digits, '_', '-' and '.' only), sets
-// each task's origin to the plugin, and adds all of them or, if any is refused, none.
+// Where a plugin's registration function puts its tasks. The core checks every id and alias
+// (TaskSpec::aliases; unique, and usable as the gymnasium id "envpool/<id>": letters, digits,
+// '_', '-' and '.' only), sets each task's origin to the plugin, and adds all of them or, if any
+// is refused, none.
 class PluginRegistry {
  public:
   virtual void Add(TaskSpec task) = 0;

@@ -168,6 +168,13 @@ LoadedPlugin LoadPlugin(const std::string& path) {
                           "' is not allowed: use letters, digits, '_', '-' and '.' only (it must work as the "
                           "gymnasium id envpool/<id>, which allows no second '/' and no ':')");
       }
+      for (const std::string& id : task.aliases) {
+        if (!ValidTaskId(id)) {
+          throw PluginError("envpool plugin '" + name + "' (" + file + "): alias '" + id + "' of task '" + task.id +
+                            "' is not allowed: use letters, digits, '_', '-' and '.' only (it must work as the "
+                            "gymnasium id envpool/<id>, which allows no second '/' and no ':')");
+        }
+      }
       task.origin = origin;
       record.task_ids.push_back(task.id);
     }

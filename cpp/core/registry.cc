@@ -5,6 +5,7 @@
 #include <deque>
 #include <mutex>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace envpool {
 
@@ -12,7 +13,8 @@ namespace {
 
 struct Registry {
   std::mutex mu;
-  std::deque<TaskSpec> tasks;  // a deque: references stay valid as tasks are added
+  std::deque<TaskSpec> tasks;                                // a deque: references stay valid as tasks are added
+  std::unordered_map<std::string, const TaskSpec*> by_name;  // every id and alias -> its task
 };
 
 Registry& TheRegistry() {
@@ -48,15 +50,49 @@ std::vector<std::string> Closest(const std::string& word, std::vector<std::strin
 
 namespace {
 
-// Throws std::invalid_argument if `task` cannot join `existing` (the registry's lock is held).
-void CheckNewTask(const TaskSpec& task, const std::deque<TaskSpec>& existing) {
+// The ids a task answers to: its own, then its aliases.
+std::vector<const std::string*> Names(const TaskSpec& task) {
+  std::vector<const std::string*> names{&task.id};
+  for (const auto& alias : task.aliases) names.push_back(&alias);
+  return names;
+}
+
+// "task id 'X'" or "alias 'Y' of task 'X'", for messages.
+std::string Describe(const std::string& name, const TaskSpec& task) {
+  return name == task.id ? "task id '" + name + "'" : "alias '" + name + "' of task '" + task.id + "'";
+}
+
+// Where `name` is an alias of `owner`: " as an alias of 'X'" (else nothing), for messages.
+std::string AliasNote(const std::string& name, const TaskSpec& owner) {
+  return name == owner.id ? "" : " as an alias of '" + owner.id + "'";
+}
+
+// Throws std::invalid_argument if `task` cannot join the registry `existing` (its lock held):
+// an empty id or alias, no spec or make, or an id or alias already taken, by another task or
+// twice by this one.
+void CheckNewTask(const TaskSpec& task, const Registry& existing) {
   if (task.id.empty()) throw std::invalid_argument("RegisterTask: the task id is empty");
   if (!task.spec || !task.make) throw std::invalid_argument("RegisterTask: task '" + task.id + "' lacks spec or make");
-  for (const auto& t : existing) {
-    if (t.id == task.id) {
-      throw std::invalid_argument("task id '" + task.id + "' is already registered (by " + t.origin + ")");
+  const auto names = Names(task);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string& name = *names[i];
+    if (name.empty()) throw std::invalid_argument("RegisterTask: task '" + task.id + "' has an empty alias");
+    for (std::size_t j = 0; j < i; ++j) {
+      if (*names[j] == name) {
+        throw std::invalid_argument("task '" + task.id + "' names '" + name + "' twice (as its id or an alias)");
+      }
+    }
+    if (const auto it = existing.by_name.find(name); it != existing.by_name.end()) {
+      const TaskSpec* owner = it->second;
+      throw std::invalid_argument(Describe(name, task) + " is already registered" + AliasNote(name, *owner) + " (by " +
+                                  owner->origin + ")");
     }
   }
+}
+
+// Adds the names of `task`, just appended to r.tasks, to the index (the lock held).
+void Index(Registry& r, const TaskSpec& task) {
+  for (const std::string* name : Names(task)) r.by_name.emplace(*name, &task);
 }
 
 }  // namespace
@@ -64,8 +100,9 @@ void CheckNewTask(const TaskSpec& task, const std::deque<TaskSpec>& existing) {
 const TaskSpec& RegisterTask(TaskSpec task) {
   Registry& r = TheRegistry();
   std::lock_guard<std::mutex> lock(r.mu);
-  CheckNewTask(task, r.tasks);
+  CheckNewTask(task, r);
   r.tasks.push_back(std::move(task));
+  Index(r, r.tasks.back());
   return r.tasks.back();
 }
 
@@ -73,14 +110,22 @@ void RegisterTasks(std::vector<TaskSpec> tasks) {
   Registry& r = TheRegistry();
   std::lock_guard<std::mutex> lock(r.mu);
   for (std::size_t i = 0; i < tasks.size(); ++i) {
-    CheckNewTask(tasks[i], r.tasks);
+    CheckNewTask(tasks[i], r);
     for (std::size_t j = 0; j < i; ++j) {
-      if (tasks[j].id == tasks[i].id) {
-        throw std::invalid_argument("task id '" + tasks[i].id + "' is given twice (by " + tasks[i].origin + ")");
+      for (const std::string* name : Names(tasks[i])) {
+        for (const std::string* earlier : Names(tasks[j])) {
+          if (*name == *earlier) {
+            throw std::invalid_argument(Describe(*name, tasks[i]) + " is given twice" + AliasNote(*name, tasks[j]) +
+                                        " (by " + tasks[i].origin + ")");
+          }
+        }
       }
     }
   }
-  for (auto& task : tasks) r.tasks.push_back(std::move(task));
+  for (auto& task : tasks) {
+    r.tasks.push_back(std::move(task));
+    Index(r, r.tasks.back());
+  }
 }
 
 std::vector<const TaskSpec*> AllTasks() {
@@ -92,12 +137,16 @@ std::vector<const TaskSpec*> AllTasks() {
 }
 
 const TaskSpec& FindTask(const std::string& id) {
-  const auto tasks = AllTasks();
-  for (const auto* t : tasks) {
-    if (t->id == id) return *t;
+  {
+    Registry& r = TheRegistry();
+    std::lock_guard<std::mutex> lock(r.mu);
+    if (const auto it = r.by_name.find(id); it != r.by_name.end()) return *it->second;
   }
+  const auto tasks = AllTasks();
   std::vector<std::string> ids;
-  for (const auto* t : tasks) ids.push_back(t->id);
+  for (const auto* t : tasks) {
+    for (const std::string* name : Names(*t)) ids.push_back(*name);
+  }
   ids = Closest(id, std::move(ids));
   std::string msg = "unknown task id '" + id + "'";
   if (!ids.empty()) {

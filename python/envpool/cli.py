@@ -37,11 +37,16 @@ def _parse_kwarg(text: str) -> tuple[str, Any]:
 def cmd_list(args: argparse.Namespace) -> int:
     from envpool.tasks import registered_tasks
 
-    print(f"{'task':<28} {'max steps':>9}  kwargs")
-    for task_id, task in registered_tasks().items():
+    # One line per task (its aliases beside its id, not as tasks of their own), the first column
+    # as wide as its widest entry.
+    tasks = [task for task_id, task in registered_tasks().items() if task_id == task["id"]]
+    names = [task["id"] + (f" (alias {', '.join(task['aliases'])})" if task["aliases"] else "") for task in tasks]
+    width = max([28, *map(len, names)])
+    print(f"{'task':<{width}} {'max steps':>9}  kwargs")
+    for name, task in zip(names, tasks):
         kwargs = ", ".join(f"{k}={v!r}" for k, v in task["defaults"].items())
         origin = "" if task["origin"] == "built-in" else f"  [{task['origin']}]"
-        print(f"{task_id:<28} {task['max_episode_steps'] or '-':>9}  {kwargs}{origin}")
+        print(f"{name:<{width}} {task['max_episode_steps'] or '-':>9}  {kwargs}{origin}")
     return 0
 
 
@@ -70,8 +75,14 @@ def _config_line(spec: Any, key: str, value: Any) -> str:
 
 
 def cmd_info(args: argparse.Namespace) -> int:
+    from envpool.tasks import registered_tasks
+
     spec = envpool.make_spec(args.task, **dict(args.env_kwarg))
-    print(f"task:                {spec.task_id}")
+    task = registered_tasks()[spec.task_id]
+    alias_of = f" (an alias of {task['id']})" if spec.task_id != task["id"] else ""
+    print(f"task:                {spec.task_id}{alias_of}")
+    if task["aliases"]:
+        print(f"aliases:             {', '.join(task['aliases'])}")
     print(f"origin:              {spec.origin}")
     print(f"observation space:   {spec.observation_space}")
     print(f"action space:        {spec.action_space}")

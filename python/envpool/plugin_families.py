@@ -45,7 +45,9 @@ ATARI = PluginFamily(
     distribution="envpool-ng-atari",
     install="pip install --no-build-isolation ./plugins/atari  (from an envpool checkout, after envpool-ng itself)",
     docs="docs/atari.md",
-    task_ids=frozenset(f"{game}-v5" for game in ATARI_GAMES),
+    # With the reference EnvPool's spelling of a game where it differs (the plugin's aliases):
+    # it capitalizes each word of the ROM name, so tic_tac_toe_3d is TicTacToe3d there.
+    task_ids=frozenset({f"{game}-v5" for game in ATARI_GAMES} | {"TicTacToe3d-v5"}),
 )
 PLUGIN_FAMILIES = (ATARI,)
 

@@ -186,8 +186,9 @@ def rllib_kwargs(env_id: str, num_envs: int, kwargs: dict[str, Any]) -> dict[str
 
 
 def register_envs() -> None:
-    """Register every task as ``envpool/<task>`` (a plugin task whose name clashes with another
-    origin's: ``envpool-<plugin>/<task>``, see :func:`gymnasium_ids`):
+    """Register every task, and every alias of one, as ``envpool/<id>`` (an id with a namespace
+    of its own, ``phys2d/CartPole-v1``: ``envpool-phys2d/CartPole-v1``; a plugin task whose name
+    clashes with another origin's: ``envpool-<plugin>/<task>``; see :func:`gymnasium_ids`):
     ``gymnasium.make_vec("envpool/<task>", num_envs=n)`` makes a pool (its vector entry point,
     gymnasium's default when one is registered), ``gymnasium.make("envpool/<task>")`` one env
     (:class:`envpool.frontends.single_env.EnvPoolEnv`). Called on ``import envpool``; without

@@ -26,10 +26,20 @@ from envpool.spaces import specs_to_space
 
 @functools.cache
 def registered_tasks() -> dict[str, dict[str, Any]]:
-    """Every task's record in the core's registry, by id (``defaults``, ``max_episode_steps``,
-    ``reward_threshold``, ``origin``); read once, until :func:`refresh_tasks`. The caller must
-    not change it: it is the cached one."""
-    return {t["id"]: t for t in _core.tasks()}
+    """Every task's record in the core's registry (``id``, ``aliases``, ``defaults``,
+    ``max_episode_steps``, ``reward_threshold``, ``origin``), by every id that makes it: its own
+    id, then its aliases (the reference EnvPool's other spellings, ``Taxi-v3`` for ``Taxi-v4``),
+    which map to the same record, so ``record["id"]`` is the task's own id. Read once, until
+    :func:`refresh_tasks`. The caller must not change it: it is the cached one.
+
+    >>> registered_tasks()["Taxi-v3"] is registered_tasks()["Taxi-v4"]
+    True
+    """
+    tasks: dict[str, dict[str, Any]] = {}
+    for task in _core.tasks():
+        for name in (task["id"], *task["aliases"]):
+            tasks[name] = task
+    return tasks
 
 
 # The families whose tasks draw render_mode="rgb_array" frames: every built-in family
@@ -59,7 +69,9 @@ def refresh_tasks() -> None:
 
 
 def list_all_envs() -> list[str]:
-    """All task ids, e.g. ``['CartPole-v0', 'CartPole-v1', ...]``."""
+    """Every id a task can be made by, e.g. ``['CartPole-v0', 'phys2d/CartPole-v0', 'CartPole-v1',
+    ...]``: each task's id followed by its aliases (``envpool list`` shows the aliases beside
+    their task's id)."""
     return list(registered_tasks())
 
 
@@ -71,8 +83,10 @@ def is_multi_agent(task_id: str) -> bool:
 
 
 def gymnasium_ids(tasks: dict[str, dict[str, Any]] | None = None) -> dict[str, str]:
-    """Each task's gymnasium id: ``envpool/<task>``, except a task whose name (the id without
-    its version) an earlier task of another origin already has: ``envpool-<plugin>/<task>``.
+    """Each id's gymnasium id (aliases too): ``envpool/<id>``; an id with a namespace of its
+    own, ``<ns>/<name>`` (the reference EnvPool's ``phys2d/CartPole-v1``): ``envpool-<ns>/<name>``,
+    since a gymnasium id holds one '/'; and an id whose name (without its version) an earlier id of
+    another origin already has: ``envpool-<plugin>/<id>``.
 
     gymnasium treats ``envpool/Blackjack-v1`` and ``envpool/Blackjack-v5`` as two versions of one
     env and warns, making v1, that it "is out of date ... upgrade to v5"; but the toy-text
@@ -81,23 +95,23 @@ def gymnasium_ids(tasks: dict[str, dict[str, Any]] | None = None) -> dict[str, s
     ``-v1`` exactly as gymnasium's own ``CartPole-v0`` is). Tasks are taken in registration
     order (built-in first, plugins as loaded), so an id never changes once given.
 
-    >>> gymnasium_ids()["CartPole-v1"]
-    'envpool/CartPole-v1'
+    >>> gymnasium_ids()["CartPole-v1"], gymnasium_ids()["phys2d/CartPole-v1"]
+    ('envpool/CartPole-v1', 'envpool-phys2d/CartPole-v1')
     >>> fake = {"Blackjack-v1": {"origin": "built-in"}, "Blackjack-v5": {"origin": "plugin atari (/x.so)"}}
     >>> gymnasium_ids(fake)
     {'Blackjack-v1': 'envpool/Blackjack-v1', 'Blackjack-v5': 'envpool-atari/Blackjack-v5'}
     """
     from gymnasium.envs.registration import parse_env_id
 
-    first_origin: dict[str, str] = {}
+    first_origin: dict[tuple[str | None, str], str] = {}
     ids: dict[str, str] = {}
     for task_id, task in (registered_tasks() if tasks is None else tasks).items():
         origin = task["origin"]
-        name = parse_env_id(task_id)[1]
-        if first_origin.setdefault(name, origin) == origin:
-            ids[task_id] = f"envpool/{task_id}"
-        else:
-            ids[task_id] = f"{_origin_namespace(origin)}/{task_id}"
+        prefix, _, name = task_id.rpartition("/")
+        env_id = f"envpool-{prefix.replace('/', '-')}/{name}" if prefix else f"envpool/{task_id}"
+        if first_origin.setdefault(parse_env_id(env_id)[:2], origin) != origin:
+            env_id = f"{_origin_namespace(origin)}/{task_id}"  # plugin ids hold no '/'
+        ids[task_id] = env_id
     return ids
 
 

@@ -1,6 +1,7 @@
-// The task registry (core/registry.cc): ids are unique and found by name, an unknown id names
-// close ones, a refused batch of tasks adds none, and kwargs become per-env configs only when
-// each names a known key with a value of its type.
+// The task registry (core/registry.cc): ids and aliases are unique and found by name (an alias
+// finds its task, which is listed once), an unknown id names close ones, a refused batch of tasks
+// adds none, and kwargs become per-env configs only when each names a known key with a value of
+// its type.
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -109,6 +110,50 @@ void AnUnknownIdNamesTheClosest() {
   CHECK(Contains(msg, "envpool.list_all_envs()"));
 }
 
+void AnAliasFindsItsTaskWhichIsListedOnce() {
+  const std::size_t before = AllTasks().size();
+  const TaskSpec& added =
+      RegisterTask(envpool::Task<Toy>("RegAliased-v1", 7).WithAliases({"RegAliased-v0", "old/RegAliased-v0"}));
+  CHECK_EQ(AllTasks().size(), before + 1);  // one entry, not three
+  CHECK(&FindTask("RegAliased-v0") == &added);
+  CHECK(&FindTask("old/RegAliased-v0") == &added);
+  CHECK_EQ(FindTask("RegAliased-v0").id, std::string("RegAliased-v1"));
+  CHECK_EQ(added.aliases.size(), 2u);
+  // An unknown id's close matches include aliases.
+  CHECK(Contains(CHECK_THROWS(std::invalid_argument, FindTask("old/RegAliased-v9")), "'old/RegAliased-v0'"));
+}
+
+void ATakenAliasIsRefusedNamingItsOwner() {
+  const std::size_t before = AllTasks().size();
+  // An alias that is another task's id, or another task's alias; an id that is an alias.
+  const std::string as_id = CHECK_THROWS(
+      std::invalid_argument, RegisterTask(envpool::Task<Toy>("RegNew-v0", 0).WithAliases({"RegAliased-v1"})));
+  CHECK(Contains(as_id, "alias 'RegAliased-v1' of task 'RegNew-v0' is already registered (by built-in)"));
+  const std::string as_alias = CHECK_THROWS(
+      std::invalid_argument, RegisterTask(envpool::Task<Toy>("RegNew-v0", 0).WithAliases({"RegAliased-v0"})));
+  CHECK(Contains(as_alias,
+                 "alias 'RegAliased-v0' of task 'RegNew-v0' is already registered as an alias of "
+                 "'RegAliased-v1'"));
+  const std::string id = CHECK_THROWS(std::invalid_argument, RegisterTask(envpool::Task<Toy>("RegAliased-v0", 0)));
+  CHECK(Contains(id, "task id 'RegAliased-v0' is already registered as an alias of 'RegAliased-v1'"));
+  // A task naming one id twice; an empty alias.
+  CHECK(Contains(
+      CHECK_THROWS(std::invalid_argument, RegisterTask(envpool::Task<Toy>("RegNew-v0", 0).WithAliases({"RegNew-v0"}))),
+      "names 'RegNew-v0' twice"));
+  CHECK(
+      Contains(CHECK_THROWS(std::invalid_argument, RegisterTask(envpool::Task<Toy>("RegNew-v0", 0).WithAliases({""}))),
+               "empty alias"));
+  // Within a batch: an alias of one task that is the next task's id refuses the batch.
+  std::vector<TaskSpec> batch;
+  batch.push_back(envpool::Task<Toy>("RegBatchC-v0", 0).WithAliases({"RegBatchD-v0"}));
+  batch.push_back(envpool::Task<Toy>("RegBatchD-v0", 0));
+  CHECK(Contains(CHECK_THROWS(std::invalid_argument, RegisterTasks(std::move(batch))),
+                 "task id 'RegBatchD-v0' is given twice as an alias of 'RegBatchC-v0'"));
+  CHECK_EQ(AllTasks().size(), before);
+  CHECK_THROWS(std::invalid_argument, FindTask("RegNew-v0"));
+  CHECK_THROWS(std::invalid_argument, FindTask("RegBatchC-v0"));
+}
+
 void KwargsGiveEveryEnvOrEachEnvAValue() {
   const TaskSpec& task = FindTask("RegToy-v0");
   const auto configs = MakeConfigs(task, 3,
@@ -152,6 +197,8 @@ int main() {
       {"incomplete tasks are refused", IncompleteTasksAreRefused},
       {"a refused batch adds nothing", ARefusedBatchAddsNothing},
       {"an unknown id names the closest", AnUnknownIdNamesTheClosest},
+      {"an alias finds its task, which is listed once", AnAliasFindsItsTaskWhichIsListedOnce},
+      {"a taken alias is refused naming its owner", ATakenAliasIsRefusedNamingItsOwner},
       {"kwargs give every env or each env a value", KwargsGiveEveryEnvOrEachEnvAValue},
       {"an unknown kwarg names the keys closest first", AnUnknownKwargNamesTheKeysClosestFirst},
       {"a value of the wrong type or count is refused", AValueOfTheWrongTypeOrCountIsRefused},

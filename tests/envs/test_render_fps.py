@@ -22,8 +22,11 @@ except ImportError:
 
 
 def _rendering_tasks() -> list[str]:
+    """Every task that renders, once (an alias has its task's spec: tests/registry/test_aliases.py)."""
     tasks = []
-    for task_id in envpool.list_all_envs():
+    for task_id, record in registered_tasks().items():
+        if task_id != record["id"]:
+            continue
         try:
             spec = make_spec(task_id)
         except Exception:  # a family whose outside library is missing: its own tests say so
@@ -36,6 +39,11 @@ def _rendering_tasks() -> list[str]:
 RENDERING = _rendering_tasks()
 
 
+# The reference EnvPool's tasks that gymnasium no longer registers: their references' own
+# metadata. gym 0.20's PendulumEnv declares "video.frames_per_second": 30 (Pendulum-v0); bsuite's
+# Catch and gym 0.19's NChainEnv draw no frames and declare no rate (ours are our own pictures).
+OLD_REFERENCE_FPS = {"Pendulum-v0": 30, "Catch-v0": None, "NChain-v0": None}
+
 # The multi-agent tasks' references: mpe2's and PettingZoo's env classes (their metadata).
 PETTINGZOO_REFERENCES = {
     "SimpleSpread-v3": ("mpe2.simple_spread_v3", "raw_env"),
@@ -47,6 +55,8 @@ PETTINGZOO_REFERENCES = {
 
 
 def _reference_fps(task_id: str, **kwargs) -> int | None:
+    if task_id in OLD_REFERENCE_FPS:
+        return OLD_REFERENCE_FPS[task_id]
     if task_id in PETTINGZOO_REFERENCES:
         module, name = PETTINGZOO_REFERENCES[task_id]
         return getattr(pytest.importorskip(module), name).metadata.get("render_fps")

@@ -47,7 +47,7 @@ def test_pool_spec_config_holds_kwargs_and_pool_settings():
         assert config.g == config["g"] == [9.0, 9.5, 10.0]  # per-env kwargs whole
         assert (config.num_envs, config.batch_size, config.num_threads, config.seed) == (3, 2, 1, 5)
         assert config.max_episode_steps == 200 and config.thread_affinity_offset == -1
-        assert envs.config == {"g": [9.0, 9.5, 10.0]}  # envs.config stays the env kwargs
+        assert envs.config == {"g": [9.0, 9.5, 10.0], "version": 1}  # envs.config stays the env kwargs
     finally:
         envs.close()
 

@@ -256,10 +256,12 @@ class _MakeTest(absltest.TestCase):
 
     def test_make_classic(self) -> None:
         self.check_step([
-            # vendored: ids phys2d/CartPole-v0, phys2d/CartPole-v1, Pendulum-v0, phys2d/Pendulum-v0
-            # removed (not tasks here: gymnasium's functional-env variants, an old version)
             "CartPole-v0",
+            "phys2d/CartPole-v0",
             "CartPole-v1",
+            "phys2d/CartPole-v1",
+            "Pendulum-v0",
+            "phys2d/Pendulum-v0",
             "Pendulum-v1",
             "MountainCar-v0",
             "MountainCarContinuous-v0",
@@ -268,17 +270,19 @@ class _MakeTest(absltest.TestCase):
 
     def test_make_toytext(self) -> None:
         self.check_step([
-            # vendored: Taxi-v3 -> Taxi-v4 (gymnasium 1.4's); Catch-v0, NChain-v0, CliffWalking-v0,
-            # tabular/CliffWalking-v0, tabular/Blackjack-v0 removed (not tasks here)
+            "Catch-v0",
             "FrozenLake-v1",
             "FrozenLake8x8-v1",
-            "Taxi-v4",
+            "Taxi-v3",
+            "NChain-v0",
             "CliffWalking-v1",
+            "tabular/CliffWalking-v0",
             "CliffWalkingSlippery-v1",
+            "CliffWalking-v0",
             "Blackjack-v1",
+            "tabular/Blackjack-v0",
         ])
 
-    @unittest.skip('no Box2D tasks here')
     def test_make_box2d(self) -> None:
         self.check_step([
             "CarRacing-v3",

@@ -1,6 +1,7 @@
 // The Box2D tasks (gymnasium's box2d family, bit for bit on the same Box2D 2.3): id, time limit,
 // reward threshold, and the kwargs of gymnasium's registered variants. Compiled only where
-// cmake/box2d.cmake built the library (box2d/CMakeLists.txt).
+// cmake/box2d.cmake built the library (box2d/CMakeLists.txt). The v2 aliases are the reference
+// EnvPool's: it registers them with the v3 tasks' own config.
 #include "core/registry.h"
 #include "envs/box2d/bipedal_walker.h"
 #include "envs/box2d/car_racing.h"
@@ -32,11 +33,12 @@ void InitializeContactRegisters() {
 std::vector<TaskSpec> Tasks() {
   InitializeContactRegisters();
   return {
-      Task<LunarLander>("LunarLander-v3", 1000, 200.0),
-      Task<LunarLander>("LunarLanderContinuous-v3", 1000, 200.0, {{"continuous", true}}),
+      Task<LunarLander>("LunarLander-v3", 1000, 200.0).WithAliases({"LunarLander-v2"}),
+      Task<LunarLander>("LunarLanderContinuous-v3", 1000, 200.0, {{"continuous", true}})
+          .WithAliases({"LunarLanderContinuous-v2"}),
       Task<BipedalWalker>("BipedalWalker-v3", 1600, 300.0),
       Task<BipedalWalker>("BipedalWalkerHardcore-v3", 2000, 300.0, {{"hardcore", true}}),
-      Task<CarRacing>("CarRacing-v3", 1000, 900.0),
+      Task<CarRacing>("CarRacing-v3", 1000, 900.0).WithAliases({"CarRacing-v2"}),
   };
 }
 

@@ -3,10 +3,18 @@
 // scalar there, and NumPy 2 (NEP 50) keeps float32 when it meets a Python float, so the terms
 // that involve the torque are computed in float32 here too. Squares are NumPy's `x ** 2`, i.e.
 // libm pow(), which is not always correctly rounded: Pow2 calls it rather than x * x.
+//
+// Pendulum-v0 (kwarg version=0, as the reference EnvPool names it): gym 0.20's PendulumEnv, the
+// last gym that registered Pendulum-v0. Its step differs from v1's in two places: the gravity term
+// is written -3 g / (2 l) sin(th + pi), and the angle moves by the new speed before that speed is
+// clipped to +-8 (v1 clips first). Reset, observation and reward are v1's.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
 
 #include "core/env.h"
 #include "envs/classic_control/numpy_math.h"
@@ -16,9 +24,10 @@ namespace envpool::classic_control {
 
 class Pendulum : public Env {
  public:
-  static Config DefaultConfig() { return {{"g", 10.0}}; }
+  static Config DefaultConfig() { return {{"g", 10.0}, {"version", int64_t{1}}}; }
 
-  static EnvSpec Spec(const Config& /*config*/) {
+  static EnvSpec Spec(const Config& config) {
+    CheckVersion(config);
     const double high[3] = {1.0, 1.0, kMaxSpeed};
     // gymnasium builds the bounds in float32; round them the same way.
     std::vector<double> hi, lo;
@@ -36,7 +45,7 @@ class Pendulum : public Env {
     return spec;
   }
 
-  explicit Pendulum(const Config& config) : g_(config.Get<double>("g")) {}
+  explicit Pendulum(const Config& config) : g_(config.Get<double>("g")), v0_(CheckVersion(config) == 0) {}
 
   void Reset(Rng& rng, Output& out) override {
     state_[0] = rng.Uniform(-M_PI, M_PI);
@@ -58,9 +67,18 @@ class Pendulum : public Env {
     // newthdot = thdot + (3 * g / (2 * l) * sin(th) + 3.0 / (m * l ** 2) * u) * dt, where
     // 3.0 / (m * l ** 2) * u is float32 (float32 times a Python float).
     const float torque_term = static_cast<float>(3.0 / (kM * (kL * kL))) * u;
-    double newthdot = thdot + (3 * g_ / (2 * kL) * std::sin(th) + static_cast<double>(torque_term)) * kDt;
-    newthdot = std::min(std::max(newthdot, -kMaxSpeed), kMaxSpeed);  // np.clip
-    const double newth = th + newthdot * kDt;
+    double newthdot, newth;
+    if (v0_) {
+      // gym 0.20: newthdot = thdot + (-3 * g / (2 * l) * np.sin(th + np.pi) + 3.0 / (m * l ** 2) * u) * dt;
+      // newth = th + newthdot * dt; then newthdot = np.clip(newthdot, -max_speed, max_speed).
+      newthdot = thdot + (-3 * g_ / (2 * kL) * std::sin(th + M_PI) + static_cast<double>(torque_term)) * kDt;
+      newth = th + newthdot * kDt;
+      newthdot = std::min(std::max(newthdot, -kMaxSpeed), kMaxSpeed);
+    } else {
+      newthdot = thdot + (3 * g_ / (2 * kL) * std::sin(th) + static_cast<double>(torque_term)) * kDt;
+      newthdot = std::min(std::max(newthdot, -kMaxSpeed), kMaxSpeed);  // np.clip
+      newth = th + newthdot * kDt;
+    }
     state_[0] = newth;
     state_[1] = newthdot;
     last_u_ = u;  // gymnasium's self.last_u, drawn by render()
@@ -88,6 +106,16 @@ class Pendulum : public Env {
   static constexpr double kM = 1.0;
   static constexpr double kL = 1.0;
 
+  // The `version` kwarg: 0 (Pendulum-v0's step) or 1; std::invalid_argument otherwise.
+  static int64_t CheckVersion(const Config& config) {
+    const auto version = config.Get<int64_t>("version");
+    if (version != 0 && version != 1) {
+      throw std::invalid_argument("Pendulum: version must be 0 (Pendulum-v0's step) or 1, got " +
+                                  std::to_string(version));
+    }
+    return version;
+  }
+
   // ((x + pi) % (2 * pi)) - pi with Python's / NumPy's floored modulo (result has the sign
   // of the divisor; an exact zero is +0).
   static double AngleNormalize(double x) {
@@ -109,6 +137,7 @@ class Pendulum : public Env {
   }
 
   double g_;
+  bool v0_;  // version 0: gym 0.20's step (see the top of this file)
   double state_[2] = {0, 0};
   float last_u_ = 0;         // the last clipped torque (rendering only)
   bool has_last_u_ = false;  // gymnasium's last_u is None after reset

@@ -1,4 +1,4 @@
-// Catch-v0: the whole C++ side of the `mysim` envpool plugin (one file, see ../README.md).
+// mysim.Catch-v0: the whole C++ side of the `mysim` envpool plugin (one file, see ../README.md).
 //
 // A ball falls one row per step from a random column at the top of a `rows` x `cols` grid; the
 // agent moves a paddle along the bottom row (0: left, 1: stay, 2: right). The episode ends when
@@ -111,6 +111,6 @@ class Catch : public Env {
 
 // The plugin's entry point: its tasks, registered when envpool loads the plugin.
 ENVPOOL_PLUGIN("mysim") {
-  registry.Add(envpool::Task<mysim::Catch>("Catch-v0", 200));
-  registry.Add(envpool::Task<mysim::Catch>("CatchWide-v0", 200, NAN, {{"cols", int64_t{9}}}));
+  registry.Add(envpool::Task<mysim::Catch>("mysim.Catch-v0", 200));
+  registry.Add(envpool::Task<mysim::Catch>("mysim.CatchWide-v0", 200, NAN, {{"cols", int64_t{9}}}));
 }

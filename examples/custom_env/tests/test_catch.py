@@ -1,4 +1,4 @@
-"""mysim's Catch-v0 through envpool, against its pure-Python twin (mysim.twin.CatchTwin) run by
+"""mysim's Catch (mysim.Catch-v0) through envpool, against its pure-Python twin (mysim.twin.CatchTwin) run by
 gymnasium's own SyncVectorEnv: full batch and async, every autoreset mode, rendering, bad input.
 
 Run after `pip install --no-build-isolation .` (see ../README.md): `python -m pytest tests`.
@@ -31,7 +31,7 @@ def actions_for(env_ids, counters):
 
 def ours(mode=AutoresetMode.NEXT_STEP, batch_size=None, num_threads=1, **kwargs):
     return envpool.make(
-        "Catch-v0",
+        "mysim.Catch-v0",
         num_envs=N,
         batch_size=batch_size,
         num_threads=num_threads,
@@ -50,14 +50,14 @@ def twin(mode=AutoresetMode.NEXT_STEP):
 
 
 def test_the_plugin_is_found_through_its_entry_point():
-    assert {"Catch-v0", "CatchWide-v0"} <= set(envpool.list_all_envs())
-    spec = envpool.make_spec("Catch-v0")
+    assert {"mysim.Catch-v0", "mysim.CatchWide-v0"} <= set(envpool.list_all_envs())
+    spec = envpool.make_spec("mysim.Catch-v0")
     assert spec.origin == f"plugin mysim ({os.path.realpath(mysim.PLUGIN_PATH)})"
     assert spec.observation_space == gymnasium.spaces.Box(0.0, 1.0, (10, 5), np.float32)
     assert spec.action_space == gymnasium.spaces.Discrete(3)
     assert spec.max_episode_steps == 200 and spec.render_shape == (160, 80, 3)
     # the task's kwargs and, as the reference EnvPool's config has it, its time limit
-    assert envpool.make_spec("CatchWide-v0").config == {"rows": 10, "cols": 9, "max_episode_steps": 200}
+    assert envpool.make_spec("mysim.CatchWide-v0").config == {"rows": 10, "cols": 9, "max_episode_steps": 200}
 
 
 @pytest.mark.parametrize("mode", MODES, ids=lambda m: m.name)
@@ -147,7 +147,7 @@ def test_async_matches_the_twin(mode):
 
 
 def test_state_round_trip_and_time_limit():
-    envs = envpool.make("Catch-v0", num_envs=2, max_episode_steps=2)
+    envs = envpool.make("mysim.Catch-v0", num_envs=2, max_episode_steps=2)
     try:
         envs.reset()
         envs.set_state(1, [3, 4, 0])  # ball in row 3 of 10, column 4; paddle at 0
@@ -161,12 +161,12 @@ def test_state_round_trip_and_time_limit():
 
 def test_bad_input_is_refused_and_the_pool_stays_usable():
     with pytest.raises(ValueError, match="rows must be in"):
-        envpool.make("Catch-v0", rows=1)
+        envpool.make("mysim.Catch-v0", rows=1)
     with pytest.raises(ValueError, match="unexpected keyword argument 'colls'.*cols"):
-        envpool.make("Catch-v0", colls=3)
+        envpool.make("mysim.Catch-v0", colls=3)
     with pytest.raises(ValueError, match="'rows' must be int, got str"):
-        envpool.make("Catch-v0", rows="ten")
-    envs = envpool.make("Catch-v0", num_envs=2)
+        envpool.make("mysim.Catch-v0", rows="ten")
+    envs = envpool.make("mysim.Catch-v0", num_envs=2)
     try:
         envs.reset()
         with pytest.raises(ValueError):
@@ -182,7 +182,7 @@ def test_bad_input_is_refused_and_the_pool_stays_usable():
 
 
 def test_gymnasium_id():
-    envs = gymnasium.make_vec("envpool/Catch-v0", num_envs=3, vectorization_mode="vector_entry_point", rows=3)
+    envs = gymnasium.make_vec("envpool/mysim.Catch-v0", num_envs=3, vectorization_mode="vector_entry_point", rows=3)
     try:
         obs, _ = envs.reset(seed=0)
         assert obs.shape == (3, 3, 5)

@@ -1,5 +1,6 @@
 // The envpool-ng-atari plugin: every game of ale-py's ROM set as `<Game>-v5` (the env: atari_env.cc;
-// finding and checking its ROM: rom.cc).
+// finding and checking its ROM: rom.cc), and the reference EnvPool's id where it spells a game
+// otherwise (TicTacToe3d-v5) as an alias.
 //
 // Besides the ENVPOOL_PLUGIN entry points it exports three C functions, called through ctypes:
 //   envpool_atari_set_roms_dir  by envpool_atari/__init__.py when envpool loads the plugin
@@ -11,12 +12,14 @@
 //                               limit the pool is measured against), one ALE per thread or n.
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <memory>
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "ale_interface.hpp"
@@ -121,10 +124,38 @@ ENVPOOL_PLUGIN_EXPORT double envpool_atari_raw_steps(const char* rom_path, int t
   return envpool_atari_raw_steps_n(rom_path, threads, threads, steps, frame_skip);
 }
 
+namespace envpool_atari {
+namespace {
+
+// The reference EnvPool's name for a ROM: each '_'-separated word capitalized, the rest of it
+// lower case ("".join(w.capitalize() for w in rom.split("_"))). ale-py's str.title() also
+// capitalizes a letter after a digit, so the two differ for tic_tac_toe_3d: TicTacToe3d, ale-py's
+// TicTacToe3D. Where they differ, the reference's id is an alias of ours.
+std::string ReferenceName(const std::string& rom) {
+  std::string name;
+  bool word_start = true;
+  for (char c : rom) {
+    if (c == '_') {
+      word_start = true;
+      continue;
+    }
+    const auto u = static_cast<unsigned char>(c);
+    name += static_cast<char>(word_start ? std::toupper(u) : std::tolower(u));
+    word_start = false;
+  }
+  return name;
+}
+
+}  // namespace
+}  // namespace envpool_atari
+
 ENVPOOL_PLUGIN("atari") {
   for (const auto& game : envpool_atari::kGames) {
     // 27000 steps = the 108000 frames (30 minutes of play) of ale-py's v5 games at frame_skip 4.
-    registry.Add(envpool::Task<envpool_atari::AtariEnv>(std::string(game.task) + "-v5", 27000, NAN,
-                                                        {{"task", std::string(game.rom)}}));
+    auto task = envpool::Task<envpool_atari::AtariEnv>(std::string(game.task) + "-v5", 27000, NAN,
+                                                       {{"task", std::string(game.rom)}});
+    const std::string reference = envpool_atari::ReferenceName(game.rom) + "-v5";
+    if (reference != task.id) task.aliases.push_back(reference);
+    registry.Add(std::move(task));
   }
 }

@@ -27,6 +27,38 @@ def test_every_v5_game_of_ale_py_is_a_task_of_the_plugin():
     assert envpool.make_spec("SpaceInvaders-v5").origin.startswith("plugin atari")
 
 
+@pytest.mark.parametrize("env_type", ["gymnasium", "gym", "dm", "single"])
+def test_the_reference_spelling_of_a_game_is_an_alias(env_type):
+    """The reference EnvPool names tic_tac_toe_3d TicTacToe3d-v5 (each word of the ROM name
+    capitalized); ale-py's and ours is TicTacToe3D-v5. The reference's id is an alias of ours, the
+    plugin's only one: the same task, the same frames from the same seed, through every front end."""
+    from envpool.tasks import gymnasium_ids, registered_tasks
+
+    aliases = {
+        a: t["id"] for a, t in registered_tasks().items() if t["origin"].startswith("plugin atari ") and a != t["id"]
+    }
+    assert aliases == {"TicTacToe3d-v5": "TicTacToe3D-v5"}
+    assert gymnasium_ids()["TicTacToe3d-v5"] == "envpool/TicTacToe3d-v5"
+    if env_type == "dm":
+        pytest.importorskip("dm_env")
+    runs = []
+    for task_id in ("TicTacToe3d-v5", "TicTacToe3D-v5"):
+        actions = random_actions(envpool.make_spec(task_id).action_space.n, 2, 60, seed=1)
+        if env_type == "single":
+            env = gymnasium.make(gymnasium_ids()[task_id])
+            obs = [env.reset(seed=5)[0]] + [env.step(a[0])[0] for a in actions]
+        else:
+            env = envpool.make(task_id, env_type=env_type, num_envs=2, seed=5)
+            first = env.reset()
+            obs = [first.observation.obs if env_type == "dm" else first[0]]
+            for a in actions:
+                out = env.step(a)
+                obs.append(out.observation.obs if env_type == "dm" else out[0])
+        env.close()
+        runs.append(np.stack(obs))
+    assert np.array_equal(*runs)
+
+
 def test_cli_lists_atari_ids_with_their_origin():
     out = subprocess.run([sys.executable, "-m", "envpool", "list"], capture_output=True, text=True, check=True).stdout
     lines = [line for line in out.splitlines() if "Pong-v5" in line or "SpaceInvaders-v5" in line]

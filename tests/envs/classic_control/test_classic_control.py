@@ -1,4 +1,5 @@
-"""Bit-exact fidelity of the native classic-control envs against gymnasium's implementations.
+"""Bit-exact fidelity of the native classic-control envs against gymnasium's implementations
+(Pendulum-v0: gym 0.20's step on gymnasium's PendulumEnv, oracle.py).
 
 For the same state and action, envpool and gymnasium's ``env.unwrapped`` must give the same
 observation (float32, bit for bit), the same float64 reward, the same ``terminated`` and the
@@ -26,6 +27,8 @@ import numpy as np
 import pytest
 
 import envpool
+
+from .oracle import make_pendulum_v0
 
 NUM_ENVS = 16
 FRESH_ROUNDS = 400  # x NUM_ENVS transitions from fresh states per task
@@ -120,6 +123,8 @@ CASES = [
     ("CartPole-v0", {}, _cartpole_states, _discrete_actions(2), True),
     ("CartPole-v1", {}, _cartpole_states, _discrete_actions(2), True),
     ("CartPole-v1", {"sutton_barto_reward": True}, _cartpole_states, _discrete_actions(2), True),
+    ("Pendulum-v0", {}, _pendulum_states, _box_actions(2.0), False),
+    ("Pendulum-v0", {"g": 9.81}, _pendulum_states, _box_actions(2.0), False),
     ("Pendulum-v1", {}, _pendulum_states, _box_actions(2.0), False),
     ("Pendulum-v1", {"g": 9.81}, _pendulum_states, _box_actions(2.0), False),
     ("MountainCar-v0", {}, _mountain_car_states(0.5), _discrete_actions(3), True),
@@ -140,10 +145,15 @@ def _seed(*parts) -> int:
     return zlib.crc32(repr(parts).encode())
 
 
+def _make_ref(task, **kwargs):
+    """gymnasium's env of ``task``; Pendulum-v0 (which gymnasium no longer has): oracle.py's."""
+    return make_pendulum_v0(**kwargs) if task == "Pendulum-v0" else gym.make(task, **kwargs)
+
+
 def _make_refs(task, kwargs):
     refs = []
     for i in range(NUM_ENVS):
-        ref = gym.make(task, **kwargs).unwrapped
+        ref = _make_ref(task, **kwargs).unwrapped
         ref.reset(seed=i)
         refs.append(ref)
     return refs
@@ -241,7 +251,7 @@ def _steady_action(task, obs):
     if task.startswith("CartPole"):
         x, x_dot, theta, theta_dot = obs[0]
         return np.array([int(theta + 0.5 * theta_dot + 0.05 * x + 0.1 * x_dot > 0)], dtype=np.int64)
-    if task == "Pendulum-v1":
+    if task.startswith("Pendulum"):
         return np.zeros((1, 1), dtype=np.float32)
     if task == "MountainCarContinuous-v0":
         return np.zeros((1, 1), dtype=np.float32)
@@ -250,7 +260,7 @@ def _steady_action(task, obs):
 
 @pytest.mark.parametrize("task", TASKS)
 def test_time_limit(task):
-    max_steps = gym.spec(task).max_episode_steps
+    max_steps = 200 if task == "Pendulum-v0" else gym.spec(task).max_episode_steps  # gym 0.20: 200 for v0
     env = envpool.make(task, num_envs=1, seed=0)
     obs, _ = env.reset()
     for t in range(1, max_steps + 1):
@@ -283,7 +293,7 @@ def _assert_space_equal(ours, ref, what):
 @pytest.mark.parametrize(("task", "kwargs"), [(task, kw) for task, kw, *_ in CASES], ids=CASE_IDS)
 def test_spaces_match_gymnasium(task, kwargs):
     env = envpool.make(task, num_envs=2, seed=0, **kwargs)
-    ref = gym.make(task, **kwargs)
+    ref = _make_ref(task, **kwargs)
     _assert_space_equal(env.single_observation_space, ref.observation_space, f"{task} observation space")
     _assert_space_equal(env.single_action_space, ref.action_space, f"{task} action space")
     env.close()

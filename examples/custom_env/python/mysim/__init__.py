@@ -4,7 +4,7 @@ Installing this package is enough: envpool finds the plugin through the ``envpoo
 point at ``import envpool``:
 
 >>> import envpool
->>> envs = envpool.make("Catch-v0", num_envs=4, seed=0)
+>>> envs = envpool.make("mysim.Catch-v0", num_envs=4, seed=0)
 >>> envs.reset()[0].shape
 (4, 10, 5)
 >>> envs.close()

@@ -4,7 +4,7 @@ envpool's per-env ``Rng`` (cpp/core/rng.h) is numpy's default generator, bit for
 seeded with ``s`` draws what ``np.random.default_rng(s)`` draws, and ``rng.Below(n)`` is
 ``integers(n)``. So the twin just uses gymnasium's own ``self.np_random`` the same way, and
 gymnasium's ``SyncVectorEnv`` running twins (env ``i`` seeded with ``seed + i``) gives the same
-obs, rewards, flags and frames as ``envpool.make("Catch-v0", seed=seed)``, step for step; the
+obs, rewards, flags and frames as ``envpool.make("mysim.Catch-v0", seed=seed)``, step for step; the
 tests check it.
 
 >>> from mysim.twin import CatchTwin
@@ -22,7 +22,7 @@ from gymnasium import spaces
 
 
 class CatchTwin(gymnasium.Env):
-    """Catch-v0 in Python. Actions: 0 left, 1 stay, 2 right."""
+    """mysim.Catch-v0 in Python. Actions: 0 left, 1 stay, 2 right."""
 
     metadata = {"render_modes": ["rgb_array"]}
     CELL = 16

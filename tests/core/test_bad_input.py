@@ -251,7 +251,8 @@ def test_full_batch_calls_on_an_async_pool_say_which_loop_it_runs(env_type):
         with pytest.raises(RuntimeError, match="still stepping.*" + ASYNC_HINT):
             envs.reset()
         result = envs.recv()  # the envs reset() left in flight
-        ids = result.observation.env_id if env_type == "dm" else result[4]["env_id"]
+        # info is the last item: (obs, reward, terminated, truncated, info), or gym < 0.26's four
+        ids = result.observation.env_id if env_type == "dm" else result[-1]["env_id"]
         envs.send(np.zeros(2, dtype=np.int64), ids)
         envs.recv()
     finally:

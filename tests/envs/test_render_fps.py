@@ -54,6 +54,11 @@ PETTINGZOO_REFERENCES = {
 }
 
 
+# gymnasium's ids of tasks envpool has that an older gymnasium (>= 1.1, the oldest supported)
+# lacks, and the release that added each (as tests/envs/toy_text/oracle.py says).
+GYMNASIUM_ADDED = {"Taxi-v4": "1.3", "CliffWalking-v1": "1.2", "CliffWalkingSlippery-v1": "1.2"}
+
+
 def _reference_fps(task_id: str, **kwargs) -> int | None:
     if task_id in OLD_REFERENCE_FPS:
         return OLD_REFERENCE_FPS[task_id]
@@ -71,6 +76,9 @@ def _reference_fps(task_id: str, **kwargs) -> int | None:
     if {"task_name", "control_timestep"} <= defaults.keys():  # dm_control's suite
         return None
     spec = gymnasium.envs.registry.get(task_id)
+    if spec is None and task_id in GYMNASIUM_ADDED:
+        added = GYMNASIUM_ADDED[task_id]
+        pytest.skip(f"gymnasium {gymnasium.__version__} has no {task_id} (gymnasium {added} added it)")
     if spec is None:
         if task_id.startswith(("MiniGrid-", "BabyAI-")):
             pytest.skip("the MiniGrid frame rates are compared with minigrid's: pip install minigrid")

@@ -76,6 +76,7 @@ def test_an_alias_runs_as_its_task(alias, task_id, front_end):
     )
 
 
+@pytest.mark.usefixtures("without_the_gym_package")  # env_type="gym": the reference's API, gym or not
 @pytest.mark.parametrize(("alias", "task_id"), ALIASES, ids=[a for a, _ in ALIASES])
 def test_an_alias_steps_through_every_front_end(alias, task_id):
     pytest.importorskip("dm_env")

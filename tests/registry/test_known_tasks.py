@@ -116,11 +116,13 @@ def test_no_envpool_id_is_out_of_date_next_to_another_task():
     parsed = {task_id: gymnasium.envs.registration.parse_env_id(env_id) for task_id, env_id in ids.items()}
     for task_id, env_id in ids.items():
         got = _deprecations(env_id)
-        if task_id in gymnasium.registry:
-            assert bool(got) == bool(_deprecations(task_id)), (env_id, got)
-            continue
         namespace, name, version = parsed[task_id]
         newer = [t for t, (ns, n, v) in parsed.items() if (ns, n) == (namespace, name) and (v or 0) > (version or 0)]
+        # gymnasium's own id warns as ours does where this gymnasium has every newer version we
+        # have (gymnasium 1.1 has CliffWalking-v0 but not -v1, which 1.2 added).
+        if task_id in gymnasium.registry and all(t in gymnasium.registry for t in newer):
+            assert bool(got) == bool(_deprecations(task_id)), (env_id, got)
+            continue
         assert bool(got) == bool(newer), (env_id, got, newer)
         for other in newer:
             assert tasks[other]["origin"] == tasks[task_id]["origin"], (task_id, other)

@@ -10,7 +10,8 @@ observation fields). Front ends:
 
 - ``gymnasium``: ``envpool.make(task)``, the gymnasium ``VectorEnv``;
 - ``gym``: ``env_type="gym"``, the reference EnvPool's front end (four values from ``step`` where
-  a gym < 0.26 is installed);
+  a gym < 0.26 is installed: ``assert_front_ends_agree`` compares the gymnasium-based one, so its
+  tests hide an installed gym with the ``without_the_gym_package`` fixture);
 - ``dm``: ``env_type="dm"``, a ``dm_env.Environment``;
 - ``single``: ``gymnasium.make`` of the task's gymnasium id, one env, reset (and the reset
   recorded) where an episode ends.

@@ -42,6 +42,7 @@ def test_a_bad_version_is_refused(version):
         envpool.make("Pendulum-v0", version=version)
 
 
+@pytest.mark.usefixtures("without_the_gym_package")  # env_type="gym": the reference's API, gym or not
 @pytest.mark.parametrize("task_id", ["Pendulum-v0", "phys2d/Pendulum-v0"])
 def test_steps_through_every_front_end(task_id):
     assert_front_ends_agree(task_id, 220)  # past the 200-step time limit

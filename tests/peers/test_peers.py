@@ -144,10 +144,22 @@ def test_tianshou_collector_on_the_gym_front_end_with_random_actions():
 # -- TorchRL -------------------------------------------------------------------------------------------
 
 
+def _torchrl_envs():
+    """``torchrl.envs``, imported with the Procgen oracle hidden: torchrl.envs imports every
+    library ``find_spec`` finds, and the oracle in .test-oracles/ (tests/conftest.py puts it on the
+    path) is installed without gym, which its ``procgen/__init__`` imports (tests/envs/procgen/oracle.py
+    loads it around that)."""
+    pytest.importorskip("torchrl")
+    with pytest.MonkeyPatch.context() as patch:
+        if "procgen" not in sys.modules:
+            patch.setitem(sys.modules, "procgen", None)  # find_spec("procgen") is None
+        import torchrl.envs
+    return torchrl.envs
+
+
 @pytest.mark.parametrize("mode", ["same_step", "disabled"])
 def test_torchrl_gym_wrapper_rollout(mode):
-    pytest.importorskip("torchrl")
-    from torchrl.envs import GymWrapper
+    GymWrapper = _torchrl_envs().GymWrapper
 
     env = GymWrapper(envpool.make("CartPole-v1", num_envs=4, seed=0, autoreset_mode=mode))
     rollout = env.rollout(300, break_when_any_done=False)
@@ -162,8 +174,7 @@ def test_torchrl_gym_wrapper_rollout(mode):
 
 
 def test_torchrl_refuses_next_step_autoreset():
-    pytest.importorskip("torchrl")
-    from torchrl.envs import GymWrapper
+    GymWrapper = _torchrl_envs().GymWrapper
 
     envs = envpool.make("CartPole-v1", num_envs=2)
     with pytest.raises(RuntimeError, match="SAME_STEP or DISABLED"):
@@ -172,8 +183,7 @@ def test_torchrl_refuses_next_step_autoreset():
 
 
 def test_torchrl_gym_env_by_id():
-    pytest.importorskip("torchrl")
-    from torchrl.envs import GymEnv
+    GymEnv = _torchrl_envs().GymEnv
 
     assert gym.spec("envpool/CartPole-v1").entry_point is not None  # the single-env entry point
     # "envpool:" makes gymnasium import envpool (its registrations) in the vector env's fresh worker processes.

@@ -6,10 +6,16 @@ the rewards, terminated, truncated and ``success`` are compared bit for bit, ste
 briefly on every id, over whole episodes (time limits, autoresets, goals reached and redrawn)
 on a sample, under random actions (beyond the action box, pushing into walls and up to the
 velocity clip) and a policy that steers the ball to its goal. ``compute_reward`` & co. over
-batches equal the oracle's.
+batches equal the oracle's. Frames (render_mode="rgb_array", both sides MuJoCo's renderer in
+an EGL context) equal the oracle's pixel for pixel, the target site following the goal.
 """
 
 from __future__ import annotations
+
+import importlib.util
+import os
+
+os.environ.setdefault("MUJOCO_GL", "egl")  # before gymnasium's renderer imports mujoco.egl
 
 import numpy as np
 import pytest
@@ -284,3 +290,28 @@ def test_same_step_and_disabled_autoreset_and_async_send_recv():
         sent_to.update(zip(ids.tolist(), sent))
         envs.send(sent, ids)
     envs.close()
+
+
+@pytest.mark.parametrize(
+    ("task_id", "kwargs"), [("PointMaze_Large-v3", {}), ("PointMaze_Open_Diverse_GR-v3", {"reset_target": True})]
+)
+def test_frames_equal_gymnasium_robotics(task_id, kwargs):
+    if os.environ["MUJOCO_GL"] != "egl" or importlib.util.find_spec("OpenGL") is None:
+        pytest.skip(f"frames are compared in EGL contexts with PyOpenGL (MUJOCO_GL={os.environ['MUJOCO_GL']})")
+    load_robotics()
+    envs = envpool.make(task_id, num_envs=1, seed=8, render_mode="rgb_array", **kwargs)
+    oracle = make_oracle(task_id, render_mode="rgb_array", **kwargs)
+    obs, _ = envs.reset()
+    oracle.reset(seed=8)
+    np.testing.assert_array_equal(envs.render()[0], oracle.render())
+    goals = {tuple(obs["desired_goal"][0])}
+    for t in range(150):
+        action = _steer(obs)
+        obs, *_ = envs.step(action)
+        oracle.step(action[0])
+        goals.add(tuple(obs["desired_goal"][0]))
+        if t % 50 == 49:
+            np.testing.assert_array_equal(envs.render()[0], oracle.render(), err_msg=f"step {t}")
+    assert len(goals) > 1 or not kwargs  # the target site was moved to a new goal
+    envs.close()
+    oracle.close()

@@ -5,10 +5,16 @@ rewards, terminated, truncated and every info key the oracle gives (the Ant's, `
 equal bit for bit, briefly on all 60 ids and over whole episodes on a sample. The ant does not
 reach goals under random actions, so the goal rules (termination, v4 / v5's redraw loop with
 reset_target, v3's one redraw inside compute_terminated, whose reward is then the new goal's)
-are reached by putting the ant next to its goal on both sides (``set_state``).
+are reached by putting the ant next to its goal on both sides (``set_state``). Frames equal the
+oracle's render() pixel for pixel.
 """
 
 from __future__ import annotations
+
+import importlib.util
+import os
+
+os.environ.setdefault("MUJOCO_GL", "egl")  # before gymnasium's renderer imports mujoco.egl
 
 import numpy as np
 import pytest
@@ -120,3 +126,23 @@ def test_goals_reached_with_the_ant_moved_next_to_them(task_id, kwargs):
 def test_bad_kwargs_are_value_errors_at_make(task_id, kwargs, message):
     with pytest.raises(ValueError, match=message):
         envpool.make(task_id, num_envs=1, **kwargs)
+
+
+@pytest.mark.parametrize("task_id", ["AntMaze_Medium-v5", "AntMaze_UMaze-v3"])
+def test_frames_equal_gymnasium_robotics(task_id):
+    if os.environ["MUJOCO_GL"] != "egl" or importlib.util.find_spec("OpenGL") is None:
+        pytest.skip(f"frames are compared in EGL contexts with PyOpenGL (MUJOCO_GL={os.environ['MUJOCO_GL']})")
+    load_robotics()
+    envs = envpool.make(task_id, num_envs=1, seed=4, render_mode="rgb_array")
+    oracle = make_oracle(task_id, render_mode="rgb_array")
+    envs.reset()
+    oracle.reset(seed=4)
+    np.testing.assert_array_equal(envs.render()[0], oracle.render())
+    rng = np.random.default_rng(2)
+    for _ in range(20):
+        action = rng.uniform(-1, 1, size=(1, 8)).astype(np.float32)
+        envs.step(action)
+        oracle.step(action[0])
+    np.testing.assert_array_equal(envs.render()[0], oracle.render())
+    envs.close()
+    oracle.close()

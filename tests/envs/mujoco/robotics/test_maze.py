@@ -310,3 +310,17 @@ def test_frames_equal_gymnasium_robotics(task_id, kwargs):
     assert len(goals) > 1 or not kwargs  # the target site was moved to a new goal
     envs.close()
     oracle.close()
+
+
+def test_one_maze_map_per_env():
+    maps = load_robotics().envs.maze.maps
+    envs = envpool.make("PointMaze_UMaze-v3", num_envs=2, seed=6, maze_map=[maps.OPEN, maps.MEDIUM_MAZE_DIVERSE_G])
+    assert envs.config["maze_map"] == [
+        ["".join(str(c) for c in row) for row in maps.OPEN],
+        ["".join(str(c) for c in row) for row in maps.MEDIUM_MAZE_DIVERSE_G],
+    ]
+    obs, _ = envs.reset()
+    for i, maze in enumerate((maps.OPEN, maps.MEDIUM_MAZE_DIVERSE_G)):
+        theirs, _ = make_oracle("PointMaze_UMaze-v3", maze_map=maze).reset(seed=6 + i)
+        assert_obs_equal(_row(obs, i), theirs, f"env {i}")
+    envs.close()

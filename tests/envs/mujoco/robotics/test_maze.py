@@ -323,4 +323,6 @@ def test_one_maze_map_per_env():
     for i, maze in enumerate((maps.OPEN, maps.MEDIUM_MAZE_DIVERSE_G)):
         theirs, _ = make_oracle("PointMaze_UMaze-v3", maze_map=maze).reset(seed=6 + i)
         assert_obs_equal(_row(obs, i), theirs, f"env {i}")
+    # the maps differ, the reward's kwargs do not: one compute_reward for both
+    assert envs.compute_reward(np.zeros(2), np.ones(2)) == 0.0
     envs.close()

@@ -208,6 +208,7 @@ struct GoalRules {
 
   // The GoalTask<E> functions (core/goals.h).
   static int GoalSize(const Config&) { return 2; }
+  static std::vector<std::string> GoalConfigKeys() { return {"reward_type", "continuing_task"}; }
   static void ComputeReward(const Config& config, const double* a, const double* d, std::size_t n, double* out) {
     const RewardType type = ParseRewardType(config);
     for (std::size_t i = 0; i < n; ++i) out[i] = Reward(type, a + 2 * i, d + 2 * i);

@@ -146,3 +146,21 @@ def test_frames_equal_gymnasium_robotics(task_id):
     np.testing.assert_array_equal(envs.render()[0], oracle.render())
     envs.close()
     oracle.close()
+
+
+@pytest.mark.parametrize("task_id", ["AntMaze_UMazeDense-v5", "AntMaze_UMaze-v4", "AntMaze_UMazeDense-v3"])
+def test_compute_reward_over_batches_equals_the_oracle(task_id):
+    load_robotics()
+    oracle = make_oracle(task_id, continuing_task=False).unwrapped
+    envs = envpool.make(task_id, num_envs=1, continuing_task=False)
+    rng = np.random.default_rng(3)
+    achieved = rng.uniform(-8, 8, size=(4, 60, 2))
+    desired = achieved + rng.uniform(-0.6, 0.6, size=(4, 60, 2))
+    np.testing.assert_array_equal(
+        envs.compute_reward(achieved, desired, {}), oracle.compute_reward(achieved, desired, {})
+    )
+    flat = zip(achieved.reshape(-1, 2), desired.reshape(-1, 2))
+    terminated = envs.compute_terminated(achieved, desired).reshape(-1).tolist()
+    assert terminated == [oracle.compute_terminated(a, d, {}) for a, d in flat]
+    assert 0 < sum(terminated) < len(terminated)
+    envs.close()

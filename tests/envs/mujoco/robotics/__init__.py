@@ -1,0 +1,1 @@
+"""cpp/envs/mujoco/robotics against gymnasium-robotics 1.4.2."""

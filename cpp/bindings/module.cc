@@ -197,7 +197,11 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("max_episode_steps", [](const PyPool& p) { return p.core().max_episode_steps(); })
       .def_property_readonly("spec", [](const PyPool& p) { return EnvSpecToDict(p.core().spec()); })
       .def("xla_id", &PyPool::XlaId, "This pool's id for the XLA handlers (envs.xla()), registered at the first call.")
-      .def_property_readonly("batch_fields", &PyPool::BatchFields);
+      .def_property_readonly("batch_fields", &PyPool::BatchFields)
+      .def("goal_compute", &PyPool::GoalCompute, py::arg("which"), py::arg("achieved_goal"), py::arg("desired_goal"),
+           py::arg("env_id") = py::none(),
+           "A goal-conditioned task's compute_reward / _terminated / _truncated (which: 'reward', 'terminated', "
+           "'truncated') over goal rows (..., goal_size), with env env_id's kwargs (None: the kwargs all envs share).");
 
   py::class_<PyProcessPool, PyPool>(m, "ProcessPool",
                                     "A pool whose envs live in worker processes (envpool.make_python).")

@@ -34,6 +34,9 @@ std::chrono::nanoseconds WaitOf(double wait_ms) {
 PyPool::PyPool(const std::string& task_id, const py::dict& kwargs, const PoolOptions& options)
     : PyPool(NativePool(FindTask(task_id), kwargs, options), nullptr) {
   final_obs_objects_ = true;
+  task_id_ = task_id;
+  goals_ = FindGoalFunctions(task_id);
+  if (goals_) env_configs_ = MakeConfigs(FindTask(task_id), pool_->num_envs(), ToKwargs(kwargs));
 }
 
 PyPool::PyPool(std::unique_ptr<EnvPool> pool, const char* no_xla_reason)
@@ -207,6 +210,63 @@ py::list PyPool::BatchFields() const {
     out.append(d);
   }
   return out;
+}
+
+py::array PyPool::GoalCompute(const std::string& which, const py::array& achieved, const py::array& desired,
+                              const py::object& env_id) const {
+  if (!goals_) {
+    throw std::invalid_argument(
+        (task_id_.empty() ? std::string("this pool's envs are not a native task") : task_id_ + " is not") +
+        " a goal-conditioned task: compute_" + which +
+        " belongs to the tasks with Dict(observation, achieved_goal, desired_goal) observations (gymnasium-robotics')");
+  }
+  const GoalFunctions::Batch* fn = which == "reward"       ? &goals_->reward
+                                   : which == "terminated" ? &goals_->terminated
+                                   : which == "truncated"  ? &goals_->truncated
+                                                           : nullptr;
+  if (!fn) throw std::invalid_argument("goal function '" + which + "' is none of reward, terminated, truncated");
+  const int num_envs = static_cast<int>(env_configs_.size());
+  std::size_t env = 0;
+  if (env_id.is_none()) {
+    for (int i = 1; i < num_envs; ++i) {
+      if (env_configs_[i].values() != env_configs_[0].values()) {
+        throw std::invalid_argument("compute_" + which + ": the envs of this pool have different kwargs (env 0 and " +
+                                    std::to_string(i) + "); name the env whose kwargs apply with env_id=");
+      }
+    }
+  } else {
+    const int64_t i = env_id.cast<int64_t>();
+    if (i < 0 || i >= num_envs) {
+      throw py::index_error("compute_" + which + ": env_id " + std::to_string(i) + " is out of range for " +
+                            std::to_string(num_envs) + " envs");
+    }
+    env = static_cast<std::size_t>(i);
+  }
+  using Doubles = py::array_t<double, py::array::c_style | py::array::forcecast>;
+  const Doubles a = Doubles::ensure(achieved), d = Doubles::ensure(desired);
+  if (!a || !d) throw std::invalid_argument("compute_" + which + ": achieved_goal and desired_goal must be numeric");
+  const py::ssize_t size = goals_->goal_size;
+  auto shape_text = [](const Doubles& x) {
+    std::string s = "(";
+    for (py::ssize_t k = 0; k < x.ndim(); ++k) s += (k ? ", " : "") + std::to_string(x.shape(k));
+    return s + (x.ndim() == 1 ? ",)" : ")");
+  };
+  bool same = a.ndim() == d.ndim();
+  for (py::ssize_t k = 0; same && k < a.ndim(); ++k) same = a.shape(k) == d.shape(k);
+  if (!same || a.ndim() < 1 || a.shape(a.ndim() - 1) != size) {
+    throw std::invalid_argument("compute_" + which + " of " + task_id_ + " takes achieved_goal and desired_goal of " +
+                                "one shape (..., " + std::to_string(size) + "), got " + shape_text(a) + " and " +
+                                shape_text(d));
+  }
+  const std::vector<py::ssize_t> lead(a.shape(), a.shape() + a.ndim() - 1);
+  const auto rows = static_cast<std::size_t>(a.size() / size);
+  py::array_t<double> values(lead);
+  {
+    py::gil_scoped_release release;
+    (*fn)(env_configs_[env], a.data(), d.data(), rows, values.mutable_data());
+  }
+  if (which == "reward") return values;
+  return values.attr("astype")("bool");
 }
 
 int64_t PyPool::XlaId() {

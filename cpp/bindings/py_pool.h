@@ -18,6 +18,7 @@
 #include "bindings/array_ring.h"
 #include "bindings/xla_bridge.h"
 #include "core/external_executor.h"
+#include "core/goals.h"
 #include "core/pool.h"
 #include "core/pool_factories.h"
 #include "core/process_executor.h"
@@ -47,6 +48,12 @@ class PyPool : public xla::Port {
   const EnvPool& core() const { return *pool_; }
   // The batch's fields in the layout's order: what recv fills, [{name, dtype, shape}].
   py::list BatchFields() const;
+  // A goal-conditioned task's compute_reward / compute_terminated / compute_truncated (`which`:
+  // "reward", "terminated", "truncated"; core/goals.h) over goal rows: `achieved` and `desired`
+  // float64 (..., goal_size) of one shape; the result has their leading shape (float64 rewards,
+  // bool flags), computed with the kwargs of env `env_id` (None: those every env shares).
+  py::array GoalCompute(const std::string& which, const py::array& achieved, const py::array& desired,
+                        const py::object& env_id) const;
 
   // envs.xla(): the id the handlers name this pool by (registered at the first call).
   int64_t XlaId();
@@ -73,6 +80,10 @@ class PyPool : public xla::Port {
   py::tuple RecvImpl(double timeout, bool with_ids);
 
   std::vector<ArraySpec> action_specs_;
+  // Native pools of a goal-conditioned task: its goal functions and each env's kwargs.
+  std::string task_id_;
+  const GoalFunctions* goals_ = nullptr;
+  std::vector<Config> env_configs_;
   std::vector<py::array> sent_actions_;  // actions a full-batch step() lends the workers
   // A send's action arrays and their data pointers: reused, so that a send allocates no vector.
   std::vector<py::array> action_arrays_;

@@ -145,6 +145,37 @@ def _dict_kwarg(value: dict) -> list[str]:
     return out
 
 
+def _maze_row(row: Any, i: int) -> str:
+    cells = []
+    for j, cell in enumerate(row):
+        if isinstance(cell, (int, np.integer)) and not isinstance(cell, (bool, np.bool_)) and cell in (0, 1):
+            cells.append(str(int(cell)))
+        elif isinstance(cell, str) and cell in ("g", "r", "c"):
+            cells.append(cell)
+        else:
+            raise ValueError(
+                f"maze_map[{i}][{j}] is {cell!r}: cells are 1 (wall), 0 (free), 'g' (goal), 'r' (reset) or 'c' (either)"
+            )
+    return "".join(cells)
+
+
+def maze_map_rows(value: Any) -> Any:
+    """gymnasium-robotics' ``maze_map`` (rows of ``1``, ``0``, ``"g"``, ``"r"``, ``"c"``), or one
+    such map per env, as the core holds it: a string per row, a character per cell. Rows already
+    written as strings pass; the core checks the map's shape and cells."""
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if not _is_sequence(value) or not value or all(isinstance(row, str) for row in value):
+        return value
+
+    def is_cell(x: Any) -> bool:
+        return not _is_sequence(x) and not (isinstance(x, str) and len(x) > 1)
+
+    if all(_is_sequence(row) and all(is_cell(x) for x in row) for row in value):
+        return [_maze_row(row, i) for i, row in enumerate(value)]
+    return [maze_map_rows(m) for m in value]  # one map per env
+
+
 def pack_env_kwargs(task_id: str, kwargs: dict[str, Any], num_envs: int) -> dict[str, list[Any]]:
     """Env kwargs -> ``{key: [value]}`` (one value for all envs) or ``{key: [v0, v1, ...]}``.
 
@@ -166,6 +197,8 @@ def pack_env_kwargs(task_id: str, kwargs: dict[str, Any], num_envs: int) -> dict
             _is_sequence(value) and len(value) > 0 and all(isinstance(v, dict) for v in value)
         ):
             value = _dict_kwarg(value) if isinstance(value, dict) else [_dict_kwarg(v) for v in value]
+        if key == "maze_map":
+            value = maze_map_rows(value)
         if isinstance(default, list):
             per_env = _is_sequence(value) and len(value) > 0 and all(_is_sequence(v) for v in value)
         else:

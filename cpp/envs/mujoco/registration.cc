@@ -7,7 +7,7 @@ namespace envpool::mujoco {
 std::vector<TaskSpec> Tasks() {
   std::vector<TaskSpec> tasks = gym::Tasks();
   for (auto& task : dmc::Tasks()) tasks.push_back(std::move(task));
-  for (auto& task : robotics::fetch::Tasks()) tasks.push_back(std::move(task));
+  for (auto& task : robotics::Tasks()) tasks.push_back(std::move(task));
   return tasks;
 }
 

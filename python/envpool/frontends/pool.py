@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from envpool.frontends.gl_notice import note_gl_renderer
+from envpool.frontends.goals import GoalMethods
 from envpool.frontends.reference import ReferencePoolAPI
 from envpool.frontends.seeding import EnvSeeds, check_env_ids, check_env_index
 from envpool.frontends.sources import POOL_SETTINGS, CorePool, OpenedPool, PoolAbilities, PoolSource
@@ -39,13 +40,15 @@ def check_reset_mask(mask: Any, num_envs: int) -> np.ndarray:
     return mask
 
 
-class PoolFrontEnd(ReferencePoolAPI):
+class PoolFrontEnd(GoalMethods, ReferencePoolAPI):
     """Owns the pool a :class:`~envpool.frontends.sources.PoolSource` opened, and shows its settings.
 
     Attributes: ``task_id`` and the settings of the :class:`~envpool.frontends.sources.OpenedPool`
     (``POOL_SETTINGS``): ``num_envs``, ``batch_size``, ``num_threads``, ``max_episode_steps``
     (``None``: no limit), ``autoreset_mode``, ``render_mode``, ``config`` (the env kwargs;
     per-env kwargs as lists) and ``task_spec`` (a :class:`envpool.tasks.TaskSpec`).
+    Goal-conditioned tasks add ``compute_reward`` / ``compute_terminated`` / ``compute_truncated``
+    (:class:`~envpool.frontends.goals.GoalMethods`).
     """
 
     _pool: CorePool

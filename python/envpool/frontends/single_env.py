@@ -29,6 +29,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from envpool.frontends.goals import GoalMethods
 from envpool.frontends.seeding import check_optional_seed
 from envpool.frontends.sources import NativeSource, PoolOptions
 from envpool.frontends.vector_env import EnvPoolVectorEnv
@@ -44,7 +45,7 @@ _POOL_ARGUMENTS = ("num_envs", "batch_size", "num_threads", "autoreset_mode", "e
 _TEXT_CHARSET = frozenset(string.ascii_letters + string.digits + string.punctuation + " ")
 
 
-class EnvPoolEnv(gymnasium.Env):
+class EnvPoolEnv(GoalMethods, gymnasium.Env):
     """One env of a native task (built-in or plugin), as a ``gymnasium.Env``.
 
     Made by ``gymnasium.make("envpool/<task>", **env_kwargs)`` or directly as
@@ -124,6 +125,9 @@ class EnvPoolEnv(gymnasium.Env):
     def set_state(self, state) -> None:
         """Put the env in ``state``; its next step starts from there."""
         self._envs.set_state(0, state)
+
+    def _goal_pool(self):
+        return self._envs._pool  # compute_reward & co. (GoalMethods) with this env's kwargs
 
     def _batch_action(self, action):
         space = self.action_space

@@ -81,13 +81,19 @@ def _replace(tree: Any, new: Any, mask: np.ndarray) -> Any:
     return np.where(mask.reshape((-1,) + (1,) * (np.ndim(tree) - 1)), new, tree)
 
 
+# The goal-conditioned tasks' methods (envpool.frontends.goals) env_method reaches on native envs.
+_GOAL_METHODS = ("compute_reward", "compute_terminated", "compute_truncated")
+
+
 class VecEnvAdapter(VecEnv):
     """An SB3 ``VecEnv`` over a full-batch envpool pool (gymnasium front end) in same-step or
     disabled autoreset mode. ``step_async`` keeps the actions, ``step_wait`` steps the pool with
     them (C++ threads or worker processes; the calling thread takes a share of quick envs).
 
     ``get_attr`` / ``set_attr`` / ``env_method`` reach the env objects of ``make_python``
-    pools; native envs have none, except ``render_mode``. ``env_is_wrapped`` compares wrapper
+    pools; native envs have none, except ``render_mode`` and a goal-conditioned task's
+    ``compute_reward`` / ``compute_terminated`` / ``compute_truncated`` (what SB3's
+    ``HerReplayBuffer`` calls), with the kwargs of each env in ``indices``. ``env_is_wrapped`` compares wrapper
     class names along each Python env's wrapper chain (``str(env)``); native envs are never
     wrapped. Closing the adapter closes the pool.
     """
@@ -228,6 +234,9 @@ class VecEnvAdapter(VecEnv):
     def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list[Any]:
         idx = self._indices(indices)
         if not self._is_python():
+            if method_name in _GOAL_METHODS:  # HerReplayBuffer's env_method("compute_reward", ..., indices=[0])
+                method = getattr(self.envs, method_name)
+                return [method(*method_args, env_id=i, **method_kwargs) for i in idx]
             raise AttributeError(f"native envpool envs have no Python method {method_name!r}")
         if sorted(idx) != list(range(self.num_envs)):
             raise ValueError(

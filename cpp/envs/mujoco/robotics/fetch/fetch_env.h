@@ -23,7 +23,6 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
-#include <filesystem>
 #include <limits>
 #include <map>
 #include <memory>
@@ -35,8 +34,8 @@
 #include "core/env.h"
 #include "envs/mujoco/gym/mujoco_env.h"
 #include "envs/mujoco/loader.h"
+#include "envs/mujoco/robotics/goal_env.h"
 #include "envs/mujoco/state.h"
-#include "envs/package_dirs.h"
 
 namespace envpool::mujoco::robotics::fetch {
 
@@ -44,37 +43,27 @@ namespace envpool::mujoco::robotics::fetch {
 
 // How a task scores a goal: fetch_env.py's compute_reward (reward_type) and _is_success.
 struct GoalRule {
-  bool dense = false;
+  RewardType type = RewardType::kSparse;
   double distance_threshold = 0.05;
 };
 
-// goal_distance: np.linalg.norm(a - b, axis=-1) of 3-vectors, which numpy computes as
-// sqrt(add.reduce((a - b) ** 2)), the squares added in order.
-inline double GoalDistance(const double* achieved, const double* desired) {
-  const double d0 = achieved[0] - desired[0], d1 = achieved[1] - desired[1], d2 = achieved[2] - desired[2];
-  return std::sqrt((d0 * d0 + d1 * d1) + d2 * d2);
-}
-
-// compute_reward: sparse -(d > threshold) as float32 (-1 or -0), dense -d.
+// compute_reward: sparse -(d > threshold) as float32 (-1 or -0), dense -d, d = goal_distance
+// (np.linalg.norm(a - b, axis=-1)).
 inline double GoalReward(const double* achieved, const double* desired, const GoalRule& rule) {
-  const double d = GoalDistance(achieved, desired);
-  if (rule.dense) return -d;
+  const double d = GoalDistance(achieved, desired, 3);
+  if (rule.type == RewardType::kDense) return -d;
   return d > rule.distance_threshold ? -1.0 : -0.0;
 }
 
 // _is_success: (d < threshold) as float32.
 inline float GoalSuccess(const double* achieved, const double* desired, const GoalRule& rule) {
-  return GoalDistance(achieved, desired) < rule.distance_threshold ? 1.0f : 0.0f;
+  return GoalDistance(achieved, desired, 3) < rule.distance_threshold ? 1.0f : 0.0f;
 }
 
 // The reward_type kwarg ("sparse" or "dense"; gymnasium-robotics treats anything but "sparse" as
 // dense, which here is refused at make instead).
 inline GoalRule ReadGoalRule(const Config& config, double distance_threshold) {
-  const auto type = config.Get<std::string>("reward_type");
-  if (type != "sparse" && type != "dense") {
-    throw std::invalid_argument("reward_type must be 'sparse' or 'dense', got '" + type + "'");
-  }
-  return GoalRule{type == "dense", distance_threshold};
+  return GoalRule{ParseRewardType(config), distance_threshold};
 }
 
 // ---- numpy's arithmetic where the observation depends on its rounding. ----
@@ -165,24 +154,10 @@ constexpr FetchParams Params() {
   }
 }
 
-// The installed gymnasium-robotics' assets folder; throws saying how to install it.
-inline std::filesystem::path AssetsDir() {
-  const std::string dir = InterpreterPackageDir("gymnasium_robotics");
-  const std::filesystem::path assets = std::filesystem::path(dir) / "envs" / "assets";
-  std::error_code ec;
-  if (dir.empty() || !std::filesystem::is_directory(assets, ec)) {
-    throw std::runtime_error(
-        "the Fetch tasks read their model files from the gymnasium-robotics package, which is not installed: "
-        "pip install --no-deps gymnasium-robotics==1.4.2 (--no-deps: its `mujoco` requirement is the `mujoco-core` "
-        "envpool already has)");
-  }
-  return assets;
-}
-
 // The task's model with reset_mocap_welds applied (a copy of the compiled XML, made once per
 // process and file, then shared read-only by the envs).
 inline std::shared_ptr<const mjModel> FetchModel(const char* xml) {
-  const std::string path = (AssetsDir() / xml).string();
+  const std::string path = (RoboticsAssetDir() / xml).string();
   std::shared_ptr<const mjModel> source = LoadModel(path);
   static std::mutex mutex;
   static std::map<std::string, std::shared_ptr<const mjModel>> cache;
@@ -218,10 +193,7 @@ class FetchEnv : public Env {
   static EnvSpec Spec(const Config& config) {
     ReadGoalRule(config, kP.distance_threshold);
     EnvSpec spec;
-    for (const char* name : {"achieved_goal", "desired_goal"}) {
-      spec.obs.push_back(ArraySpec::Box(name, DType::kFloat64, {3}, {-INFINITY}, {INFINITY}));
-    }
-    spec.obs.push_back(ArraySpec::Box("observation", DType::kFloat64, {kObsSize}, {-INFINITY}, {INFINITY}));
+    AddGoalObs(spec, kObsSize, 3);
     spec.action.push_back(ArraySpec::Box("action", DType::kFloat32, {4}, {-1.0}, {1.0}));
     spec.info.push_back(ArraySpec::Box("is_success", DType::kFloat32, {}, {}, {}));
     spec.render_fps = 25;
@@ -283,7 +255,7 @@ class FetchEnv : public Env {
       mj.forward(m_, data_);
     }
     WriteObs(out);
-    const double* achieved = out.Obs<double>(0);
+    const double* achieved = GoalObsOf(out).achieved_goal;
     *out.Info<float>(0) = GoalSuccess(achieved, goal_, rule_);
     out.terminated() = false;
     out.reward() = GoalReward(achieved, goal_, rule_);
@@ -417,7 +389,8 @@ class FetchEnv : public Env {
     const double* grip = data_->site_xpos + 3 * grip_site_;
     double grip_velp[3];
     SiteVelocity(grip_site_, false, dt, grip_velp);
-    double* obs = out.Obs<double>(2);
+    const GoalObs goal_obs = GoalObsOf(out);
+    double* obs = goal_obs.observation;
     obs = std::copy(grip, grip + 3, obs);
     const double* achieved = grip;
     if constexpr (kP.has_object) {
@@ -438,8 +411,8 @@ class FetchEnv : public Env {
     }
     obs = std::copy(grip_velp, grip_velp + 3, obs);
     for (int adr : finger_dof_) *obs++ = data_->qvel[adr] * dt;
-    std::copy(achieved, achieved + 3, out.Obs<double>(0));
-    std::copy(goal_, goal_ + 3, out.Obs<double>(1));
+    std::copy(achieved, achieved + 3, goal_obs.achieved_goal);
+    std::copy(goal_, goal_ + 3, goal_obs.desired_goal);
   }
 
   GoalRule rule_;

@@ -1,8 +1,10 @@
 // gymnasium-robotics 1.4.2's Fetch tasks: the v4 ids, sparse and Dense (reward_type "dense"),
 // each with gymnasium-robotics' 50-step time limit, and the legacy mujoco_py v1 ids as aliases
 // of the v4 ones (as the reference EnvPool 1.2.7 registers them: mujoco_py cannot run here).
-#include "envs/mujoco/registration.h"
+// GoalTask: compute_reward & co. on the pool are the tasks' own (FetchEnv::ComputeReward).
+#include "envs/mujoco/robotics/registration.h"
 
+#include "core/goals.h"
 #include "core/registry.h"
 #include "envs/mujoco/robotics/fetch/fetch_env.h"
 
@@ -12,8 +14,8 @@ namespace {
 
 template <FetchTask T>
 void AddPair(std::vector<TaskSpec>& tasks, const std::string& name) {
-  tasks.push_back(Task<FetchEnv<T>>(name + "-v4", 50).WithAliases({name + "-v1"}));
-  tasks.push_back(Task<FetchEnv<T>>(name + "Dense-v4", 50, NAN, Config{{"reward_type", std::string("dense")}})
+  tasks.push_back(GoalTask<FetchEnv<T>>(name + "-v4", 50).WithAliases({name + "-v1"}));
+  tasks.push_back(GoalTask<FetchEnv<T>>(name + "Dense-v4", 50, NAN, Config{{"reward_type", std::string("dense")}})
                       .WithAliases({name + "Dense-v1"}));
 }
 

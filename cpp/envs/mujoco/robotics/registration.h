@@ -1,0 +1,14 @@
+// gymnasium-robotics' task lists, one per sub-family (each in its folder's registration.cc),
+// which registration.cc joins into robotics::Tasks().
+#pragma once
+
+#include <vector>
+
+#include "core/registry.h"
+
+namespace envpool::mujoco::robotics::maze {
+std::vector<TaskSpec> Tasks();  // PointMaze (maze/registration.cc)
+}  // namespace envpool::mujoco::robotics::maze
+namespace envpool::mujoco::robotics::fetch {
+std::vector<TaskSpec> Tasks();  // Fetch Reach / Push / Slide / PickAndPlace (fetch/registration.cc)
+}  // namespace envpool::mujoco::robotics::fetch

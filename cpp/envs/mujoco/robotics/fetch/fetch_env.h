@@ -35,7 +35,6 @@
 #include "envs/mujoco/gym/mujoco_env.h"
 #include "envs/mujoco/loader.h"
 #include "envs/mujoco/robotics/goal_env.h"
-#include "envs/mujoco/state.h"
 
 namespace envpool::mujoco::robotics::fetch {
 
@@ -260,8 +259,6 @@ class FetchEnv : public Env {
     out.terminated() = false;
     out.reward() = GoalReward(achieved, goal_, rule_);
   }
-
-  std::vector<double> GetState() const override { return ReadState(m_, data_); }
 
   // The goal functions on batches of n goal rows (compute_reward / compute_terminated /
   // compute_truncated): the step's reward function with the config's reward_type; Fetch tasks

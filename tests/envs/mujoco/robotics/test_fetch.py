@@ -3,13 +3,18 @@ gymnasium-robotics itself (fetch_oracle.py: the installed wheel, same libmujoco)
 seeds, observations (every Dict entry), rewards, terminations, truncations and ``is_success``
 equal bit for bit over whole episodes, with random and scripted actions (the scripted ones reach
 the goal, so that the success paths run), in every autoreset mode and through async send/recv.
+Frames (render_mode="rgb_array", both sides MuJoCo's renderer in an EGL context) equal the
+oracle's pixel for pixel.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
+
+os.environ.setdefault("MUJOCO_GL", "egl")  # before gymnasium's renderer imports mujoco.egl
 
 import numpy as np
 import pytest
@@ -183,6 +188,7 @@ def test_spaces_and_limits_match_the_oracle(task_id):
     assert ours.single_observation_space == ref.observation_space
     assert ours.single_action_space == ref.action_space
     assert envpool.make_spec(task_id).max_episode_steps == ref.spec.max_episode_steps == 50
+    assert ours.metadata["render_fps"] == ref.metadata["render_fps"] == 25
 
 
 @pytest.mark.parametrize("task_id", V4_IDS)
@@ -233,3 +239,50 @@ def test_missing_gymnasium_robotics_is_reported():
     if out.stdout.startswith("INSTALLED"):
         pytest.skip("gymnasium-robotics is installed in this environment itself")
     assert "pip install --no-deps gymnasium-robotics==1.4.2" in out.stdout, out.stdout + out.stderr
+
+
+def _skip_without_egl():
+    if os.environ["MUJOCO_GL"] != "egl" or importlib.util.find_spec("OpenGL") is None:
+        pytest.skip(f"frames are compared in EGL contexts with PyOpenGL (MUJOCO_GL={os.environ['MUJOCO_GL']})")
+
+
+def test_frames_equal_gymnasium_robotics_at_the_default_size():
+    """480 x 480 frames from fetch_env.py's DEFAULT_CAMERA_CONFIG, the target site at the goal."""
+    _skip_without_egl()
+    envs = _make_pool("FetchPush-v4", num_envs=1, seed=8, render_mode="rgb_array")
+    oracle = fetch_oracle.make("FetchPush-v4", render_mode="rgb_array")
+    obs, _ = envs.reset()
+    oracle.reset(seed=8)
+    frame = envs.render()[0]
+    assert frame.shape == (480, 480, 3)
+    np.testing.assert_array_equal(frame, oracle.render())
+    for _ in range(10):
+        action = _scripted("FetchPush-v4", obs)
+        obs, *_ = envs.step(action)
+        oracle.step(action[0])
+    np.testing.assert_array_equal(envs.render()[0], oracle.render())
+    envs.close()
+    oracle.close()
+
+
+@pytest.mark.parametrize("task_id", ["FetchReach-v4", "FetchPickAndPlace-v4"])
+def test_rendering_every_step_keeps_the_oracles_trajectory(task_id):
+    """gymnasium-robotics' render() calls mj_forward, which refreshes the gripper pose the next
+    step's mocap starts from (PickAndPlace, whose step ends without one): frames and observations
+    stay equal when every step is rendered."""
+    _skip_without_egl()
+    envs = _make_pool(task_id, num_envs=1, seed=2, render_mode="rgb_array", width=96, height=64)
+    oracle = fetch_oracle.make(task_id, render_mode="rgb_array", width=96, height=64)
+    envs.reset()
+    oracle.reset(seed=2)
+    rng = np.random.default_rng(3)
+    for t in range(50):
+        np.testing.assert_array_equal(envs.render()[0], oracle.render(), err_msg=f"step {t}")
+        action = rng.uniform(-1, 1, size=(1, 4)).astype(np.float32)
+        obs, reward, *_ = envs.step(action)
+        theirs, their_reward, *_ = oracle.step(action[0])
+        for key in ("observation", "achieved_goal", "desired_goal"):
+            np.testing.assert_array_equal(obs[key][0], theirs[key], err_msg=f"{key}, step {t}")
+        assert reward[0] == their_reward
+    envs.close()
+    oracle.close()

@@ -29,10 +29,12 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/env.h"
 #include "envs/mujoco/gym/mujoco_env.h"
+#include "envs/mujoco/gym/mujoco_renderer.h"
 #include "envs/mujoco/loader.h"
 #include "envs/mujoco/robotics/goal_env.h"
 
@@ -185,7 +187,12 @@ class FetchEnv : public Env {
   static constexpr int kSubsteps = 20;
 
  public:
-  static Config DefaultConfig() { return Config{{"reward_type", std::string("sparse")}}; }
+  // reward_type, and gymnasium MujocoEnv's render kwargs with fetch_env.py's DEFAULT_CAMERA_CONFIG.
+  static Config DefaultConfig() {
+    Config c{{"reward_type", std::string("sparse")}};
+    gym::AddRenderConfig(c, {"distance=2.5", "azimuth=132.0", "elevation=-14.0", "lookat=1.3 0.75 0.55"});
+    return c;
+  }
 
   // Dict(achieved_goal, desired_goal, observation) (gymnasium's Dict orders its keys), a float32
   // Box(-1, 1, (4,)) action, is_success a float32 scalar; render_fps 25 (1 / (20 * 0.002)).
@@ -195,12 +202,16 @@ class FetchEnv : public Env {
     AddGoalObs(spec, kObsSize, 3);
     spec.action.push_back(ArraySpec::Box("action", DType::kFloat32, {4}, {-1.0}, {1.0}));
     spec.info.push_back(ArraySpec::Box("is_success", DType::kFloat32, {}, {}, {}));
+    std::tie(spec.render_height, spec.render_width) = gym::FrameSize(config);
     spec.render_fps = 25;
     return spec;
   }
 
   explicit FetchEnv(const Config& config)
-      : rule_(ReadGoalRule(config, kP.distance_threshold)), model_(FetchModel(kP.xml)), m_(model_.get()) {
+      : rule_(ReadGoalRule(config, kP.distance_threshold)),
+        model_(FetchModel(kP.xml)),
+        m_(model_.get()),
+        renderer_(config, m_) {
     const MjApi& mj = Mj();
     data_ = mj.makeData(m_);
     if (!data_) throw std::runtime_error("MuJoCo could not allocate mjData");
@@ -213,6 +224,7 @@ class FetchEnv : public Env {
   }
   ~FetchEnv() override {
     if (data_) Mj().deleteData(data_);
+    if (render_model_) Mj().deleteModel(render_model_);
   }
   FetchEnv(const FetchEnv&) = delete;
   FetchEnv& operator=(const FetchEnv&) = delete;
@@ -258,6 +270,27 @@ class FetchEnv : public Env {
     *out.Info<float>(0) = GoalSuccess(achieved, goal_, rule_);
     out.terminated() = false;
     out.reward() = GoalReward(achieved, goal_, rule_);
+  }
+
+  // render(): _render_callback moves the target site to the goal and calls mj_forward, which, as
+  // upstream, refreshes the poses the next step's mocap starts from; then gymnasium's
+  // MujocoRenderer draws the frame. The site moves in the env's own copy of the model, made at its
+  // first frame, which the env then also steps (as upstream steps the model it moved the site in).
+  void Render(uint8_t* rgb) const override {
+    const MjApi& mj = Mj();
+    if (!render_model_) {
+      render_model_ = mj.copyModel(nullptr, m_);
+      if (!render_model_) throw std::runtime_error("MuJoCo could not copy the Fetch model");
+      m_ = render_model_;
+    }
+    const int target = mj.name2id(render_model_, mjOBJ_SITE, "target0");
+    if (target >= 0 && render_model_->nsite > 0) {
+      double offset[3];  // sites_offset[0] = site_xpos[0] - site_pos[0]
+      for (int j = 0; j < 3; ++j) offset[j] = data_->site_xpos[j] - render_model_->site_pos[j];
+      for (int j = 0; j < 3; ++j) render_model_->site_pos[3 * target + j] = goal_[j] - offset[j];
+    }
+    mj.forward(render_model_, data_);
+    renderer_.Draw(render_model_, data_, rgb);
   }
 
   // The goal functions on batches of n goal rows (compute_reward / compute_terminated /
@@ -414,8 +447,11 @@ class FetchEnv : public Env {
 
   GoalRule rule_;
   std::shared_ptr<const mjModel> model_;
-  const mjModel* m_;
+  mutable const mjModel* m_;  // model_, or render_model_ from the first frame on
   mjData* data_ = nullptr;
+  // Its first frame makes the camera and this copy of the model (the target site moves in it).
+  mutable gym::GymRenderer renderer_;
+  mutable mjModel* render_model_ = nullptr;
   std::vector<double> jac_;  // 3 x nv, reused by every observation
   int grip_site_ = -1, object_site_ = -1, mocap_ = -1;
   int finger_qpos_[2] = {0, 0}, finger_dof_[2] = {0, 0};

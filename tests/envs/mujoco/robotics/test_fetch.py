@@ -217,10 +217,18 @@ def test_reward_type_kwarg_and_bad_kwargs():
     for _ in range(5):
         a, b = pool.step(action), dense.step(action)
         assert a[1][0] == b[1][0] < 0
+    mixed = _make_pool("FetchReach-v4", num_envs=2, seed=0, reward_type=["sparse", "dense"])  # one per env
+    mixed.reset()
+    _, reward, *_ = mixed.step(np.zeros((2, 4), dtype=np.float32))
+    assert reward[0] == -1.0 and -1.0 < reward[1] < 0
     with pytest.raises(ValueError, match=r"reward_type must be 'sparse' or 'dense', got 'shaped'"):
         envpool.make("FetchPush-v4", num_envs=1, reward_type="shaped")
     with pytest.raises(ValueError, match=r"distance_threshold.*reward_type"):
         envpool.make("FetchPush-v4", num_envs=1, distance_threshold=0.1)
+    with pytest.raises(ValueError, match=r"'reward_type' must be str"):
+        envpool.make("FetchPush-v4", num_envs=1, reward_type=1)
+    with pytest.raises(ValueError, match=r"mjvCamera has no attribute 'zoom'"):
+        envpool.make("FetchPush-v4", num_envs=1, default_camera_config={"zoom": 1.0})
 
 
 def test_missing_gymnasium_robotics_is_reported():

@@ -5,9 +5,10 @@
 // Upstream, in order:
 //   construction (_env_setup): the initial joint positions; every weld's eq_data[0:7] set to
 //     (0, 0, 0, 0, 0, 0, 1) (reset_mocap_welds, which changes the model: a model per task here,
-//     shared by its envs); mj_forward twice; the mocap moved to the grip site plus a fixed offset,
-//     its quaternion (1, 0, 1, 0); 10 x n_substeps mj_steps. The grip site's position then is the
-//     centre of every goal; the object site's height is the table height.
+//     shared by its envs until an env draws its first frame, see Render); mj_forward twice; the
+//     mocap moved to the grip site plus a fixed offset, its quaternion (1, 0, 1, 0); 10 x
+//     n_substeps mj_steps. The grip site's position then is the centre of every goal; the object
+//     site's height is the table height.
 //   reset: mj_resetData; time, qpos, qvel of the end of construction; the object's (x, y) drawn
 //     until 0.1 away from the gripper; mj_forward; the goal drawn (np_random, in that order).
 //   step: the action clipped to [-1, 1] (float32); ctrl of the position actuators = finger qpos +

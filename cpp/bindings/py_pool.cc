@@ -227,9 +227,17 @@ py::array PyPool::GoalCompute(const std::string& which, const py::array& achieve
   if (!fn) throw std::invalid_argument("goal function '" + which + "' is none of reward, terminated, truncated");
   const int num_envs = static_cast<int>(env_configs_.size());
   std::size_t env = 0;
+  // Whether envs i and 0 compute alike: the kwargs the functions read are equal.
+  auto same_goal_kwargs = [&](int i) {
+    if (goals_->config_keys.empty()) return env_configs_[i].values() == env_configs_[0].values();
+    for (const auto& key : goals_->config_keys) {
+      if (env_configs_[i].values().at(key) != env_configs_[0].values().at(key)) return false;
+    }
+    return true;
+  };
   if (env_id.is_none()) {
     for (int i = 1; i < num_envs; ++i) {
-      if (env_configs_[i].values() != env_configs_[0].values()) {
+      if (!same_goal_kwargs(i)) {
         throw std::invalid_argument("compute_" + which + ": the envs of this pool have different kwargs (env 0 and " +
                                     std::to_string(i) + "); name the env whose kwargs apply with env_id=");
       }

@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/registry.h"
 
@@ -30,6 +31,9 @@ struct GoalFunctions {
   using Batch = std::function<void(const Config& config, const double* achieved, const double* desired, std::size_t n,
                                    double* out)>;
   Batch reward, terminated, truncated;
+  // The kwargs the functions read (empty: any may matter): envs whose configs differ only in
+  // others (their maps, frame sizes) share one compute_reward.
+  std::vector<std::string> config_keys = {};
 };
 
 namespace detail {
@@ -67,12 +71,14 @@ inline const GoalFunctions* FindGoalFunctions(const std::string& task_id) {
 //   static int GoalSize(const Config&);  (the same for every config of the id)
 //   static void ComputeReward(const Config&, const double* achieved, const double* desired,
 //                             std::size_t n, double* out);
-// and ComputeTerminated / ComputeTruncated of the same signature, registered under `id`.
+// and ComputeTerminated / ComputeTruncated of the same signature, registered under `id`; and
+// optionally static std::vector<std::string> GoalConfigKeys() (GoalFunctions::config_keys).
 template <typename E>
 TaskSpec GoalTask(std::string id, int max_episode_steps, double reward_threshold = NAN, Config overrides = {}) {
   TaskSpec task = Task<E>(std::move(id), max_episode_steps, reward_threshold, std::move(overrides));
-  RegisterGoalFunctions(task.id, GoalFunctions{E::GoalSize(task.defaults), &E::ComputeReward, &E::ComputeTerminated,
-                                               &E::ComputeTruncated});
+  GoalFunctions functions{E::GoalSize(task.defaults), &E::ComputeReward, &E::ComputeTerminated, &E::ComputeTruncated};
+  if constexpr (requires { E::GoalConfigKeys(); }) functions.config_keys = E::GoalConfigKeys();
+  RegisterGoalFunctions(task.id, std::move(functions));
   return task;
 }
 

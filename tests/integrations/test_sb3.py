@@ -177,3 +177,26 @@ def test_docstring_examples():
 
     result = doctest.testmod(envpool.sb3, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_her_replay_buffer_reaches_compute_reward_through_env_method():
+    """HerReplayBuffer relabels goals with ``env.env_method("compute_reward", achieved, desired,
+    infos, indices=[0])``: on a goal-conditioned task (PointMaze, whose model file comes from
+    gymnasium-robotics, in .test-oracles/ as the README's test command installs it) that is the
+    pool's compute_reward with env 0's kwargs."""
+    if "PointMaze_UMazeDense-v3" not in envpool.list_all_envs():
+        pytest.skip("envpool was built without the MuJoCo headers")
+    import importlib.util
+
+    if importlib.util.find_spec("gymnasium_robotics") is None:
+        pytest.skip(
+            "PointMaze reads its model from gymnasium-robotics: pip install --no-deps gymnasium-robotics==1.4.2"
+        )
+    venv = VecEnvAdapter(envpool.make("PointMaze_UMazeDense-v3", num_envs=2, autoreset_mode="same_step"))
+    achieved = np.random.default_rng(0).uniform(-1, 1, (8, 2))
+    (rewards,) = venv.env_method("compute_reward", achieved, np.zeros((8, 2)), [{}] * 8, indices=[0])
+    np.testing.assert_array_equal(rewards, venv.envs.compute_reward(achieved, np.zeros((8, 2))))
+    assert rewards.shape == (8,) and np.all((rewards > 0) & (rewards <= 1))
+    with pytest.raises(AttributeError, match="no Python method 'seed_everything'"):
+        venv.env_method("seed_everything")
+    venv.close()

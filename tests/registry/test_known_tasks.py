@@ -105,9 +105,10 @@ def test_no_envpool_id_is_out_of_date_next_to_another_task():
     (CartPole-v0 next to -v1) or, for an id gymnasium no longer registers (the reference EnvPool's
     Pendulum-v0, Taxi-v3, LunarLander-v2), where envpool has a newer version of the same task
     (same origin and kwargs), never because of an unrelated task of the same name."""
-    # The families' own ids register when their package is imported (minigrid's MiniGrid-*):
-    # without that, which branch below a task takes would depend on the tests run before this one.
-    for oracle in ("minigrid",):
+    # The families' own ids register when their package is imported (minigrid's MiniGrid-*,
+    # gymnasium-robotics' AntMaze_*-v3/v4/v5, whose versions take different kwargs): without that,
+    # which branch below a task takes would depend on the tests run before this one.
+    for oracle in ("minigrid", "gymnasium_robotics"):
         with contextlib.suppress(ImportError):
             importlib.import_module(oracle)
     ids = registration.gymnasium_ids()

@@ -36,9 +36,10 @@ def goal_compute(pool: Any, which: str, achieved_goal: Any, desired_goal: Any, e
 class GoalMethods:
     """Mixed into the pool front ends (gymnasium, gym, dm) and the single-env view, which hold
     the native pool as ``_goal_pool()``. ``env_id``: whose kwargs apply when the envs of a
-    pool were made with different ones (``reward_type=["sparse", "dense"]``); by default those
-    every env shares. ``info`` is accepted as gymnasium-robotics' signature has it; the tasks'
-    rewards do not read it."""
+    pool were made with different ones that the reward reads (``reward_type=["sparse",
+    "dense"]``); by default those every env shares (other kwargs, a maze map per env, may
+    differ). ``info`` is accepted as gymnasium-robotics' signature has it; the tasks' rewards
+    do not read it."""
 
     def _goal_pool(self) -> Any:
         return self._pool

@@ -138,10 +138,11 @@ class Maze {
   // MazeEnv.generate_target_goal + add_xy_position_noise: a goal cell, then x and y noise.
   Xy DrawGoal(Rng& rng, double noise) const { return AddNoise(rng, goals_[rng.Below(goals_.size())], noise); }
 
-  // MazeEnv.generate_reset_pos: reset cells until one is more than 0.5 * scaling from `goal`.
-  Xy DrawResetCell(Rng& rng, const Xy& goal) const {
+  // MazeEnv.generate_reset_pos: reset cells until one is more than `min_distance` from `goal`
+  // (maze_v4: 0.5 * scaling; maze.py, AntMaze-v3's: 0.5).
+  Xy DrawResetCell(Rng& rng, const Xy& goal, double min_distance) const {
     Xy pos = goal;
-    while (GoalDistance(pos.data(), goal.data(), 2) <= 0.5 * scaling_) pos = resets_[rng.Below(resets_.size())];
+    while (GoalDistance(pos.data(), goal.data(), 2) <= min_distance) pos = resets_[rng.Below(resets_.size())];
     return pos;
   }
 
@@ -161,13 +162,12 @@ class Maze {
   std::vector<Xy> goals_, resets_;
 };
 
-// The agent's model file (under gymnasium-robotics' envs/assets) with the maze's walls and target
-// appended to its worldbody, compiled through MuJoCo's VFS; once per process and distinct text,
-// then shared read-only (each env copies it: the target site moves with its goal).
-inline std::shared_ptr<const mjModel> MazeModel(const std::string& agent_file, const Maze& maze) {
+// The agent's model file with the maze's walls and target appended to its worldbody, compiled
+// through MuJoCo's VFS; once per process and distinct text, then shared read-only (each env copies
+// it: the target site moves with its goal).
+inline std::shared_ptr<const mjModel> MazeModel(const std::filesystem::path& path, const Maze& maze) {
   static std::mutex mutex;
   static std::map<std::string, std::shared_ptr<const mjModel>> cache;
-  const std::filesystem::path path = RoboticsAssetDir() / agent_file;
   std::string xml = ReadTextFile(path);
   const std::size_t end = xml.rfind("</worldbody>");
   if (end == std::string::npos) throw std::runtime_error(path.string() + " has no </worldbody>");
@@ -208,6 +208,7 @@ struct GoalRules {
 
   // The GoalTask<E> functions (core/goals.h).
   static int GoalSize(const Config&) { return 2; }
+  static std::vector<std::string> GoalConfigKeys() { return {"reward_type", "continuing_task"}; }
   static void ComputeReward(const Config& config, const double* a, const double* d, std::size_t n, double* out) {
     const RewardType type = ParseRewardType(config);
     for (std::size_t i = 0; i < n; ++i) out[i] = Reward(type, a + 2 * i, d + 2 * i);

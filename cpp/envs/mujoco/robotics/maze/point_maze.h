@@ -70,7 +70,7 @@ class PointMaze : public Env, public GoalRules {
         reward_type_(Check(config)),
         continuing_task_(config.Get<bool>("continuing_task")),
         reset_target_(config.Get<bool>("reset_target")),
-        model_(MazeModel("point/point.xml", maze_)),
+        model_(MazeModel(RoboticsAssetDir() / "point" / "point.xml", maze_)),
         renderer_(RenderConfig(config), model_.get()) {
     const MjApi& mj = Mj();
     m_ = mj.copyModel(nullptr, model_.get());
@@ -91,7 +91,7 @@ class PointMaze : public Env, public GoalRules {
 
   void Reset(Rng& rng, Output& out) override {
     goal_ = maze_.DrawGoal(rng, kPositionNoise);
-    const Xy cell = maze_.DrawResetCell(rng, goal_);
+    const Xy cell = maze_.DrawResetCell(rng, goal_, 0.5 * maze_.scaling());
     MoveTarget();
     const Xy start = maze_.AddNoise(rng, cell, kPositionNoise);
     // PointEnv.reset: mj_resetData, set_state(init_qpos with the start, init_qvel), mj_forward.

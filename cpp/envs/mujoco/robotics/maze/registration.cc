@@ -1,9 +1,11 @@
-// gymnasium-robotics 1.4.2's PointMaze ids: ten maps (gymnasium_robotics/envs/maze/maps.py), each
-// sparse and Dense (reward_type), with the registry's time limits (300 / 600 / 800 steps for the
-// open and U mazes / medium / large).
+// gymnasium-robotics 1.4.2's PointMaze and AntMaze ids: ten maps (gymnasium_robotics/envs/maze/
+// maps.py), each sparse and Dense (reward_type), AntMaze as v3, v4 and v5, with the registry's
+// time limits (PointMaze 300 / 600 / 800 steps for the open and U mazes / medium / large; AntMaze
+// 700 / 1000 / 1000).
 #include "envs/mujoco/robotics/registration.h"
 
 #include "core/goals.h"
+#include "envs/mujoco/robotics/maze/ant_maze.h"
 #include "envs/mujoco/robotics/maze/point_maze.h"
 
 namespace envpool::mujoco::robotics::maze {
@@ -12,7 +14,7 @@ namespace {
 
 struct MazeMap {
   const char* name;
-  int max_episode_steps;
+  int max_episode_steps;  // PointMaze's; AntMaze's: AntSteps
   std::vector<std::string> rows;
 };
 
@@ -46,6 +48,8 @@ const std::vector<MazeMap>& Maps() {
   return maps;
 }
 
+int AntSteps(const MazeMap& map) { return map.max_episode_steps == 300 ? 700 : 1000; }
+
 }  // namespace
 
 std::vector<TaskSpec> Tasks() {
@@ -56,6 +60,16 @@ std::vector<TaskSpec> Tasks() {
       tasks.push_back(GoalTask<PointMaze>("PointMaze_" + std::string(map.name) + suffix + "-v3", map.max_episode_steps,
                                           NAN,
                                           Config{{"maze_map", map.rows}, {"reward_type", std::string(reward_type)}}));
+    }
+  }
+  for (const char* reward_type : {"sparse", "dense"}) {
+    const std::string suffix = std::string(reward_type) == "dense" ? "Dense" : "";
+    for (const MazeMap& map : Maps()) {
+      const std::string id = "AntMaze_" + std::string(map.name) + suffix;
+      const Config kwargs{{"maze_map", map.rows}, {"reward_type", std::string(reward_type)}};
+      tasks.push_back(GoalTask<AntMaze<AntMazeVersion::kV3>>(id + "-v3", AntSteps(map), NAN, kwargs));
+      tasks.push_back(GoalTask<AntMaze<AntMazeVersion::kV4>>(id + "-v4", AntSteps(map), NAN, kwargs));
+      tasks.push_back(GoalTask<AntMaze<AntMazeVersion::kV5>>(id + "-v5", AntSteps(map), NAN, kwargs));
     }
   }
   return tasks;

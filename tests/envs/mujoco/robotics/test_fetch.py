@@ -219,8 +219,13 @@ def test_reward_type_kwarg_and_bad_kwargs():
         assert a[1][0] == b[1][0] < 0
     mixed = _make_pool("FetchReach-v4", num_envs=2, seed=0, reward_type=["sparse", "dense"])  # one per env
     mixed.reset()
-    _, reward, *_ = mixed.step(np.zeros((2, 4), dtype=np.float32))
+    obs, reward, *_ = mixed.step(np.zeros((2, 4), dtype=np.float32))
     assert reward[0] == -1.0 and -1.0 < reward[1] < 0
+    assert mixed.compute_reward(obs["achieved_goal"][1], obs["desired_goal"][1], env_id=1) == reward[1]
+    with pytest.raises(ValueError, match="env_id"):  # whose reward_type applies
+        mixed.compute_reward(obs["achieved_goal"], obs["desired_goal"])
+    geoms = _make_pool("FetchReach-v4", num_envs=2, seed=0, max_geom=[1000, 2000])  # only reward_type matters
+    assert geoms.compute_reward(obs["achieved_goal"][0], obs["desired_goal"][0]) == -1.0
     with pytest.raises(ValueError, match=r"reward_type must be 'sparse' or 'dense', got 'shaped'"):
         envpool.make("FetchPush-v4", num_envs=1, reward_type="shaped")
     with pytest.raises(ValueError, match=r"distance_threshold.*reward_type"):

@@ -298,6 +298,8 @@ class FetchEnv : public Env {
   // compute_truncated): the step's reward function with the config's reward_type; Fetch tasks
   // never terminate nor truncate by themselves (BaseRobotEnv returns False for both).
   static int GoalSize(const Config& /*config*/) { return 3; }
+  // The one kwarg they read: envs that differ in others (frame sizes) share compute_reward.
+  static std::vector<std::string> GoalConfigKeys() { return {"reward_type"}; }
   static void ComputeReward(const Config& config, const double* achieved, const double* desired, std::size_t n,
                             double* out) {
     const GoalRule rule = ReadGoalRule(config, kP.distance_threshold);

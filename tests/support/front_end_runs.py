@@ -99,6 +99,16 @@ def _fields(front_end: str, record: dict) -> tuple:
     return obs, record.get("[1]")  # a reset's record has no reward
 
 
+def _single_observation(record: dict, space: gymnasium.Space) -> Any:
+    """The single env's observation of one record, in the shape of ``space`` (one array, a Dict
+    by key or a Tuple)."""
+    if "[0]" in record:
+        return record["[0]"]
+    if isinstance(space, gymnasium.spaces.Dict):
+        return {key: record[f"[0].{key}"] for key in space.spaces}
+    return tuple(record[f"[0][{i}]"] for i in range(len(space)))
+
+
 def assert_front_ends_agree(task_id: str, steps: int, **kwargs) -> None:
     """The task makes and steps through every front end, and the gym and dm front ends give the
     observations and rewards of the gymnasium vector env (rewards in their own dtype), step by step; the
@@ -114,5 +124,5 @@ def assert_front_ends_agree(task_id: str, steps: int, **kwargs) -> None:
                 assert np.array_equal(reward, np.asarray(want_reward).astype(reward.dtype)), (front_end, t)
     space = envpool.make_spec(task_id, **kwargs).observation_space
     for record in run(task_id, "single", steps, **kwargs):
-        obs = record["[0]"] if "[0]" in record else tuple(record[f"[0][{i}]"] for i in range(len(space)))
+        obs = _single_observation(record, space)
         assert space.contains(obs.item() if isinstance(obs, np.ndarray) and obs.shape == () else obs), obs

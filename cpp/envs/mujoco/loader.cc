@@ -125,6 +125,7 @@ MjApi LoadApi() {
   Resolve(handle, "mj_deleteVFS", api.deleteVFS, path);
   Resolve(handle, "mju_axisAngle2Quat", api.axisAngle2Quat, path);
   Resolve(handle, "mj_objectVelocity", api.objectVelocity, path);
+  Resolve(handle, "mj_jacSite", api.jacSite, path);
   Resolve(handle, "mjv_defaultCamera", api.v_defaultCamera, path);
   Resolve(handle, "mjv_defaultFreeCamera", api.v_defaultFreeCamera, path);
   Resolve(handle, "mjv_defaultOption", api.v_defaultOption, path);

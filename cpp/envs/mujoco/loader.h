@@ -39,6 +39,8 @@ struct MjApi {
   decltype(&::mj_deleteVFS) deleteVFS;
   decltype(&::mju_axisAngle2Quat) axisAngle2Quat;
   decltype(&::mj_objectVelocity) objectVelocity;
+  // gymnasium-robotics' site velocities (robotics/fetch/): a site's Jacobian times qvel.
+  decltype(&::mj_jacSite) jacSite;
   // Rendering (render/): named after the MuJoCo function without its "mj" ("v_updateScene" is
   // mjv_updateScene). Resolved with the rest; only a frame calls them (GL is loaded then).
   decltype(&::mjv_defaultCamera) v_defaultCamera;

@@ -5,6 +5,10 @@
 
 namespace envpool::mujoco::robotics {
 
-std::vector<TaskSpec> Tasks() { return maze::Tasks(); }
+std::vector<TaskSpec> Tasks() {
+  std::vector<TaskSpec> tasks = maze::Tasks();
+  for (auto& task : fetch::Tasks()) tasks.push_back(std::move(task));
+  return tasks;
+}
 
 }  // namespace envpool::mujoco::robotics

@@ -9,3 +9,6 @@
 namespace envpool::mujoco::robotics::maze {
 std::vector<TaskSpec> Tasks();  // PointMaze (maze/registration.cc)
 }  // namespace envpool::mujoco::robotics::maze
+namespace envpool::mujoco::robotics::fetch {
+std::vector<TaskSpec> Tasks();  // Fetch Reach / Push / Slide / PickAndPlace (fetch/registration.cc)
+}  // namespace envpool::mujoco::robotics::fetch

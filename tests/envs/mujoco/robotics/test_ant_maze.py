@@ -11,7 +11,6 @@ oracle's render() pixel for pixel.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 
 os.environ.setdefault("MUJOCO_GL", "egl")  # before gymnasium's renderer imports mujoco.egl
@@ -21,7 +20,7 @@ import pytest
 
 import envpool
 
-from .robotics_oracle import assert_obs_equal, load_robotics, make_oracle
+from .robotics_oracle import assert_obs_equal, load_robotics, make_oracle, skip_unless_oracle_frames
 from .test_maze import MAPS, _row, assert_info_equal, run_against_oracle
 
 VERSIONS = ("v3", "v4", "v5")
@@ -130,8 +129,7 @@ def test_bad_kwargs_are_value_errors_at_make(task_id, kwargs, message):
 
 @pytest.mark.parametrize("task_id", ["AntMaze_Medium-v5", "AntMaze_UMaze-v3"])
 def test_frames_equal_gymnasium_robotics(task_id):
-    if os.environ["MUJOCO_GL"] != "egl" or importlib.util.find_spec("OpenGL") is None:
-        pytest.skip(f"frames are compared in EGL contexts with PyOpenGL (MUJOCO_GL={os.environ['MUJOCO_GL']})")
+    skip_unless_oracle_frames()
     load_robotics()
     envs = envpool.make(task_id, num_envs=1, seed=4, render_mode="rgb_array")
     oracle = make_oracle(task_id, render_mode="rgb_array")

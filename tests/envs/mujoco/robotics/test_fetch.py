@@ -9,7 +9,6 @@ oracle's pixel for pixel.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -24,6 +23,7 @@ import envpool
 
 from . import fetch_oracle
 from .fetch_oracle import V4_IDS
+from .robotics_oracle import skip_unless_oracle_frames
 
 pytestmark = pytest.mark.skipif("FetchPush-v4" not in envpool.list_all_envs(), reason="built without MuJoCo")
 
@@ -254,14 +254,9 @@ def test_missing_gymnasium_robotics_is_reported():
     assert "pip install --no-deps gymnasium-robotics==1.4.2" in out.stdout, out.stdout + out.stderr
 
 
-def _skip_without_egl():
-    if os.environ["MUJOCO_GL"] != "egl" or importlib.util.find_spec("OpenGL") is None:
-        pytest.skip(f"frames are compared in EGL contexts with PyOpenGL (MUJOCO_GL={os.environ['MUJOCO_GL']})")
-
-
 def test_frames_equal_gymnasium_robotics_at_the_default_size():
     """480 x 480 frames from fetch_env.py's DEFAULT_CAMERA_CONFIG, the target site at the goal."""
-    _skip_without_egl()
+    skip_unless_oracle_frames()
     envs = _make_pool("FetchPush-v4", num_envs=1, seed=8, render_mode="rgb_array")
     oracle = fetch_oracle.make("FetchPush-v4", render_mode="rgb_array")
     obs, _ = envs.reset()
@@ -283,7 +278,7 @@ def test_rendering_every_step_keeps_the_oracles_trajectory(task_id):
     """gymnasium-robotics' render() calls mj_forward, which refreshes the gripper pose the next
     step's mocap starts from (PickAndPlace, whose step ends without one): frames and observations
     stay equal when every step is rendered."""
-    _skip_without_egl()
+    skip_unless_oracle_frames()
     envs = _make_pool(task_id, num_envs=1, seed=2, render_mode="rgb_array", width=96, height=64)
     oracle = fetch_oracle.make(task_id, render_mode="rgb_array", width=96, height=64)
     envs.reset()

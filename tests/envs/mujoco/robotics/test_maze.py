@@ -12,7 +12,6 @@ an EGL context) equal the oracle's pixel for pixel, the target site following th
 
 from __future__ import annotations
 
-import importlib.util
 import os
 
 os.environ.setdefault("MUJOCO_GL", "egl")  # before gymnasium's renderer imports mujoco.egl
@@ -22,7 +21,7 @@ import pytest
 
 import envpool
 
-from .robotics_oracle import assert_obs_equal, load_robotics, make_oracle
+from .robotics_oracle import assert_obs_equal, load_robotics, make_oracle, skip_unless_oracle_frames
 
 MAPS = [
     ("UMaze", "U_MAZE", 300),
@@ -291,8 +290,7 @@ def test_same_step_and_disabled_autoreset_and_async_send_recv():
     ("task_id", "kwargs"), [("PointMaze_Large-v3", {}), ("PointMaze_Open_Diverse_GR-v3", {"reset_target": True})]
 )
 def test_frames_equal_gymnasium_robotics(task_id, kwargs):
-    if os.environ["MUJOCO_GL"] != "egl" or importlib.util.find_spec("OpenGL") is None:
-        pytest.skip(f"frames are compared in EGL contexts with PyOpenGL (MUJOCO_GL={os.environ['MUJOCO_GL']})")
+    skip_unless_oracle_frames()
     load_robotics()
     envs = envpool.make(task_id, num_envs=1, seed=8, render_mode="rgb_array", **kwargs)
     oracle = make_oracle(task_id, render_mode="rgb_array", **kwargs)

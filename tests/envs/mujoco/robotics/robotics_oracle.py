@@ -19,8 +19,10 @@ Two test-side adjustments, neither in the package:
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import math
+import pkgutil
 import sys
 import types
 import warnings
@@ -73,6 +75,26 @@ def _shim_joint_types() -> None:
     mujoco_utils.mujoco = proxy
 
 
+# The packages whose modules gymnasium imports only when an env is made (its entry points'
+# modules and the utils they import): imported before the patch below, so that it reaches them.
+_LATE_PACKAGES = ("gymnasium_robotics.utils", "gymnasium_robotics.envs.fetch", "gymnasium_robotics.envs.shadow_dexterous_hand")
+
+
+def _import_late_modules() -> None:
+    """Imports every module of ``_LATE_PACKAGES`` (``utils/rotations.py`` among them, which the
+    first Fetch or Hand env made would import after the patch otherwise); a module that needs
+    ``mujoco_py`` (``utils/mujoco_py_utils.py``) fails to import and is left out: no test makes
+    a ``mujoco_py`` env."""
+    import gymnasium
+    for package_name in _LATE_PACKAGES:
+        package = importlib.import_module(package_name)
+        for info in pkgutil.iter_modules(package.__path__):
+            try:
+                importlib.import_module(f"{package_name}.{info.name}")
+            except (ImportError, gymnasium.error.DependencyNotInstalled):
+                pass
+
+
 _loaded = False
 
 
@@ -90,6 +112,7 @@ def load_robotics():
 
     if not _loaded:
         gymnasium.register_envs(gymnasium_robotics)
+        _import_late_modules()
         libm_numpy = _NumpyWithLibm()
         for name, module in list(sys.modules.items()):
             if name.startswith("gymnasium_robotics") and getattr(module, "np", None) is np:

@@ -97,8 +97,8 @@ struct ManipulateRule {
 template <HandObject O>
 ManipulateRule ReadManipulateRule(const Config& config) {
   constexpr ObjectParams kP = ObjectOf<O>();
-  return {ParseRewardType(config), ParseTargetPosition(config) == TargetPosition::kIgnore,
-          kP.ignore_z_target_rotation, kP.distance_threshold};
+  return {ParseRewardType(config), ParseTargetPosition(config) == TargetPosition::kIgnore, kP.ignore_z_target_rotation,
+          kP.distance_threshold};
 }
 
 // _goal_distance of one 7-value goal row: (d_pos, d_rot).

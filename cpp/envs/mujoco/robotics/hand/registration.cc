@@ -3,11 +3,12 @@
 // (reward_type "dense"), with gymnasium-robotics' time limits (50 and 100 steps); the legacy
 // mujoco_py v0 ids as aliases of the modern ones (as the reference EnvPool 1.2.7 registers them:
 // mujoco_py cannot run here). GoalTask: compute_reward & co. on the pool are the tasks' own.
+#include "envs/mujoco/robotics/registration.h"
+
 #include "core/goals.h"
 #include "core/registry.h"
 #include "envs/mujoco/robotics/hand/manipulate_env.h"
 #include "envs/mujoco/robotics/hand/reach_env.h"
-#include "envs/mujoco/robotics/registration.h"
 
 namespace envpool::mujoco::robotics::hand {
 
@@ -51,10 +52,10 @@ std::vector<TaskSpec> Tasks() {
                                  {"RotateXYZ", "ignore", "xyz", true},
                                  {"Full", "random", "xyz", false},
                                  {"", "random", "xyz", true}});
-  AddObject<HandObject::kEgg>(tasks, "Egg",
-                              {{"Rotate", "ignore", "xyz", true}, {"Full", "random", "xyz", false}, {"", "random", "xyz", true}});
-  AddObject<HandObject::kPen>(tasks, "Pen",
-                              {{"Rotate", "ignore", "xyz", true}, {"Full", "random", "xyz", false}, {"", "random", "xyz", true}});
+  AddObject<HandObject::kEgg>(
+      tasks, "Egg", {{"Rotate", "ignore", "xyz", true}, {"Full", "random", "xyz", false}, {"", "random", "xyz", true}});
+  AddObject<HandObject::kPen>(
+      tasks, "Pen", {{"Rotate", "ignore", "xyz", true}, {"Full", "random", "xyz", false}, {"", "random", "xyz", true}});
   return tasks;
 }
 

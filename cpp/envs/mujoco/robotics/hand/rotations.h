@@ -102,7 +102,8 @@ inline std::vector<Quat> ParallelQuats() {
         if (canonical[2] == -2) canonical[2] = 2;
         for (double& v : canonical) v *= M_PI / 2;
         bool fresh = true;
-        for (const Vec3& r : rotations) fresh = fresh && !(r[0] == canonical[0] && r[1] == canonical[1] && r[2] == canonical[2]);
+        for (const Vec3& r : rotations)
+          fresh = fresh && !(r[0] == canonical[0] && r[1] == canonical[1] && r[2] == canonical[2]);
         if (fresh) rotations.push_back(canonical);
       }
     }

@@ -3,11 +3,13 @@ gymnasium-robotics itself (robotics_oracle.py: the installed wheel, same libmujo
 library's transcendental functions): from the same seeds, observations (every Dict entry),
 rewards, terminations, truncations and ``is_success`` equal bit for bit over whole episodes of
 every id, in every autoreset mode and through async send/recv; compute_reward over batches of
-goals equals the oracle's; the legacy v0 ids are the modern tasks.
+goals equals the oracle's; the legacy v0 ids are the modern tasks; frames equal the oracle's render()
+pixel for pixel.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 
 os.environ.setdefault("MUJOCO_GL", "egl")  # before gymnasium's renderer imports mujoco.egl
@@ -313,3 +315,37 @@ def test_bad_kwargs_are_value_errors():
         envpool.make("HandReach-v3", num_envs=1, reward_type="shaped")
     with pytest.raises(ValueError, match=r"touch_get_obs"):  # only the touch variants have it
         envpool.make("HandManipulateEgg-v1", num_envs=1, touch_get_obs="boolean")
+
+
+def _skip_without_egl():
+    if os.environ["MUJOCO_GL"] != "egl" or importlib.util.find_spec("OpenGL") is None:
+        pytest.skip(f"frames are compared in EGL contexts with PyOpenGL (MUJOCO_GL={os.environ['MUJOCO_GL']})")
+
+
+@pytest.mark.parametrize(
+    "task_id", ["HandReach-v3", "HandManipulateBlock_ContinuousTouchSensors-v1", "HandManipulatePenRotate-v1"]
+)
+def test_frames_equal_gymnasium_robotics_with_every_step_rendered(task_id):
+    """Frames from hand_env.py's DEFAULT_CAMERA_CONFIG after upstream's _render_callback (target
+    sites / the target object at the goal, touch sites coloured by contact) equal the oracle's
+    pixel for pixel, every step of 30 rendered; the callback's changes to the model and the
+    target object's state keep the observations equal too. 480 x 480 at reset, then 96 x 64."""
+    _skip_without_egl()
+    for size, steps in (({}, 1), ({"width": 96, "height": 64}, 30)):
+        envs = _make_pool(task_id, num_envs=1, seed=2, render_mode="rgb_array", **size)
+        oracle = _oracle(task_id, render_mode="rgb_array", **size)
+        envs.reset()
+        oracle.reset(seed=2)
+        rng = np.random.default_rng(3)
+        for t in range(steps):
+            frame = envs.render()[0]
+            assert frame.shape == (size.get("height", 480), size.get("width", 480), 3)
+            np.testing.assert_array_equal(frame, oracle.render(), err_msg=f"step {t}")
+            action = rng.uniform(-1, 1, size=(1, 20)).astype(np.float32)
+            obs, reward, *_ = envs.step(action)
+            theirs, their_reward, *_ = oracle.step(action[0])
+            for key in ("observation", "achieved_goal", "desired_goal"):
+                np.testing.assert_array_equal(obs[key][0], theirs[key], err_msg=f"{key}, step {t}")
+            assert reward[0] == their_reward
+        envs.close()
+        oracle.close()

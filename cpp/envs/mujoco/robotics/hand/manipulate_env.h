@@ -196,7 +196,8 @@ class HandManipulateEnv : public Env {
 
   // _render_callback: the target object's joint set to the goal (0.15 to the side when the
   // position is ignored) with zero velocity, object_hidden made opaque where the model has it,
-  // touch sites coloured by contact (on_touch), mj_forward; then the frame.
+  // mj_forward, then the touch sites coloured by the contacts that forward found (on_touch);
+  // then the frame.
   void Render(uint8_t* rgb) const override {
     mjModel* m = sim_.RenderModel();
     mjData* d = sim_.data_;
@@ -206,6 +207,7 @@ class HandManipulateEnv : public Env {
     std::fill(d->qvel + target_dof_, d->qvel + target_dof_ + 6, 0.0);
     const int hidden = Mj().name2id(m, mjOBJ_GEOM, "object_hidden");
     if (hidden >= 0) m->geom_rgba[4 * hidden + 3] = 1.0f;
+    Mj().forward(m, d);
     if constexpr (kTouch) {
       static constexpr float kTouchColor[4] = {1.0f, 0.0f, 0.0f, 0.5f};
       static constexpr float kNoTouchColor[4] = {0.0f, 0.5f, 0.0f, 0.2f};
@@ -214,7 +216,6 @@ class HandManipulateEnv : public Env {
         std::copy(color, color + 4, m->site_rgba + 4 * touch_sites_[k]);
       }
     }
-    Mj().forward(m, d);
     sim_.Draw(rgb);
   }
 

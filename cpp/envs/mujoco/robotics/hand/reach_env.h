@@ -45,7 +45,11 @@ class HandReachEnv : public Env {
   explicit HandReachEnv(const Config& config) : type_(ParseRewardType(config)), sim_(config, "hand/reach.xml") {
     static constexpr const char* kTips[5] = {"robot0:S_fftip", "robot0:S_mftip", "robot0:S_rftip", "robot0:S_lftip",
                                              "robot0:S_thtip"};
-    for (int k = 0; k < 5; ++k) tips_[k] = sim_.Id(mjOBJ_SITE, kTips[k]);
+    for (int k = 0; k < 5; ++k) {
+      tips_[k] = sim_.Id(mjOBJ_SITE, kTips[k]);
+      target_sites_[k] = sim_.Id(mjOBJ_SITE, ("target" + std::to_string(k)).c_str());
+      finger_sites_[k] = sim_.Id(mjOBJ_SITE, ("finger" + std::to_string(k)).c_str());
+    }
     if (sim_.RobotJoints() != 24) throw std::runtime_error("the HandReach model has no 24 robot joints");
     for (const auto& [name, value] : kInitialQpos) {
       sim_.data_->qpos[sim_.m_->jnt_qposadr[sim_.Id(mjOBJ_JOINT, name)]] = value;
@@ -80,15 +84,16 @@ class HandReachEnv : public Env {
   void Render(uint8_t* rgb) const override {
     mjModel* m = sim_.RenderModel();
     mjData* d = sim_.data_;
-    std::vector<double> offset(static_cast<std::size_t>(3 * m->nsite));
-    for (int i = 0; i < 3 * m->nsite; ++i) offset[i] = d->site_xpos[i] - m->site_pos[i];
     double tips[kGoal];
     WriteTips(tips);
     for (int k = 0; k < 5; ++k) {
-      const std::string target = "target" + std::to_string(k), finger = "finger" + std::to_string(k);
-      const int t = sim_.Id(mjOBJ_SITE, target.c_str()), f = sim_.Id(mjOBJ_SITE, finger.c_str());
-      for (int j = 0; j < 3; ++j) m->site_pos[3 * t + j] = goal_[3 * k + j] - offset[3 * t + j];
-      for (int j = 0; j < 3; ++j) m->site_pos[3 * f + j] = tips[3 * k + j] - offset[3 * f + j];
+      const int t = target_sites_[k], f = finger_sites_[k];
+      for (int j = 0; j < 3; ++j) {
+        const double target_offset = d->site_xpos[3 * t + j] - m->site_pos[3 * t + j];
+        const double finger_offset = d->site_xpos[3 * f + j] - m->site_pos[3 * f + j];
+        m->site_pos[3 * t + j] = goal_[3 * k + j] - target_offset;
+        m->site_pos[3 * f + j] = tips[3 * k + j] - finger_offset;
+      }
     }
     Mj().forward(m, d);
     sim_.Draw(rgb);
@@ -166,7 +171,7 @@ class HandReachEnv : public Env {
 
   RewardType type_;
   HandSim sim_;
-  std::array<int, 5> tips_{};
+  std::array<int, 5> tips_{}, target_sites_{}, finger_sites_{};  // fingertips; render's sites
   std::array<double, kGoal> initial_goal_{}, goal_{};
   std::array<double, 3> palm_{};
 };

@@ -12,3 +12,6 @@ std::vector<TaskSpec> Tasks();  // PointMaze (maze/registration.cc)
 namespace envpool::mujoco::robotics::fetch {
 std::vector<TaskSpec> Tasks();  // Fetch Reach / Push / Slide / PickAndPlace (fetch/registration.cc)
 }  // namespace envpool::mujoco::robotics::fetch
+namespace envpool::mujoco::robotics::hand {
+std::vector<TaskSpec> Tasks();  // Shadow Hand Reach / Manipulate Block, Egg, Pen (hand/registration.cc)
+}  // namespace envpool::mujoco::robotics::hand

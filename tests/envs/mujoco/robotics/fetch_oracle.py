@@ -18,7 +18,6 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 
-from . import robotics_oracle
 from .robotics_oracle import load_robotics, make_oracle
 
 V4_IDS = [f"Fetch{task}{dense}-v4" for task in ("Reach", "Push", "Slide", "PickAndPlace") for dense in ("", "Dense")]
@@ -33,17 +32,10 @@ class ResetInfo(gymnasium.Wrapper):
 
 
 def load():
-    """gymnasium_robotics, ready as the oracle; skips the caller when it is not installed.
-
-    ``load_robotics`` gives the C library's functions to the gymnasium_robotics modules imported
-    when it runs; ``utils/rotations.py`` is imported later, by the first Fetch env made (gymnasium
-    imports an entry point's module at make), so it gets them here."""
-    module = load_robotics()
-    from gymnasium_robotics.utils import rotations
-
-    if rotations.np is np:
-        rotations.np = robotics_oracle._NumpyWithLibm()
-    return module
+    """gymnasium_robotics, ready as the oracle (robotics_oracle.load_robotics, which also gives
+    the C library's functions to ``utils/rotations.py``); skips the caller when it is not
+    installed."""
+    return load_robotics()
 
 
 def make(task_id: str, **kwargs) -> gymnasium.Env:

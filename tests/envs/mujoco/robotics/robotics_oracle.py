@@ -4,7 +4,7 @@ on sys.path).
 
 Two test-side adjustments, neither in the package:
 
-* ``np.exp`` / ``arccos`` / ``arctan2`` / ``tanh`` in its modules are evaluated by the C library
+* ``np.exp`` / ``arccos`` / ``arctan2`` / ``tanh`` / ``log`` in its modules are evaluated by the C library
   (Python's ``math``), as the dm_control oracle does (tests/envs/mujoco/dmc/oracle.py). On CPUs
   with AVX-512 numpy evaluates them with its own SIMD code, which differs from the C library's
   in the last bit: measured here, ``np.exp`` on 4.6% of the dense maze rewards' inputs
@@ -19,10 +19,12 @@ Two test-side adjustments, neither in the package:
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
 import importlib.util
 import math
 import os
+import pkgutil
 import sys
 import types
 import warnings
@@ -49,7 +51,7 @@ def _by_libm(name: str):
 class _NumpyWithLibm:
     """numpy, with the transcendental functions gymnasium-robotics calls evaluated by libm."""
 
-    exp, arccos, tanh = _by_libm("exp"), _by_libm("arccos"), _by_libm("tanh")
+    exp, arccos, tanh, log = _by_libm("exp"), _by_libm("arccos"), _by_libm("tanh"), _by_libm("log")
 
     @staticmethod
     def arctan2(y, x):
@@ -75,6 +77,31 @@ def _shim_joint_types() -> None:
     mujoco_utils.mujoco = proxy
 
 
+# The packages whose modules gymnasium imports only when an env is made (its entry points'
+# modules and the utils they import): imported before the patch below, so that it reaches them.
+_LATE_PACKAGES = (
+    "gymnasium_robotics.utils",
+    "gymnasium_robotics.envs.fetch",
+    "gymnasium_robotics.envs.shadow_dexterous_hand",
+)
+
+
+def _import_late_modules() -> None:
+    """Imports every module of ``_LATE_PACKAGES`` (``utils/rotations.py`` among them, which the
+    first Fetch or Hand env made would import after the patch otherwise); a module that needs
+    ``mujoco_py`` (``utils/mujoco_py_utils.py``) fails to import and is left out: no test makes
+    a ``mujoco_py`` env."""
+    import gymnasium
+
+    for package_name in _LATE_PACKAGES:
+        package = importlib.import_module(package_name)
+        for info in pkgutil.iter_modules(package.__path__):
+            try:
+                importlib.import_module(f"{package_name}.{info.name}")
+            except (ImportError, gymnasium.error.DependencyNotInstalled):
+                pass
+
+
 _loaded = False
 
 
@@ -92,6 +119,7 @@ def load_robotics():
 
     if not _loaded:
         gymnasium.register_envs(gymnasium_robotics)
+        _import_late_modules()
         libm_numpy = _NumpyWithLibm()
         for name, module in list(sys.modules.items()):
             if name.startswith("gymnasium_robotics") and getattr(module, "np", None) is np:

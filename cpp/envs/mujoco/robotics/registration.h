@@ -12,3 +12,6 @@ std::vector<TaskSpec> Tasks();  // PointMaze (maze/registration.cc)
 namespace envpool::mujoco::robotics::fetch {
 std::vector<TaskSpec> Tasks();  // Fetch Reach / Push / Slide / PickAndPlace (fetch/registration.cc)
 }  // namespace envpool::mujoco::robotics::fetch
+namespace envpool::mujoco::robotics::adroit {
+std::vector<TaskSpec> Tasks();  // Adroit hand Door / Hammer / Pen / Relocate (adroit/registration.cc)
+}  // namespace envpool::mujoco::robotics::adroit

@@ -159,6 +159,8 @@ def test_reward_type_kwarg_and_bad_kwargs():
         envpool.make("AdroitHandDoor-v1", num_envs=1, reward_type="shaped")
     with pytest.raises(ValueError, match=r"distance_threshold.*reward_type"):
         envpool.make("AdroitHandDoor-v1", num_envs=1, distance_threshold=0.1)
+    with pytest.raises(ValueError, match="initial_state_dict"):  # upstream's reset option, not the pool's
+        _make_pool("AdroitHandDoor-v1", num_envs=1).reset(options={"initial_state_dict": {}})
     with pytest.raises(ValueError, match="not a goal-conditioned task"):
         _make_pool("AdroitHandDoor-v1", num_envs=1).compute_reward(np.zeros(3), np.zeros(3))
 

@@ -89,7 +89,7 @@ inline void Quat2Euler(const double* q, double euler[3]) {
     const double wX = w * X, wY = w * Y, wZ = w * Z;
     const double xX = x * X, xY = x * Y, xZ = x * Z;
     const double yY = y * Y, yZ = y * Z, zZ = z * Z;
-    const double m[9] = {1.0 - (yY + zZ), xY - wZ, xZ + wY, xY + wZ, 1.0 - (xX + zZ),
+    const double m[9] = {1.0 - (yY + zZ), xY - wZ, xZ + wY, xY + wZ,        1.0 - (xX + zZ),
                          yZ - wX,         xZ - wY, yZ + wX, 1.0 - (xX + yY)};
     std::copy(m, m + 9, mat);
   }
@@ -256,7 +256,8 @@ class AdroitEnv : public Env {
     };
     set("A_WRJ1", "A_WRJ0", {10, 0, 0}, {0, -10, 0});
     set("A_FFJ3", "A_THJ0", {1, 0, 0}, {0, -1, 0});
-    if (m->nu != kP.nu) throw std::runtime_error(std::string("the Adroit model has an unexpected actuator count: ") + kP.xml);
+    if (m->nu != kP.nu)
+      throw std::runtime_error(std::string("the Adroit model has an unexpected actuator count: ") + kP.xml);
     return owned;
   }
 

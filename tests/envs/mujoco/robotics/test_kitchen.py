@@ -4,6 +4,7 @@ seeds, observations (every goal entry and ``observation``, noise included), rewa
 truncated and the three task-list infos equal bit for bit over whole 280-step episodes (random
 actions, every autoreset mode), through states where tasks are completed (set on both sides with
 ``set_state``: the reward's count, the removal of completed tasks, termination), with each kwarg.
+Frames equal the oracle's render() pixel for pixel.
 
 The oracle goes through one test-side adapter, ``FlatKitchen`` (not in the package), which turns
 its output into the pool's documented form (docs/tasks.md): the goal dicts as flat
@@ -14,6 +15,11 @@ string hash seed.
 """
 
 from __future__ import annotations
+
+import importlib.util
+import os
+
+os.environ.setdefault("MUJOCO_GL", "egl")  # before gymnasium's renderer imports mujoco.egl
 
 import gymnasium
 import numpy as np
@@ -176,3 +182,25 @@ def test_bad_kwargs_are_value_errors_at_make():
         _make_pool(num_envs=1, tasks_to_complete="microwave")
     with pytest.raises(ValueError, match="not a goal-conditioned task"):
         _make_pool(num_envs=1).compute_reward(np.zeros(1), np.zeros(1))
+
+
+def test_frames_equal_gymnasium_robotics():
+    """Frames from franka_env.py's DEFAULT_CAMERA_CONFIG (160 x 120 here) after the reset and
+    after random steps, pixel for pixel (both sides MuJoCo's renderer in an EGL context)."""
+    if os.environ.get("MUJOCO_GL") != "egl" or importlib.util.find_spec("OpenGL") is None:
+        pytest.skip(f"frames are compared in EGL contexts with PyOpenGL (MUJOCO_GL={os.environ.get('MUJOCO_GL')})")
+    envs = _make_pool(num_envs=1, seed=8, render_mode="rgb_array", width=160, height=120)
+    oracle = _oracle(render_mode="rgb_array", width=160, height=120)
+    envs.reset()
+    oracle.reset(seed=8)
+    frame = envs.render()[0]
+    assert frame.shape == (120, 160, 3)
+    np.testing.assert_array_equal(frame, oracle.render())
+    rng = np.random.default_rng(1)
+    for _ in range(5):
+        action = rng.uniform(-1, 1, size=(1, 9))
+        envs.step(action)
+        oracle.step(action[0])
+    np.testing.assert_array_equal(envs.render()[0], oracle.render())
+    envs.close()
+    oracle.close()

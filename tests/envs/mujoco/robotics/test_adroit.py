@@ -1,10 +1,11 @@
 """gymnasium-robotics 1.4.2's Adroit hand tasks (cpp/envs/mujoco/robotics/adroit/) against
 gymnasium-robotics itself (robotics_oracle.py: the installed wheel, same libmujoco, the C
 library's transcendental functions): from the same seeds, observations, rewards, terminations,
-truncations and ``success`` equal bit for bit over whole 200-step episodes, with random actions
-and with actions that reach each task's success (so that every branch of the dense rewards runs),
-in every autoreset mode. Frames (render_mode="rgb_array", both sides MuJoCo's renderer in an EGL
-context) equal the oracle's pixel for pixel.
+truncations and ``success`` equal bit for bit over whole 200-step episodes with random actions in
+every autoreset mode, through states where each task succeeds (set on both sides with
+``set_state``, so that the dense rewards' bonus branches and the sparse 10 run), and through
+async send/recv. Frames (render_mode="rgb_array", both sides MuJoCo's renderer in an EGL context)
+equal the oracle's pixel for pixel.
 
 Two test-side adjustments of the oracle's info (``OracleInfo``), neither in the package: its reset
 info is empty, while the pool's rows always carry ``success``, False on a reset row
@@ -208,3 +209,32 @@ def test_frames_equal_gymnasium_robotics(task):
     np.testing.assert_array_equal(envs.render()[0], oracle.render())
     envs.close()
     oracle.close()
+
+
+def test_async_batches_follow_each_envs_seed():
+    """send/recv in batches of 2 of 4 envs (two threads, each env its own model copy): env i's
+    observations are the oracle's env i's."""
+    n, seed, steps = 4, 3, 40
+    ours = _make_pool("AdroitHandHammer-v1", num_envs=n, batch_size=2, num_threads=2, seed=seed)
+    refs = [_oracle("AdroitHandHammer-v1") for _ in range(n)]
+    actions = np.random.default_rng(2).uniform(-1, 1, size=(n, steps, 26)).astype(np.float32)
+    expected = []
+    for i, r in enumerate(refs):
+        run = [r.reset(seed=seed + i)[0]]
+        run += [r.step(a)[0] for a in actions[i]]
+        expected.append(np.stack(run))
+    got = [[] for _ in range(n)]
+    counts = np.zeros(n, dtype=int)
+    ours.async_reset()
+    try:
+        while min(len(g) for g in got) < steps + 1:
+            obs, _, _, _, info = ours.recv()
+            ids = info["env_id"]
+            for row, i in enumerate(ids):
+                got[i].append(obs[row])
+            ours.send(np.stack([actions[i][min(counts[i], steps - 1)] for i in ids]), ids)
+            counts[ids] += 1
+    finally:
+        ours.close()
+    for i in range(n):
+        np.testing.assert_array_equal(np.stack(got[i][: steps + 1]), expected[i], err_msg=f"env {i}")

@@ -178,6 +178,8 @@ def test_spaces_limits_and_info_forms():
 def test_bad_kwargs_are_value_errors_at_make():
     with pytest.raises(ValueError, match=r"tasks_to_complete: the kitchen has no task 'toaster'"):
         _make_pool(num_envs=1, tasks_to_complete=["microwave", "toaster"])
+    with pytest.raises(ValueError, match=r"tasks_to_complete: give at least one"):
+        _make_pool(num_envs=1, tasks_to_complete=[])
     with pytest.raises(ValueError, match=r"'tasks_to_complete' must be"):
         _make_pool(num_envs=1, tasks_to_complete="microwave")
     with pytest.raises(ValueError, match="not a goal-conditioned task"):

@@ -73,7 +73,7 @@ inline constexpr std::array<double, 30> kInitQpos = {
 inline std::string GoalKey(const char* which, const char* task) { return std::string(which) + "/" + task; }
 
 // The goal tasks of the tasks_to_complete kwarg, as indices into kTasks in the kwarg's order
-// (repeats once); a task the kitchen lacks is a std::invalid_argument naming it.
+// (repeats once); a task the kitchen lacks, or none, is a std::invalid_argument naming it.
 inline std::vector<int> ReadGoalTasks(const Config& config) {
   std::vector<int> goal;
   for (const auto& name : config.Get<std::vector<std::string>>("tasks_to_complete")) {
@@ -88,6 +88,9 @@ inline std::vector<int> ReadGoalTasks(const Config& config) {
     }
     if (std::find(goal.begin(), goal.end(), found) == goal.end()) goal.push_back(found);
   }
+  // Upstream takes an empty list (its episodes then end at their first step); here the
+  // observation would lose its Dict form (a lone array is a Box), so it is refused.
+  if (goal.empty()) throw std::invalid_argument("tasks_to_complete: give at least one of the kitchen's tasks");
   return goal;
 }
 

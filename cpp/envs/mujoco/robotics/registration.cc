@@ -9,6 +9,8 @@ std::vector<TaskSpec> Tasks() {
   std::vector<TaskSpec> tasks = maze::Tasks();
   for (auto& task : fetch::Tasks()) tasks.push_back(std::move(task));
   for (auto& task : hand::Tasks()) tasks.push_back(std::move(task));
+  for (auto& task : adroit::Tasks()) tasks.push_back(std::move(task));
+  for (auto& task : kitchen::Tasks()) tasks.push_back(std::move(task));
   return tasks;
 }
 

@@ -15,3 +15,9 @@ std::vector<TaskSpec> Tasks();  // Fetch Reach / Push / Slide / PickAndPlace (fe
 namespace envpool::mujoco::robotics::hand {
 std::vector<TaskSpec> Tasks();  // Shadow Hand Reach / Manipulate Block, Egg, Pen (hand/registration.cc)
 }  // namespace envpool::mujoco::robotics::hand
+namespace envpool::mujoco::robotics::adroit {
+std::vector<TaskSpec> Tasks();  // Adroit hand Door / Hammer / Pen / Relocate (adroit/registration.cc)
+}  // namespace envpool::mujoco::robotics::adroit
+namespace envpool::mujoco::robotics::kitchen {
+std::vector<TaskSpec> Tasks();  // FrankaKitchen-v1 (kitchen/registration.cc)
+}  // namespace envpool::mujoco::robotics::kitchen

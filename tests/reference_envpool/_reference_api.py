@@ -10,6 +10,7 @@ so ``make_gymnasium`` and ``env_type="gymnasium"`` map to it here.
 
 from __future__ import annotations
 
+import pathlib
 from typing import Any
 
 import envpool
@@ -35,3 +36,18 @@ gym_mujoco_envs = [
     and (spec := envpool.make_spec(task_id)).origin == "built-in"
     and (name := task_id.rsplit("-", 1)[0])
 ]
+
+# envpool.mujoco.robotics.registration's id lists, read from the reference 1.2.7's ids as
+# tests/registry/reference_ids_1_2_7.txt records them (scripts/reference_ids.py made it from the
+# wheel); the tests skip where this envpool lacks ids (README.md here).
+_REFERENCE_IDS = pathlib.Path(__file__).resolve().parents[1] / "registry" / "reference_ids_1_2_7.txt"
+_ROBOTICS_IDS = [
+    line.split("\t")[1]
+    for line in _REFERENCE_IDS.read_text().splitlines()
+    if line.startswith("mujoco/robotics\t")
+]
+gymnasium_robotics_fetch_envs = [t for t in _ROBOTICS_IDS if t.startswith("Fetch")]
+gymnasium_robotics_hand_envs = [t for t in _ROBOTICS_IDS if t.startswith("Hand")]
+gymnasium_robotics_adroit_envs = [t for t in _ROBOTICS_IDS if t.startswith("AdroitHand")]
+gymnasium_robotics_point_maze_envs = [t for t in _ROBOTICS_IDS if t.startswith("PointMaze_")]
+gymnasium_robotics_kitchen_envs = [t for t in _ROBOTICS_IDS if t.startswith("FrankaKitchen")]

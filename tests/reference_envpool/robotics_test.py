@@ -211,12 +211,13 @@ from envs.mujoco.robotics.robotics_oracle import load_robotics
 
 load_robotics()
 
-# vendored: the skips (README.md here). The reference's test builds report each reset's MuJoCo
-# state in info (qpos0, qvel0, qacc0, qacc_warmstart0, goal0, extra0) for these tests to copy into
-# the oracle; tests/envs/mujoco/robotics/ align every task with gymnasium-robotics bit for bit
-# from identical seeds instead.
+# vendored: the skips (README.md here). The alignment tests copy each reset's MuJoCo state from
+# info (qpos0, qvel0, qacc0, qacc_warmstart0, goal0, extra0) into the oracle, keys the reference's
+# release 1.2.7 does not report either; tests/envs/mujoco/robotics/ align every task with
+# gymnasium-robotics bit for bit from identical seeds instead.
 _SKIP_RESET_STATE_INFO = unittest.skip(
-    "reads info['qpos0'] & co. (each reset's MuJoCo state), which only the reference's builds report"
+    "reads info['qpos0'] & co. (each reset's MuJoCo state), which this envpool does not report, nor does the "
+    "reference's release 1.2.7 (its info: env_id, players, is_success, distance, elapsed_step)"
 )
 _SKIP_FRAME_STACK = unittest.skip(
     "frame_stack is the reference's option for these tasks; gymnasium-robotics has none, nor do ours"

@@ -11,8 +11,9 @@ plain SAC rarely sees a success; HER stores each transition a few more times wit
 episode did reach later (``goal_selection_strategy="future"``) and recomputes their rewards by
 calling the pool's ``compute_reward(achieved_goal, desired_goal, info)`` through
 ``VecEnv.env_method`` (one vectorised call per sampled batch, gymnasium-robotics' formula in
-C++). Hyperparameters are rl-baselines3-zoo's for FetchReach with SAC (gamma 0.95, lr 1e-3,
-batch 256, two 64-unit layers, one critic), without its observation normalisation.
+C++). Hyperparameters are rl-baselines3-zoo's for FetchReach (gamma 0.95, lr 1e-3, batch 256,
+two 64-unit layers, one critic, observations normalised by VecNormalize), without its
+TimeFeatureWrapper.
 
 Every ``eval_every`` env steps the deterministic policy plays ``eval_episodes`` fresh episodes
 on a second pool; an episode succeeds when its last step's ``info["is_success"]`` is 1.

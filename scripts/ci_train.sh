@@ -21,6 +21,10 @@
 #   tests/integrations/test_drq_example.py  examples/drq_sac.py (SAC from pixels, DrQ's
 #                                     augmentation) through an episode end: dm-control's model
 #                                     files from .test-oracles/, EGL from the machine (~3 s)
+#   tests/integrations/test_her_example.py  examples/her_sac.py (SB3's SAC + HerReplayBuffer)
+#                                     must lift FetchReach-v4's evaluation success rate to >= 0.5
+#                                     within 4,000 env steps (~30 s), its relabelled rewards
+#                                     the task's; gymnasium-robotics' model files from .test-oracles/
 # A skipped test fails the step. Measured on the 2-core dev machine while other jobs loaded it
 # (load average 8-9): 203 s and 286 s wall in two runs (venv + torch + SB3 79-116 s, tests
 # 65-110 s, removing the venv the rest); budget 10 minutes.
@@ -57,7 +61,7 @@ repo=$PWD
 log=$work/pytest.log
 (cd "$work" && "$VPY" -m pytest -q -rs -p no:cacheprovider \
   "$repo/tests/integrations/test_train.py" "$repo/tests/integrations/test_sb3.py" "$repo/tests/runner" \
-  "$repo/tests/integrations/test_drq_example.py") | tee "$log"
+  "$repo/tests/integrations/test_drq_example.py" "$repo/tests/integrations/test_her_example.py") | tee "$log"
 if grep -q "skipped" "$log"; then
   echo "ci_train: tests were skipped (see above)" >&2
   exit 1

@@ -10,6 +10,7 @@ so ``make_gymnasium`` and ``env_type="gymnasium"`` map to it here.
 
 from __future__ import annotations
 
+import pathlib
 from typing import Any
 
 import envpool
@@ -24,14 +25,30 @@ def make(task_id: str, env_type: str, **kwargs: Any):
     return envpool.make(task_id, env_type="gym" if env_type == "gymnasium" else env_type, **kwargs)
 
 
+# The reference 1.2.7's ids by family, as tests/registry/reference_ids_1_2_7.txt records them
+# (scripts/reference_ids.py made it from the wheel): "<family>\t<id>" lines.
+_REFERENCE_IDS = pathlib.Path(__file__).resolve().parents[1] / "registry" / "reference_ids_1_2_7.txt"
+_IDS_BY_FAMILY: dict[str, list[str]] = {}
+for _line in _REFERENCE_IDS.read_text().splitlines():
+    if not _line.startswith("#"):
+        _family, _task_id = _line.split("\t")
+        _IDS_BY_FAMILY.setdefault(_family, []).append(_task_id)
+
 # envpool.mujoco.gym.registration.gym_mujoco_envs: (task, versions, max_episode_steps), versions
-# as the reference lists them (v3 or v2, v4, v5); the built-in v5 tasks are the MuJoCo ones (the
-# Atari plugin's are v5 too, where it is installed).
+# as the reference lists them (v3 or v2, v4, v5), for the reference's gym MuJoCo tasks (its
+# mujoco/gym family: not the v5 AntMaze ids, which are gymnasium-robotics').
 _ALL = set(envpool.list_all_envs())
 gym_mujoco_envs = [
-    (name, tuple(v for v in ("v2", "v3", "v4", "v5") if f"{name}-{v}" in _ALL), spec.max_episode_steps)
-    for task_id in envpool.list_all_envs()
-    if task_id.endswith("-v5")
-    and (spec := envpool.make_spec(task_id)).origin == "built-in"
-    and (name := task_id.rsplit("-", 1)[0])
+    (name, tuple(v for v in ("v2", "v3", "v4", "v5") if f"{name}-{v}" in _ALL), envpool.make_spec(task_id).max_episode_steps)
+    for task_id in _IDS_BY_FAMILY["mujoco/gym"]
+    if task_id.endswith("-v5") and task_id in _ALL and (name := task_id.rsplit("-", 1)[0])
 ]
+
+# envpool.mujoco.robotics.registration's id lists: the reference's robotics ids split by prefix;
+# the tests skip where this envpool lacks ids (README.md here).
+_ROBOTICS_IDS = _IDS_BY_FAMILY["mujoco/robotics"]
+gymnasium_robotics_fetch_envs = [t for t in _ROBOTICS_IDS if t.startswith("Fetch")]
+gymnasium_robotics_hand_envs = [t for t in _ROBOTICS_IDS if t.startswith("Hand")]
+gymnasium_robotics_adroit_envs = [t for t in _ROBOTICS_IDS if t.startswith("AdroitHand")]
+gymnasium_robotics_point_maze_envs = [t for t in _ROBOTICS_IDS if t.startswith("PointMaze_")]
+gymnasium_robotics_kitchen_envs = [t for t in _ROBOTICS_IDS if t.startswith("FrankaKitchen")]

@@ -326,7 +326,6 @@ class _MakeTest(absltest.TestCase):
         self.check_step(task_ids)
         self.check_render_unsupported("gfootball/11_vs_11_stochastic-v1")
 
-    @unittest.skip('36 of its 157 Gymnasium-Robotics ids here so far (PointMaze, Fetch); it wants all 157')
     def test_make_gymnasium_robotics(self) -> None:
         task_ids = sorted(
             task_id

@@ -1358,6 +1358,10 @@ class _GymnasiumRoboticsKitchenEnvPoolTest(absltest.TestCase):
     def test_make_registered_kitchen_envs(self) -> None:
         _assert_make_registered_envs(self, _KITCHEN_ENVS)
 
+    @unittest.skip(  # vendored
+        "wants upstream's nested goal Dicts (achieved_goal: Dict of the tasks); envpool's native Dict "
+        "observations are flat, the kitchen's goals as achieved_goal/<task> (docs/tasks.md)"
+    )
     def test_space_alignment(self) -> None:
         env0 = _make_upstream_env("FrankaKitchen-v1")
         env1 = make_gymnasium("FrankaKitchen-v1")

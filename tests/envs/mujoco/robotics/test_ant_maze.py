@@ -120,6 +120,12 @@ def test_goals_reached_with_the_ant_moved_next_to_them(task_id, kwargs):
         ("AntMaze_UMaze-v5", {"maze_map": [[1, 1, 1], [1, 1, 1]]}, "maze_map has no cell a goal"),
         ("AntMaze_UMaze-v5", {"healthy_z_range": [0.2]}, "healthy_z_range must have 2 values"),
         ("AntMaze_UMaze-v5", {"main_body": "leg"}, "leg"),
+        ("AntMaze_UMaze-v5", {"frame_skip": 2**31}, "frame_skip must be >= 1 and at most 2147483647"),
+        (
+            "AntMaze_UMaze-v5",
+            {"xml_file": "/nonexistent/ant.xml"},
+            "xml_file: File /nonexistent/ant.xml does not exist",
+        ),
     ],
 )
 def test_bad_kwargs_are_value_errors_at_make(task_id, kwargs, message):

@@ -20,8 +20,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "core/env.h"
@@ -76,7 +79,11 @@ class AntMaze : public Env, public GoalRules {
         throw std::invalid_argument("default_camera_config: ant_v4's AntEnv, which this AntMaze version runs, sets it");
       }
     }
-    if (FrameSkip(config) < 1) throw std::invalid_argument("frame_skip must be >= 1");
+    // gymnasium's MujocoEnv keeps it in a C int as the gym MuJoCo tasks here do; larger would be
+    // a step that never ends.
+    if (FrameSkip(config) < 1 || FrameSkip(config) > std::numeric_limits<int>::max()) {
+      throw std::invalid_argument("frame_skip must be >= 1 and at most 2147483647");
+    }
     EnvSpec spec;
     AddGoalObs(spec, ObsSize(config) - 2, 2);
     spec.action.push_back(ArraySpec::Box("action", DType::kFloat32, {8}, {-1.0}, {1.0}));
@@ -210,7 +217,12 @@ class AntMaze : public Env, public GoalRules {
   static std::filesystem::path AgentXml(const Config& config) {
     if constexpr (kAnt5) {
       const std::string file = config.Get<std::string>("xml_file");
-      if (!file.empty()) return file;
+      if (!file.empty()) {
+        std::error_code ec;
+        if (!std::filesystem::exists(file, ec))
+          throw std::invalid_argument("xml_file: File " + file + " does not exist");
+        return file;
+      }
     }
     return ResolveModelPath("ant.xml");  // gymnasium's envs/mujoco/assets/ant.xml
   }

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "envs/mujoco/loader.h"
@@ -40,6 +42,19 @@ inline void WriteState(const mjModel* m, mjData* d, const std::vector<double>& s
     std::copy(p + nq + nv + na, p + nq + 2 * nv + na, d->qacc_warmstart);
     d->time = p[nq + 2 * nv + na];
   }
+}
+
+// gymnasium MujocoEnv's set_state: concat(qpos, qvel) (the rest left as it is) or the full
+// layout, then mj_forward as gymnasium does; the SetState of the tasks built on MujocoEnv.
+inline void SetMujocoEnvState(const mjModel* m, mjData* d, const std::vector<double>& state) {
+  const std::size_t nq = m->nq, nv = m->nv, full = FullStateSize(m);
+  if (state.size() != nq + nv && state.size() != full) {
+    throw std::invalid_argument("state must have nq + nv = " + std::to_string(nq + nv) + " values (qpos, qvel) or " +
+                                std::to_string(full) + " (qpos, qvel, act, qacc_warmstart, time), got " +
+                                std::to_string(state.size()));
+  }
+  WriteState(m, d, state);
+  Mj().forward(m, d);
 }
 
 }  // namespace envpool::mujoco

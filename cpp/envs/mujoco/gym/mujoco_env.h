@@ -111,16 +111,7 @@ class MujocoEnv : public Env {
   std::vector<double> GetState() const override { return ReadState(m_, data_); }
 
   // gymnasium's set_state(qpos, qvel) or the full layout, then mj_forward as in gymnasium.
-  void SetState(const std::vector<double>& state) override {
-    const std::size_t nq = m_->nq, nv = m_->nv;
-    if (state.size() != nq + nv && state.size() != StateSize()) {
-      throw std::invalid_argument("state must have nq + nv = " + std::to_string(nq + nv) + " values (qpos, qvel) or " +
-                                  std::to_string(StateSize()) + " (qpos, qvel, act, qacc_warmstart, time), got " +
-                                  std::to_string(state.size()));
-    }
-    WriteState(m_, data_, state);
-    Mj().forward(m_, data_);
-  }
+  void SetState(const std::vector<double>& state) override { SetMujocoEnvState(m_, data_, state); }
 
   // gymnasium's env.render() with render_mode="rgb_array" (gym/mujoco_renderer.h).
   void Render(uint8_t* rgb) const override { renderer_.Draw(m_, data_, rgb); }
@@ -206,8 +197,6 @@ class MujocoEnv : public Env {
     std::size_t i = 0;
     for (double v : values) *out.Info<double>(i++) = v;
   }
-
-  std::size_t StateSize() const { return FullStateSize(m_); }
 
   std::shared_ptr<const mjModel> model_;
   const mjModel* m_;

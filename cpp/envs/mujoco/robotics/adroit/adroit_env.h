@@ -222,16 +222,7 @@ class AdroitEnv : public Env {
   // MujocoEnv's get_state / set_state(qpos, qvel) (then mj_forward), as gym::MujocoEnv's: the
   // placement drawn at reset stays (it lives in the model; upstream's set_env_state sets it too).
   std::vector<double> GetState() const override { return ReadState(m_, data_); }
-  void SetState(const std::vector<double>& state) override {
-    const std::size_t nq = m_->nq, nv = m_->nv, full = FullStateSize(m_);
-    if (state.size() != nq + nv && state.size() != full) {
-      throw std::invalid_argument("state must have nq + nv = " + std::to_string(nq + nv) + " values (qpos, qvel) or " +
-                                  std::to_string(full) + " (qpos, qvel, act, qacc_warmstart, time), got " +
-                                  std::to_string(state.size()));
-    }
-    WriteState(m_, data_, state);
-    Mj().forward(m_, data_);
-  }
+  void SetState(const std::vector<double>& state) override { SetMujocoEnvState(m_, data_, state); }
 
  private:
   // The task's model, compiled once per process, copied for this env (reset_model moves bodies

@@ -252,16 +252,7 @@ class KitchenEnv : public Env {
   // FrankaRobot's (MujocoEnv's) get_state / set_state(qpos, qvel), then mj_forward; the tasks
   // still to complete and the last observed robot qpos stay as they are, as upstream.
   std::vector<double> GetState() const override { return ReadState(m_, data_); }
-  void SetState(const std::vector<double>& state) override {
-    const std::size_t nq = m_->nq, nv = m_->nv, full = FullStateSize(m_);
-    if (state.size() != nq + nv && state.size() != full) {
-      throw std::invalid_argument("state must have nq + nv = " + std::to_string(nq + nv) + " values (qpos, qvel) or " +
-                                  std::to_string(full) + " (qpos, qvel, act, qacc_warmstart, time), got " +
-                                  std::to_string(state.size()));
-    }
-    WriteState(m_, data_, state);
-    Mj().forward(m_, data_);
-  }
+  void SetState(const std::vector<double>& state) override { SetMujocoEnvState(m_, data_, state); }
 
  private:
   // np.linalg.norm(achieved - goal) < 0.3 (the noiseless qpos elements; x.dot(x), products

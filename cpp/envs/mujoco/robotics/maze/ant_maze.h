@@ -185,15 +185,9 @@ class AntMaze : public Env, public GoalRules {
   void Render(uint8_t* rgb) const override { renderer_.Draw(m_, data_, rgb); }
 
   // The full layout of envs/mujoco/state.h, then the goal (x, y).
-  std::vector<double> GetState() const override {
-    std::vector<double> s = ReadState(m_, data_);
-    s.insert(s.end(), goal_.begin(), goal_.end());
-    return s;
-  }
+  std::vector<double> GetState() const override { return ReadStateWithGoal(m_, data_, goal_); }
   void SetState(const std::vector<double>& state) override {
-    CheckStateSize(state, FullStateSize(m_) + 2);
-    WriteState(m_, data_, std::vector<double>(state.begin(), state.end() - 2));
-    goal_ = {state[state.size() - 2], state[state.size() - 1]};
+    goal_ = WriteStateWithGoal(m_, data_, state);
     MoveTarget();
     Mj().forward(m_, data_);
   }
@@ -270,12 +264,7 @@ class AntMaze : public Env, public GoalRules {
     }
   }
 
-  void MoveTarget() {
-    if (target_site_ < 0) return;
-    m_->site_pos[3 * target_site_] = goal_[0];
-    m_->site_pos[3 * target_site_ + 1] = goal_[1];
-    m_->site_pos[3 * target_site_ + 2] = kMazeHeight / 2 * kScaling;
-  }
+  void MoveTarget() { MoveTargetSite(m_, target_site_, goal_, kMazeHeight / 2 * kScaling); }
 
   void WriteObs(const Output& out) const {
     const GoalObs obs = GoalObsOf(out);

@@ -19,10 +19,12 @@
 #include <string>
 #include <vector>
 
+#include "core/env.h"
 #include "core/rng.h"
 #include "core/spec.h"
 #include "envs/mujoco/loader.h"
 #include "envs/mujoco/robotics/goal_env.h"
+#include "envs/mujoco/state.h"
 
 namespace envpool::mujoco::robotics::maze {
 
@@ -30,6 +32,28 @@ using Xy = std::array<double, 2>;
 
 // Goal radius of the reward, termination and success (maze_v4.py's 0.45).
 inline constexpr double kGoalRadius = 0.45;
+
+// update_target_site_pos: the target site (`site`; -1: the model has none) drawn at the goal,
+// `z` up.
+inline void MoveTargetSite(mjModel* m, int site, const Xy& goal, double z) {
+  if (site < 0) return;
+  m->site_pos[3 * site] = goal[0];
+  m->site_pos[3 * site + 1] = goal[1];
+  m->site_pos[3 * site + 2] = z;
+}
+
+// A maze env's state (get_state / set_state): envs/mujoco/state.h's full layout, then the goal.
+inline std::vector<double> ReadStateWithGoal(const mjModel* m, const mjData* d, const Xy& goal) {
+  std::vector<double> s = ReadState(m, d);
+  s.insert(s.end(), goal.begin(), goal.end());
+  return s;
+}
+// Writes the MuJoCo part of such a state; returns its goal.
+inline Xy WriteStateWithGoal(const mjModel* m, mjData* d, const std::vector<double>& state) {
+  CheckStateSize(state, FullStateSize(m) + 2);
+  WriteState(m, d, std::vector<double>(state.begin(), state.end() - 2));
+  return {state[state.size() - 2], state[state.size() - 1]};
+}
 
 // Python's repr of a float: the shortest text that reads back as the same double, which is what
 // f"{x}" writes into upstream's XML (so MuJoCo parses the same values).

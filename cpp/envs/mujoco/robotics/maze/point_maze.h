@@ -131,28 +131,17 @@ class PointMaze : public Env, public GoalRules {
 
   void Render(uint8_t* rgb) const override { renderer_.Draw(m_, data_, rgb); }
 
-  std::vector<double> GetState() const override {
-    std::vector<double> s = ReadState(m_, data_);
-    s.insert(s.end(), goal_.begin(), goal_.end());
-    return s;
-  }
+  std::vector<double> GetState() const override { return ReadStateWithGoal(m_, data_, goal_); }
   // The full layout of envs/mujoco/state.h followed by the goal (x, y).
   void SetState(const std::vector<double>& state) override {
-    CheckStateSize(state, FullStateSize(m_) + 2);
-    WriteState(m_, data_, std::vector<double>(state.begin(), state.end() - 2));
-    goal_ = {state[state.size() - 2], state[state.size() - 1]};
+    goal_ = WriteStateWithGoal(m_, data_, state);
     MoveTarget();
     Mj().forward(m_, data_);
   }
 
  private:
   // update_target_site_pos: the target site drawn at the goal, maze_height / 2 up.
-  void MoveTarget() {
-    if (target_site_ < 0) return;
-    m_->site_pos[3 * target_site_] = goal_[0];
-    m_->site_pos[3 * target_site_ + 1] = goal_[1];
-    m_->site_pos[3 * target_site_ + 2] = kMazeHeight / 2 * maze_.scaling();
-  }
+  void MoveTarget() { MoveTargetSite(m_, target_site_, goal_, kMazeHeight / 2 * maze_.scaling()); }
 
   void WriteObs(const Output& out) const {
     const GoalObs obs = GoalObsOf(out);

@@ -157,3 +157,26 @@ def skip_unless_oracle_frames() -> None:
     version = importlib.metadata.version("gymnasium")
     if tuple(int(x) for x in version.split(".")[:2]) < (1, 2):
         pytest.skip(f"gymnasium-robotics 1.4.2 draws with gymnasium>=1.2.0's renderer; gymnasium {version} is here")
+
+
+def async_observations(envs, actions: np.ndarray, entry: str | None = None) -> list[np.ndarray]:
+    """Runs an asynchronous pool (batch_size < num_envs) from ``async_reset``, env i taking
+    ``actions[i]`` in order (its last one again while others catch up), until every env has its
+    reset observation and ``actions.shape[1]`` more; closes the pool. Returns those observations
+    per env (``entry`` of a Dict observation, or the whole Box one)."""
+    steps = actions.shape[1]
+    got: list[list[np.ndarray]] = [[] for _ in range(len(actions))]
+    counts = np.zeros(len(actions), dtype=int)
+    envs.async_reset()
+    try:
+        while min(len(g) for g in got) < steps + 1:
+            obs, _, _, _, info = envs.recv()
+            ids = info["env_id"]
+            rows = obs if entry is None else obs[entry]
+            for row, i in enumerate(ids):
+                got[i].append(rows[row])
+            envs.send(np.stack([actions[i][min(counts[i], steps - 1)] for i in ids]), ids)
+            counts[ids] += 1
+    finally:
+        envs.close()
+    return [np.stack(g[: steps + 1]) for g in got]

@@ -29,6 +29,7 @@ from support.seeded_oracle import MODES, compare_seeded_runs
 import envpool
 
 from . import fetch_oracle
+from .robotics_oracle import async_observations
 
 pytestmark = pytest.mark.skipif("AdroitHandDoor-v1" not in envpool.list_all_envs(), reason="built without MuJoCo")
 
@@ -223,18 +224,6 @@ def test_async_batches_follow_each_envs_seed():
         run = [r.reset(seed=seed + i)[0]]
         run += [r.step(a)[0] for a in actions[i]]
         expected.append(np.stack(run))
-    got = [[] for _ in range(n)]
-    counts = np.zeros(n, dtype=int)
-    ours.async_reset()
-    try:
-        while min(len(g) for g in got) < steps + 1:
-            obs, _, _, _, info = ours.recv()
-            ids = info["env_id"]
-            for row, i in enumerate(ids):
-                got[i].append(obs[row])
-            ours.send(np.stack([actions[i][min(counts[i], steps - 1)] for i in ids]), ids)
-            counts[ids] += 1
-    finally:
-        ours.close()
+    got = async_observations(ours, actions)
     for i in range(n):
-        np.testing.assert_array_equal(np.stack(got[i][: steps + 1]), expected[i], err_msg=f"env {i}")
+        np.testing.assert_array_equal(got[i], expected[i], err_msg=f"env {i}")

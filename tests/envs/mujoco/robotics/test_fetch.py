@@ -23,7 +23,7 @@ import envpool
 
 from . import fetch_oracle
 from .fetch_oracle import V4_IDS
-from .robotics_oracle import skip_unless_oracle_frames
+from .robotics_oracle import async_observations, skip_unless_oracle_frames
 
 pytestmark = pytest.mark.skipif("FetchPush-v4" not in envpool.list_all_envs(), reason="built without MuJoCo")
 
@@ -164,21 +164,9 @@ def test_async_batches_follow_each_envs_seed():
                 run.append(o["observation"])
                 done = term or trunc
         expected.append(np.stack(run))
-    got = [[] for _ in range(n)]
-    counts = np.zeros(n, dtype=int)
-    ours.async_reset()
-    try:
-        while min(len(g) for g in got) < steps + 1:
-            obs, _, _, _, info = ours.recv()
-            ids = info["env_id"]
-            for row, i in enumerate(ids):
-                got[i].append(obs["observation"][row])
-            ours.send(np.stack([actions[i][min(counts[i], steps - 1)] for i in ids]), ids)
-            counts[ids] += 1
-    finally:
-        ours.close()
+    got = async_observations(ours, actions, "observation")
     for i in range(n):
-        np.testing.assert_array_equal(np.stack(got[i][: steps + 1]), expected[i], err_msg=f"env {i}")
+        np.testing.assert_array_equal(got[i], expected[i], err_msg=f"env {i}")
 
 
 @pytest.mark.parametrize("task_id", V4_IDS)

@@ -20,7 +20,7 @@ from support.seeded_oracle import MODES, compare_seeded_runs
 import envpool
 
 from .fetch_oracle import ResetInfo
-from .robotics_oracle import load_robotics, make_oracle, skip_unless_oracle_frames
+from .robotics_oracle import async_observations, load_robotics, make_oracle, skip_unless_oracle_frames
 
 pytestmark = pytest.mark.skipif("HandReach-v3" not in envpool.list_all_envs(), reason="built without MuJoCo")
 
@@ -253,21 +253,9 @@ def test_async_batches_follow_each_envs_seed():
         run = [r.reset(seed=seed + i)[0]["observation"]]
         run += [r.step(a)[0]["observation"] for a in actions[i]]
         expected.append(np.stack(run))
-    got = [[] for _ in range(n)]
-    counts = np.zeros(n, dtype=int)
-    ours.async_reset()
-    try:
-        while min(len(g) for g in got) < steps + 1:
-            obs, _, _, _, info = ours.recv()
-            ids = info["env_id"]
-            for row, i in enumerate(ids):
-                got[i].append(obs["observation"][row])
-            ours.send(np.stack([actions[i][min(counts[i], steps - 1)] for i in ids]), ids)
-            counts[ids] += 1
-    finally:
-        ours.close()
+    got = async_observations(ours, actions, "observation")
     for i in range(n):
-        np.testing.assert_array_equal(np.stack(got[i][: steps + 1]), expected[i], err_msg=f"env {i}")
+        np.testing.assert_array_equal(got[i], expected[i], err_msg=f"env {i}")
 
 
 @pytest.mark.parametrize("modern", ["HandReach-v3", "HandManipulatePenRotate_BooleanTouchSensorsDense-v1"])
